@@ -1,0 +1,59 @@
+"""Errors raised by the rules engines.
+
+Every error subclasses :class:`GameError` and the built-in exception that
+matches its meaning, so callers can catch either (the gpiozero convention).
+Messages are written for the player or staff member who caused them.
+"""
+
+from __future__ import annotations
+
+
+class GameError(Exception):
+    """Base class of every error raised by :mod:`games`."""
+
+
+class LayoutError(GameError, ValueError):
+    """A layout file describes a board that cannot be wired.
+
+    ``problems`` lists every problem found, one sentence each.
+    """
+
+    def __init__(self, problems: list[str] | str, *, source: str = "layout") -> None:
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        self.source = source
+        super().__init__(f"{source}: " + "; ".join(self.problems))
+
+
+class UnknownLayoutError(LayoutError, LookupError):
+    """No layout of that name ships with the package and no such file exists."""
+
+
+class UnknownSlotError(GameError, KeyError):
+    """A slot name that the layout does not have."""
+
+    def __init__(self, slot: str) -> None:
+        self.slot = slot
+        super().__init__(slot)
+
+    def __str__(self) -> str:
+        return f"there is no slot {self.slot!r} on this board"
+
+
+class IllegalMoveError(GameError, ValueError):
+    """A move the rules forbid in the current position."""
+
+
+class SlotTakenError(IllegalMoveError):
+    """The slot already holds a pawn."""
+
+
+class NoPawnLeftError(IllegalMoveError):
+    """The player has no pawn of that kind left."""
+
+
+class NotYourTurnError(IllegalMoveError):
+    """Someone other than the player to move tried to play."""
+
+
+class GameOverError(IllegalMoveError):
+    """The game has ended; no more moves."""

@@ -1,0 +1,46 @@
+"""The interface every board backend offers the board service.
+
+A backend owns the physical I/O of one board: the 80 slots (scanned and
+debounced), the four lamps and the test button. Three implementations share
+it: ``gpio`` (multiplexers on the Pi's pins through gpiozero), ``serial`` (a
+scanning microcontroller, :mod:`firmware_bridge`) and ``sim`` (the virtual
+board on gpiozero's mock pin factory).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
+
+from games.hautetension.pawn import PawnKind
+from hardware.events import BoardEvent
+
+
+@runtime_checkable
+class BoardBackend(Protocol):
+    name: str
+    """``"gpio"``, ``"serial"`` or ``"sim"``."""
+
+    scan_period: float
+    """Seconds between two calls of :meth:`poll` in the service loop."""
+
+    def poll(self) -> list[BoardEvent]:
+        """Run one scan cycle and return the events it confirmed (possibly none)."""
+
+    def snapshot(self) -> Mapping[str, PawnKind]:
+        """The debounced occupancy: slot name → kind, for every occupied slot."""
+
+    def set_lamps(self, lit: frozenset[str]) -> None:
+        """Light exactly these lamps (lamp names of the layout)."""
+
+    def lamps_safe(self) -> None:
+        """Put every lamp in its safe state (off)."""
+
+    def is_faulted(self) -> bool:
+        """True while the readings cannot be trusted (dead multiplexer, link down)."""
+
+    def health(self) -> Mapping[str, Any]:
+        """A JSON-able health report for staff (link state, scan rate, faults, …)."""
+
+    def close(self) -> None:
+        """Release every pin and port; lamps end in their safe state."""

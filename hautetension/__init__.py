@@ -1,0 +1,1 @@
+"""The ``hautetension`` command and the configuration file both processes share."""

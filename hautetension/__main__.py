@@ -1,0 +1,5 @@
+import sys
+
+from hautetension.cli import main
+
+sys.exit(main())

@@ -1,0 +1,76 @@
+"""The configuration file the board service and the panel share.
+
+Where it is read from, first match wins:
+
+1. the path given on the command line (``--config``);
+2. the path in the ``HAUTETENSION_CONFIG`` environment variable;
+3. ``/etc/hautetension/config.toml`` if it exists;
+4. nothing: the embedded defaults (the simulated board), so ``make run``
+   needs no configuration at all.
+
+This module only finds and parses the file; each package turns its own
+section (``[board]``, ``[hardware]``, ``[serial]``, ``[store]``, ``[panel]``)
+into typed settings and validates it. Every key is documented in
+``config.example.toml`` at the root of the repository.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DEFAULT_PATH = Path("/etc/hautetension/config.toml")
+ENV_VAR = "HAUTETENSION_CONFIG"
+
+
+class ConfigError(ValueError):
+    """The configuration file is missing, unreadable or not valid TOML."""
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """A parsed configuration file (or the empty default) and where it came from."""
+
+    data: dict[str, Any] = field(default_factory=dict)
+    path: Path | None = None
+
+    def section(self, name: str) -> dict[str, Any]:
+        value = self.data.get(name, {})
+        if not isinstance(value, dict):
+            raise ConfigError(f"{self.describe()}: [{name}] must be a table")
+        return value
+
+    def describe(self) -> str:
+        return str(self.path) if self.path else "built-in defaults"
+
+
+def resolve_path(explicit: str | os.PathLike[str] | None = None) -> Path | None:
+    """The configuration file to read, or ``None`` for the built-in defaults."""
+    if explicit:
+        return Path(explicit)
+    from_env = os.environ.get(ENV_VAR)
+    if from_env:
+        return Path(from_env)
+    if DEFAULT_PATH.is_file():
+        return DEFAULT_PATH
+    return None
+
+
+def load_config(explicit: str | os.PathLike[str] | None = None) -> ConfigFile:
+    """Find and parse the configuration file (see the module docstring)."""
+    path = resolve_path(explicit)
+    if path is None:
+        return ConfigFile()
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such configuration file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read it ({exc.strerror})") from None
+    return ConfigFile(data=data, path=path)
