@@ -24,6 +24,8 @@ from typing import Any
 
 DEFAULT_PATH = Path("/etc/hautetension/config.toml")
 ENV_VAR = "HAUTETENSION_CONFIG"
+DEFAULT_SYSTEM_DATABASE = Path("/var/lib/hautetension/hautetension.db")
+DEFAULT_DEV_DATABASE = Path("var/hautetension.db")
 
 
 class ConfigError(ValueError):
@@ -74,3 +76,16 @@ def load_config(explicit: str | os.PathLike[str] | None = None) -> ConfigFile:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read it ({exc.strerror})") from None
     return ConfigFile(data=data, path=path)
+
+
+def database_path(config: ConfigFile) -> Path:
+    """Where the shared SQLite database lives: ``[store] path``, else a default.
+
+    With a configuration file (an installed Pi) the default is under
+    ``/var/lib/hautetension``; with the built-in defaults (a development
+    checkout, ``make run``) it is ``var/hautetension.db`` in the current folder.
+    """
+    configured = config.section("store").get("path")
+    if configured:
+        return Path(str(configured))
+    return DEFAULT_SYSTEM_DATABASE if config.path else DEFAULT_DEV_DATABASE

@@ -1,0 +1,126 @@
+"""Opening the shared SQLite database: WAL mode, durability and migrations.
+
+Both processes (the board service and the panel) open the same file. WAL mode
+lets the panel read while the service writes; ``synchronous=FULL`` makes a
+committed write survive a power cut, which is what "durable before it is
+acknowledged" means for placements and results.
+
+The schema is versioned with SQLite's ``user_version``: :data:`MIGRATIONS`
+holds one script per version, applied in order inside a transaction, so an
+older database is brought up to date when either process opens it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+BUSY_TIMEOUT_MS = 5000
+
+MIGRATIONS: list[str] = [
+    # 1: the journal, the command queue and the current board state.
+    """
+    CREATE TABLE journal (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at REAL NOT NULL,
+        kind TEXT NOT NULL,
+        game_id INTEGER,
+        public TEXT NOT NULL,
+        private TEXT
+    );
+    CREATE INDEX journal_by_game ON journal (game_id, id);
+    CREATE INDEX journal_by_kind ON journal (kind, id);
+    CREATE TABLE commands (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at REAL NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending'
+            CHECK (status IN ('pending', 'done', 'failed')),
+        result TEXT,
+        done_at REAL
+    );
+    CREATE INDEX commands_by_status ON commands (status, id);
+    CREATE TABLE board_state (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        journal_id INTEGER NOT NULL,
+        updated_at REAL NOT NULL,
+        public TEXT NOT NULL,
+        private TEXT,
+        health TEXT
+    );
+    """,
+]
+
+
+class DatabaseError(sqlite3.DatabaseError):
+    """The database file cannot be opened or is newer than this program."""
+
+
+def connect(path: str | Path) -> sqlite3.Connection:
+    """Open (creating if needed) the database at *path*, migrated to the latest schema.
+
+    The connection is in autocommit mode: group writes with :func:`transaction`.
+    It may be shared between threads as long as callers serialise their use.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseError(f"{path}: cannot open the database ({exc})") from exc
+    if str(mode).lower() != "wal":
+        conn.close()
+        raise DatabaseError(f"{path}: the database refused WAL mode (got {mode!r})")
+    migrate(conn, source=str(path))
+    return conn
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection, *, source: str = "database") -> int:
+    """Apply the migrations this database lacks; return the resulting version."""
+    version = schema_version(conn)
+    if version > len(MIGRATIONS):
+        raise DatabaseError(
+            f"{source}: schema version {version} is newer than this program knows ({len(MIGRATIONS)});"
+            " upgrade the program"
+        )
+    for number in range(version + 1, len(MIGRATIONS) + 1):
+        with transaction(conn):
+            # executescript would commit on its own; run statement by statement instead.
+            for statement in _statements(MIGRATIONS[number - 1]):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {number}")
+    return schema_version(conn)
+
+
+def _statements(script: str) -> Iterator[str]:
+    for statement in script.split(";"):
+        if statement.strip():
+            yield statement
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back if the block raises.
+
+    IMMEDIATE takes the write lock at the start, so two writers never deadlock
+    half-way through; the busy timeout makes the second one wait its turn.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")

@@ -1,0 +1,189 @@
+"""The journal: every slot event, fault, game start and end, placement, lamp
+change and result, in order, with a monotonically increasing id.
+
+Each entry has two payloads:
+
+* ``public`` — safe for anyone to see during a game. It never says which pawn
+  conducts, nor anything that would let one infer it.
+* ``private`` — what the service needs to recover a game (pawn kinds, raw
+  readings). Only the board service and staff in service mode (no game
+  running) ever read it.
+
+The panel follows the board by tailing the journal by id (its SSE event ids
+are journal ids, so ``Last-Event-ID`` resumes exactly where a browser left).
+The board service also keeps the current public state in the one-row
+``board_state`` table, updated in the same transaction as the entry that
+changed it, so a reader never sees one without the other.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from store.db import transaction
+
+JSONDict = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Entry:
+    id: int
+    at: float
+    """Wall-clock time (Unix seconds) when the entry was written."""
+    kind: str
+    game_id: int | None
+    public: JSONDict
+    private: JSONDict | None
+
+
+@dataclass(frozen=True)
+class BoardState:
+    """The latest public (and private) board state written by the service."""
+
+    journal_id: int
+    updated_at: float
+    public: JSONDict
+    private: JSONDict | None
+    health: JSONDict | None
+
+
+def _dumps(value: Mapping[str, Any] | None) -> str | None:
+    return None if value is None else json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+class Journal:
+    """Append and read journal entries on one connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def append(
+        self,
+        kind: str,
+        public: Mapping[str, Any],
+        private: Mapping[str, Any] | None = None,
+        *,
+        game_id: int | None = None,
+        state_public: Mapping[str, Any] | None = None,
+        state_private: Mapping[str, Any] | None = None,
+    ) -> int:
+        """Write one entry durably and return its id.
+
+        With *state_public*, the board state row is replaced in the same
+        transaction (and points at this entry).
+        """
+        return self.append_many([(kind, public, private)], game_id=game_id,
+                                state_public=state_public, state_private=state_private)[-1]
+
+    def append_many(
+        self,
+        entries: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]],
+        *,
+        game_id: int | None = None,
+        state_public: Mapping[str, Any] | None = None,
+        state_private: Mapping[str, Any] | None = None,
+    ) -> list[int]:
+        """Write several entries (and optionally the board state) in one transaction."""
+        now = time.time()
+        ids: list[int] = []
+        with transaction(self.conn):
+            for kind, public, private in entries:
+                cursor = self.conn.execute(
+                    "INSERT INTO journal (at, kind, game_id, public, private) VALUES (?, ?, ?, ?, ?)",
+                    (now, kind, game_id, _dumps(public), _dumps(private)),
+                )
+                ids.append(int(cursor.lastrowid or 0))
+            if state_public is not None:
+                self._write_state(ids[-1] if ids else self.last_id(), now, state_public, state_private)
+        return ids
+
+    def write_state(
+        self, public: Mapping[str, Any], private: Mapping[str, Any] | None = None
+    ) -> None:
+        """Replace the board state without a journal entry (e.g. after a restart)."""
+        with transaction(self.conn):
+            self._write_state(self.last_id(), time.time(), public, private)
+
+    def _write_state(
+        self, journal_id: int, now: float, public: Mapping[str, Any], private: Mapping[str, Any] | None
+    ) -> None:
+        self.conn.execute(
+            "INSERT INTO board_state (id, journal_id, updated_at, public, private) VALUES (1, ?, ?, ?, ?) "
+            "ON CONFLICT (id) DO UPDATE SET journal_id = excluded.journal_id, "
+            "updated_at = excluded.updated_at, public = excluded.public, private = excluded.private",
+            (journal_id, now, _dumps(public), _dumps(private)),
+        )
+
+    def write_health(self, health: Mapping[str, Any]) -> None:
+        """Record the service's health report (also its heartbeat: ``updated_at``)."""
+        now = time.time()
+        with transaction(self.conn):
+            updated = self.conn.execute(
+                "UPDATE board_state SET health = ?, updated_at = ? WHERE id = 1", (_dumps(health), now)
+            ).rowcount
+            if not updated:
+                self.conn.execute(
+                    "INSERT INTO board_state (id, journal_id, updated_at, public, health) VALUES (1, ?, ?, '{}', ?)",
+                    (self.last_id(), now, _dumps(health)),
+                )
+
+    def state(self) -> BoardState | None:
+        row = self.conn.execute(
+            "SELECT journal_id, updated_at, public, private, health FROM board_state WHERE id = 1"
+        ).fetchone()
+        if row is None:
+            return None
+        return BoardState(
+            journal_id=int(row["journal_id"]),
+            updated_at=float(row["updated_at"]),
+            public=json.loads(row["public"]),
+            private=json.loads(row["private"]) if row["private"] else None,
+            health=json.loads(row["health"]) if row["health"] else None,
+        )
+
+    def last_id(self) -> int:
+        row = self.conn.execute("SELECT MAX(id) FROM journal").fetchone()
+        return int(row[0] or 0)
+
+    def tail(self, after_id: int = 0, *, limit: int = 500, kinds: Sequence[str] | None = None) -> list[Entry]:
+        """Entries with an id greater than *after_id*, oldest first."""
+        query = "SELECT id, at, kind, game_id, public, private FROM journal WHERE id > ?"
+        params: list[Any] = [after_id]
+        if kinds:
+            query += f" AND kind IN ({','.join('?' * len(kinds))})"
+            params.extend(kinds)
+        query += " ORDER BY id LIMIT ?"
+        params.append(limit)
+        return [_entry(row) for row in self.conn.execute(query, params)]
+
+    def game_entries(self, game_id: int) -> list[Entry]:
+        """Every entry of one game, oldest first (what recovery replays)."""
+        rows = self.conn.execute(
+            "SELECT id, at, kind, game_id, public, private FROM journal WHERE game_id = ? ORDER BY id",
+            (game_id,),
+        )
+        return [_entry(row) for row in rows]
+
+    def last_of_kind(self, *kinds: str) -> Entry | None:
+        row = self.conn.execute(
+            f"SELECT id, at, kind, game_id, public, private FROM journal WHERE kind IN ({','.join('?' * len(kinds))})"
+            " ORDER BY id DESC LIMIT 1",
+            kinds,
+        ).fetchone()
+        return None if row is None else _entry(row)
+
+
+def _entry(row: sqlite3.Row) -> Entry:
+    return Entry(
+        id=int(row["id"]),
+        at=float(row["at"]),
+        kind=str(row["kind"]),
+        game_id=None if row["game_id"] is None else int(row["game_id"]),
+        public=json.loads(row["public"]),
+        private=json.loads(row["private"]) if row["private"] else None,
+    )
