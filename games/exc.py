@@ -57,3 +57,15 @@ class NotYourTurnError(IllegalMoveError):
 
 class GameOverError(IllegalMoveError):
     """The game has ended; no more moves."""
+
+
+class SetupError(GameError, ValueError):
+    """A game cannot start this way (player count, lamps, handicap, first player)."""
+
+
+class NothingToUndoError(GameError, IndexError):
+    """Undo was asked for but no placement has been made."""
+
+
+class BoardFileError(GameError, ValueError):
+    """A board position file (which slots hold which pawns) is malformed."""

@@ -14,6 +14,7 @@ import enum
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -68,12 +69,12 @@ class Layout:
     rows: tuple[Row, ...]
     rows_of_slot: Mapping[str, tuple[int, ...]] = field(repr=False)
 
-    @property
+    @cached_property
     def slots(self) -> tuple[str, ...]:
         """Slot names in reading order (top row first, left to right)."""
         return tuple(self.slot_positions)
 
-    @property
+    @cached_property
     def lamps(self) -> tuple[str, ...]:
         return tuple(self.lamp_positions)
 
@@ -123,7 +124,9 @@ def load_layout(name_or_path: str | Path = DEFAULT_LAYOUT) -> Layout:
     except json.JSONDecodeError as exc:
         raise LayoutError(f"not valid JSON ({exc.msg} at line {exc.lineno})", source=source) from None
     layout = parse_layout(data, source=source)
-    _cache[key] = layout
+    if key in available_layouts():
+        # Only shipped layouts are cached: a board builder's file may be edited between loads.
+        _cache[key] = layout
     return layout
 
 
@@ -133,7 +136,10 @@ def _read_layout_text(key: str) -> tuple[str, str]:
         return res.read_text(encoding="utf-8"), key
     path = Path(key)
     if path.is_file():
-        return path.read_text(encoding="utf-8"), str(path)
+        try:
+            return path.read_text(encoding="utf-8"), str(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise LayoutError(f"cannot read the file ({exc})", source=str(path)) from None
     raise UnknownLayoutError(
         f"no layout named {key!r} and no such file (shipped layouts: {', '.join(available_layouts())})",
         source=key,
@@ -147,14 +153,16 @@ def parse_layout(data: Any, *, source: str = "layout") -> Layout:
         raise LayoutError("the layout must be a JSON object", source=source)
     slot_positions = _parse_positions(data.get("slots"), "slot", problems)
     lamp_positions = _parse_positions(data.get("lamps"), "lamp", problems)
+    battery = _parse_point(data.get("battery", [0, 0]), "battery", problems)
+    if not problems:  # a malformed position would show up as a false clash
+        _check_positions(slot_positions, lamp_positions, battery if "battery" in data else None, problems)
     if len(lamp_positions) < 2:
         problems.append("a board needs at least two lamps")
     if BATTERY in lamp_positions:
         problems.append(f"{BATTERY!r} is the battery and cannot name a lamp")
     rows = _parse_rows(data.get("rows"), slot_positions, lamp_positions, problems)
-    battery = _parse_point(data.get("battery", [0, 0]), "battery", problems)
-    grid_data = data.get("grid", {})
-    grid = (int(grid_data.get("rows", 0)), int(grid_data.get("columns", 0))) if isinstance(grid_data, dict) else (0, 0)
+    grid = _parse_grid(data.get("grid", {}), problems)
+    _check_lamps_wired(lamp_positions, data.get("rows"), problems)
     if problems:
         raise LayoutError(problems, source=source)
     rows_of_slot: dict[str, list[int]] = {slot: [] for slot in slot_positions}
@@ -171,6 +179,44 @@ def parse_layout(data: Any, *, source: str = "layout") -> Layout:
         rows=tuple(rows),
         rows_of_slot={slot: tuple(ids) for slot, ids in rows_of_slot.items()},
     )
+
+
+def _parse_grid(value: Any, problems: list[str]) -> tuple[int, int]:
+    """The drawing grid's size (used to draw the board, not to wire it)."""
+    if not isinstance(value, dict):
+        problems.append(f'"grid" must be an object {{"rows": R, "columns": C}}, not {value!r}')
+        return (0, 0)
+    size = (value.get("rows", 0), value.get("columns", 0))
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in size):
+        problems.append(f'"grid" rows and columns must be whole numbers, not {size[0]!r} and {size[1]!r}')
+        return (0, 0)
+    return (size[0], size[1])
+
+
+def _check_positions(
+    slots: Mapping[str, tuple[int, int]],
+    lamps: Mapping[str, tuple[int, int]],
+    battery: tuple[int, int] | None,
+    problems: list[str],
+) -> None:
+    """Two things drawn in the same cell mean a typing mistake in the file."""
+    where: dict[tuple[int, int], str] = {battery: "the battery"} if battery is not None else {}
+    for what, positions in (("slot", slots), ("lamp", lamps)):
+        for name, pos in positions.items():
+            if pos in where:
+                problems.append(f"{what} {name} is drawn at {list(pos)}, where {where[pos]} already is")
+            else:
+                where[pos] = f"{what} {name}"
+
+
+def _check_lamps_wired(lamps: Mapping[str, tuple[int, int]], raw_rows: Any, problems: list[str]) -> None:
+    items = [item for item in raw_rows if isinstance(item, dict)] if isinstance(raw_rows, list) else []
+    wired = {lamp for item in items for lamp in _names(item.get("lamps"))}
+    for lamp in lamps:
+        if lamp not in wired:
+            problems.append(f"lamp {lamp} is wired to no row, so it could never light")
+    if items and not any(item.get("kind") == RowKind.STRAIGHT.value for item in items):
+        problems.append("no straight row links a lamp to the battery, so no lamp could ever light")
 
 
 def _parse_point(value: Any, what: str, problems: list[str]) -> tuple[int, int]:
@@ -210,10 +256,16 @@ def _parse_rows(
             problems.append(f"row {row.id!r} is defined twice")
         seen_ids.add(row.id)
         rows.append(row)
-    unused = sorted(set(slots) - {s for r in rows for s in r.slots})
+    # A slot named only by a malformed row is already reported through that row.
+    mentioned = {s for item in value if isinstance(item, dict) for s in _names(item.get("slots"))}
+    unused = sorted(set(slots) - mentioned)
     if unused:
         problems.append(f"slot(s) {', '.join(unused)} belong to no row")
     return rows
+
+
+def _names(value: Any) -> list[str]:
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
 def _parse_row(
@@ -253,7 +305,9 @@ def _parse_row(
         if lamp not in lamps:
             problems.append(f"{label} names unknown lamp {lamp!r}")
     if kind is RowKind.STRAIGHT and len(row_lamps) != 1:
-        problems.append(f"{label} is straight, so it links the battery to exactly one lamp (it names {len(row_lamps)})")
+        problems.append(
+            f"{label} is straight, so it links the battery to exactly one lamp (it names {len(row_lamps)})"
+        )
     if kind is RowKind.DIAGONAL:
         if len(row_lamps) != 2:
             problems.append(f"{label} is diagonal, so it links exactly two lamps (it names {len(row_lamps)})")
