@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8080
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
