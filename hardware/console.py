@@ -1,0 +1,352 @@
+"""What ``hautetension scan``, ``selftest`` and ``config check`` do, for staff at a board.
+
+The command modules only parse arguments; the work is here so it can be
+tested without a subprocess.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import signal
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from games.exc import LayoutError
+from games.hautetension.circuit import evaluate
+from games.hautetension.layout import DEFAULT_LAYOUT, Layout, load_layout
+from games.hautetension.pawn import PawnKind
+from hardware.backend import BoardBackend
+from hardware.events import (
+    BoardEvent,
+    ButtonLongPress,
+    ButtonPressed,
+    ButtonReleased,
+    Fault,
+    FaultCleared,
+    PawnLifted,
+    PawnPlaced,
+)
+from hardware.exc import HardwareConfigError, HardwareError
+from hardware.settings import HardwareSettings, check_wiring, gpio_roles
+from hardware.virtual import VirtualBoard
+from hautetension.config import ConfigError, ConfigFile, load_config
+
+BAD_CONFIG = 2
+FAILED = 1
+
+
+def layout_for(config: ConfigFile, name: str | None) -> Layout:
+    """The layout named on the command line, else ``[board] layout``, else the default."""
+    board = config.data.get("board", {})
+    configured = board.get("layout") if isinstance(board, dict) else None
+    return load_layout(name or configured or DEFAULT_LAYOUT)
+
+
+# ---------------------------------------------------------------------------- config check
+
+
+SectionCheck = Callable[[ConfigFile], object]
+"""Parses one section of the file, raising a ``ValueError`` that says what is wrong."""
+
+
+def config_check(path: str | None, *, layout_name: str | None, out: TextIO, err: TextIO,
+                 verbose: bool = False, other_sections: dict[str, SectionCheck] | None = None) -> int:
+    """Check a config file before any pin is touched: ``[hardware]`` in depth, the other sections
+    with their own parsers (*other_sections*, section name → parser)."""
+    try:
+        config = load_config(path)
+        layout = layout_for(config, layout_name)
+    except (ConfigError, LayoutError) as exc:
+        print(f"hautetension: {exc}", file=err)
+        return BAD_CONFIG
+    failed = False
+    for section, check in (other_sections or {}).items():
+        try:
+            check(config)
+        except ValueError as exc:
+            print(f"{config.describe()} [{section}]: {exc}", file=err)
+            failed = True
+    if failed:
+        return BAD_CONFIG
+    try:
+        settings = HardwareSettings.from_config(config)
+    except HardwareConfigError as exc:
+        _print_problems(exc.problems, config, err)
+        return BAD_CONFIG
+    problems = check_wiring(settings, layout)
+    if problems:
+        _print_problems(problems, config, err)
+        return BAD_CONFIG
+    mode = (f"shared signal GPIO {settings.shared_signal_gpio} with {len(settings.enable_gpios)} enable lines"
+            if settings.shared_signal else f"{settings.multiplexers} signal lines")
+    print(f"{config.describe()}: [hardware] is fine for layout {layout.name}: {settings.multiplexers} "
+          f"multiplexers × {settings.channels_per_multiplexer} channels, {mode}, "
+          f"{len(layout.slots)} slots, {len(settings.references)} reference channel(s), "
+          f"{len(settings.lamps)} lamps", file=out)
+    if other_sections:
+        print("also fine: " + ", ".join(f"[{name}]" for name in other_sections), file=out)
+    if verbose:
+        for gpio, role in sorted(gpio_roles(settings)):
+            print(f"  GPIO {gpio:2d}  {role}", file=out)
+        for slot, w in settings.slot_map(layout).items():
+            print(f"  {slot:3s} presence {w.presence}, conduction {w.conduction}", file=out)
+    return 0
+
+
+def _print_problems(problems: list[str], config: ConfigFile, err: TextIO) -> None:
+    print(f"{config.describe()} [hardware]: {len(problems)} problem(s):", file=err)
+    for problem in problems:
+        print(f"  - {problem}", file=err)
+
+
+# ---------------------------------------------------------------------------- fault injection
+
+
+def inject(board: VirtualBoard, spec: str) -> None:
+    """Apply one ``--inject`` spec to the virtual board.
+
+    ``stuck:M:C:high|low``, ``dead:M``, ``cable``, ``noisy:SLOT[:P]``, ``blown:LAMP``,
+    ``shorted:LAMP``, ``conduction:SLOT`` (a conduction contact closed by itself).
+    """
+    from hardware.settings import Signal
+
+    parts = spec.split(":")
+    kind, args = parts[0], parts[1:]
+    try:
+        if kind == "stuck" and len(args) == 3 and args[2] in ("high", "low"):
+            board.stick(int(args[0]), int(args[1]), args[2] == "high")
+        elif kind == "dead" and len(args) == 1:
+            board.kill_multiplexer(int(args[0]))
+        elif kind == "cable" and not args:
+            board.pull_cable()
+        elif kind == "noisy" and len(args) in (1, 2):
+            board.make_noisy(args[0], *(float(a) for a in args[1:]))
+        elif kind == "blown" and len(args) == 1 and args[0] in board.lamp_pins:
+            board.blow_lamp(args[0])
+        elif kind == "shorted" and len(args) == 1 and args[0] in board.lamp_pins:
+            board.short_lamp(args[0])
+        elif kind == "conduction" and len(args) == 1:
+            board.close_contact(args[0], Signal.CONDUCTION)
+        else:
+            raise ValueError
+    except (ValueError, KeyError) as exc:
+        detail = f" ({exc})" if str(exc) else ""
+        raise HardwareConfigError(
+            f"cannot inject {spec!r}{detail}: use stuck:M:C:high|low, dead:M, cable, noisy:SLOT[:P], "
+            "blown:LAMP, shorted:LAMP or conduction:SLOT", source="--inject") from None
+
+
+# ---------------------------------------------------------------------------- scan
+
+
+@dataclass
+class DemoStep:
+    at: float
+    action: Callable[[VirtualBoard], None]
+    what: str
+
+
+def _place_attack(board: VirtualBoard, *, slot: str) -> None:
+    board.place(slot, PawnKind.ATTACK)
+
+
+def _lift(board: VirtualBoard, *, slot: str) -> None:
+    board.lift(slot)
+
+
+def demo_script(layout: Layout) -> list[DemoStep]:
+    """Close the first straight row pawn by pawn (its lamp lights), hold the button, clear up."""
+    row = layout.rows[0]
+    steps = []
+    for n, slot in enumerate(row.slots):
+        steps.append(DemoStep(0.2 + 0.2 * n, functools.partial(_place_attack, slot=slot), f"place {slot}"))
+    t = 0.2 + 0.2 * len(row.slots)
+    steps.append(DemoStep(t + 0.2, lambda b: b.press_button(), "press the test button"))
+    steps.append(DemoStep(t + 0.7, lambda b: b.release_button(), "release the test button"))
+    steps.append(DemoStep(t + 0.9, functools.partial(_lift, slot=row.slots[0]), f"lift {row.slots[0]}"))
+    return steps
+
+
+def describe(event: BoardEvent) -> str:
+    """One line per event, for a person watching the board."""
+    if isinstance(event, PawnPlaced):
+        return f"{event.slot} placed ({event.kind.value})"
+    if isinstance(event, PawnLifted):
+        return f"{event.slot} lifted ({event.kind.value})"
+    if isinstance(event, ButtonPressed):
+        return "button pressed (lamp test)"
+    if isinstance(event, ButtonReleased):
+        return f"button released after {event.held_for:.2f} s"
+    if isinstance(event, ButtonLongPress):
+        return "button long press (self-test)"
+    if isinstance(event, Fault):
+        return f"FAULT {event.kind.value}: {event.message}"
+    if isinstance(event, FaultCleared):
+        return f"fault over {event.kind.value}: {event.message}"
+    return repr(event)
+
+
+def event_dict(event: BoardEvent) -> dict[str, Any]:
+    data: dict[str, Any] = {"event": type(event).__name__}
+    for key, value in vars(event).items():
+        data[key] = getattr(value, "value", value)
+    return data
+
+
+@contextmanager
+def stop_on_term() -> Iterator[None]:
+    """SIGTERM ends the loop like Ctrl-C, so lamps go off on the way out."""
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def channel_names(board: Any) -> dict[int, str]:
+    """Level index → what is wired there (``"i7 presence (multiplexer 3 channel 4)"``)."""
+    from hardware.selftest import _channel_names
+
+    return _channel_names(board)
+
+
+def run_scan(backend: BoardBackend, layout: Layout, *, out: TextIO, scans: int | None = None,
+             seconds: float | None = None, lamps: bool = True, demo: bool = False,
+             as_json: bool = False, raw: bool = False, clock: Any = None) -> int:
+    """Scan until stopped, printing slot changes and faults; drive the lamps from the circuit."""
+    import time
+
+    now = clock.now if clock is not None else time.monotonic
+    sleep = clock.wait if clock is not None else time.sleep
+    virtual = getattr(backend, "virtual_board", None)
+    script = demo_script(layout) if demo and virtual is not None else []
+    health = backend.health()
+    _emit(out, as_json, {"event": "start", **{k: health.get(k) for k in
+                                              ("backend", "gpio_ops_per_scan", "bank_read", "pin_factory")},
+                         "scan_period": backend.scan_period},
+          f"scanning the {health.get('backend')} board every {backend.scan_period * 1000:g} ms, "
+          f"{health.get('gpio_ops_per_scan', '?')} GPIO operations per scan (Ctrl-C stops)")
+    scanner: Any = getattr(backend, "scanner", None)
+    names = channel_names(backend) if raw and scanner is not None else {}
+    previous: list[bool] = []
+    started = now()
+    count = 0
+    attack: set[str] = set()
+    shown: frozenset[str] = frozenset()
+    with stop_on_term():
+        try:
+            while (scans is None or count < scans) and (seconds is None or now() - started < seconds):
+                tick = now()
+                while script and tick - started >= script[0].at:
+                    step = script.pop(0)
+                    step.action(virtual)  # type: ignore[arg-type]
+                    _emit(out, as_json, {"event": "demo", "action": step.what}, f"[demo] {step.what}")
+                events = backend.poll()
+                if names:
+                    previous = _print_raw(out, as_json, names, scanner.levels, previous, now() - started)
+                for event in events:
+                    _emit(out, as_json, event_dict(event), f"{event.at - started:8.3f}  {describe(event)}")
+                    if isinstance(event, PawnPlaced) and event.kind is PawnKind.ATTACK:
+                        attack.add(event.slot)
+                    elif isinstance(event, PawnLifted):
+                        attack.discard(event.slot)
+                if lamps:
+                    lit = evaluate(layout, attack).lit
+                    if lit != shown:
+                        _emit(out, as_json, {"event": "lamps", "lit": sorted(lit)},
+                              f"{now() - started:8.3f}  lamps lit: {', '.join(sorted(lit)) or 'none'}")
+                        shown = lit
+                    backend.set_lamps(lit)
+                count += 1
+                sleep(max(0.0, backend.scan_period - (now() - tick)))
+        except KeyboardInterrupt:
+            pass
+        finally:
+            backend.lamps_safe()
+            health = backend.health()
+            backend.close()
+    faults = health.get("faults", [])
+    _emit(out, as_json, {"event": "stop", "scans": count, "faults": faults},
+          f"stopped after {count} scans; {len(faults)} active fault(s); lamps off")
+    return 0
+
+
+def _print_raw(out: TextIO, as_json: bool, names: dict[int, str], levels: list[bool],
+               previous: list[bool], elapsed: float) -> list[bool]:
+    """Every wired channel whose level changed since the last scan, undebounced."""
+    for index in sorted(names):
+        if not previous or levels[index] != previous[index]:
+            level = "high" if levels[index] else "low"
+            if previous:  # the first scan is the baseline, not a change
+                _emit(out, as_json, {"event": "raw", "channel": names[index], "level": level},
+                      f"{elapsed:8.3f}  raw {names[index]}: {level}")
+    return list(levels)
+
+
+def _emit(out: TextIO, as_json: bool, data: dict[str, Any], text: str) -> None:
+    print(json.dumps(data, default=str) if as_json else text, file=out, flush=True)
+
+
+# ---------------------------------------------------------------------------- selftest
+
+
+def run_selftest_command(backend: BoardBackend, *, out: TextIO, warmup_scans: int = 10,
+                         as_json: bool = False) -> int:
+    """Let the readings settle, run the self-test, print the report; non-zero if it failed."""
+    import time
+
+    from hardware.selftest import run_selftest
+
+    try:
+        for _ in range(warmup_scans):
+            backend.poll()
+            time.sleep(backend.scan_period)
+        report = run_selftest(backend)
+    finally:
+        backend.lamps_safe()
+        backend.close()
+    if as_json:
+        print(json.dumps(report.to_dict()), file=out)
+    else:
+        print("\n".join(report.lines()), file=out)
+    return 0 if report.is_ok() else FAILED
+
+
+def open_for_command(args: Any, err: TextIO | None = None) -> tuple[BoardBackend, Layout] | int:
+    """Open the backend the command line asks for; an exit status if that fails."""
+    from hardware.backends import open_backend
+
+    err = err or sys.stderr
+    try:
+        config = load_config(args.config)
+        layout = layout_for(config, args.layout)
+        board = config.data.get("board", {})
+        kind = args.backend or (board.get("backend") if isinstance(board, dict) else None) or "sim"
+        backend = open_backend(str(kind), config, layout=layout, port=getattr(args, "port", None))
+        virtual = getattr(backend, "virtual_board", None)
+        injections = getattr(args, "inject", None) or []
+        if injections and virtual is None:
+            backend.close()
+            print("hautetension: --inject works only on the simulated board (--backend sim)", file=err)
+            return BAD_CONFIG
+        for spec in injections:
+            try:
+                inject(virtual, spec)  # type: ignore[arg-type]
+            except HardwareError:
+                backend.close()
+                raise
+        return backend, layout
+    except (ConfigError, LayoutError, HardwareError) as exc:
+        print(f"hautetension: {exc}", file=err)
+        return BAD_CONFIG

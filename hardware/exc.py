@@ -1,0 +1,32 @@
+"""Errors raised by :mod:`hardware`.
+
+Each subclasses :class:`HardwareError` and the built-in exception that matches
+its meaning (the gpiozero convention), so callers may catch either. Messages
+are written for the person wiring or debugging the board.
+"""
+
+from __future__ import annotations
+
+
+class HardwareError(Exception):
+    """Base class of every error raised by :mod:`hardware`."""
+
+
+class HardwareConfigError(HardwareError, ValueError):
+    """The ``[hardware]`` section cannot describe a board that works.
+
+    ``problems`` lists every problem found, one sentence each.
+    """
+
+    def __init__(self, problems: list[str] | str, *, source: str = "[hardware]") -> None:
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        self.source = source
+        super().__init__(f"{source}: " + "; ".join(self.problems))
+
+
+class PinAccessError(HardwareError, RuntimeError):
+    """The GPIO pins cannot be reached (no pin factory, pins busy, not a Pi)."""
+
+
+class UnknownBackendError(HardwareError, LookupError):
+    """A board backend name that does not exist."""

@@ -1,0 +1,265 @@
+"""The multiplexer scanner: walks the select lines and reads the signal lines.
+
+A scan visits every select code once, in Gray-code order (0, 1, 3, 2, 6, …),
+so each step toggles exactly one select line, and the walk is a closed cycle
+(the last code is one toggle away from the first), so every scan, the first
+one included, costs the same. At each step the scanner waits the settle time
+once and reads every signal line whose multiplexer has something wired on that
+channel. With ten 16-channel multiplexers on four shared select lines that is
+16 writes + 160 reads = 176 GPIO operations per scan, against 16 × 4 + 160 =
+224 for setting all four lines at every step.
+
+Boards built with one shared signal line and an enable line per multiplexer
+are walked multiplexer by multiplexer, the Gray walk running forwards then
+backwards (boustrophedon) so no step changes more than the lines it must.
+
+If the pin factory can read a whole GPIO bank in one call (pigpio's
+``read_bank_1``, the native factory's level register, the virtual board's
+``read_bank``), each step reads all signals in one operation: 16 + 16 = 32
+operations per scan. gpiozero's lgpio and RPi.GPIO factories offer no such
+call, so on a Pi 5 the per-pin reads stay.
+
+The scanner deals in electrical levels only (True = high); what a level means
+(a pawn, a reference, a fault) is decided in :mod:`hardware.monitor`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from gpiozero import DigitalOutputDevice, InputDevice
+
+from games.hautetension.layout import Layout
+from hardware.clock import Clock, MonotonicClock
+from hardware.settings import ChannelRef, HardwareSettings
+
+
+def gray_codes(bits: int) -> list[int]:
+    """The reflected Gray code of *bits* bits: consecutive codes differ in one bit, cyclically."""
+    return [i ^ (i >> 1) for i in range(2**bits)]
+
+
+@dataclass(frozen=True)
+class Visit:
+    """One position of the select lines (and enable lines) and what to read there."""
+
+    code: int
+    enabled: int | None
+    """The multiplexer whose enable line is active (shared-signal boards), else None."""
+    reads: tuple[ChannelRef, ...]
+
+
+def plan_visits(settings: HardwareSettings, wired: set[ChannelRef]) -> list[Visit]:
+    """The order in which a scan visits the channels that have something wired."""
+    codes = gray_codes(len(settings.select_gpios))
+    if not settings.shared_signal:
+        return [
+            Visit(code, None, tuple(ChannelRef(m, code) for m in range(settings.multiplexers)
+                                    if ChannelRef(m, code) in wired))
+            for code in codes
+        ]
+    visits = []
+    for mux in range(settings.multiplexers):
+        walk = codes if mux % 2 == 0 else codes[::-1]
+        visits += [Visit(code, mux, (ChannelRef(mux, code),) if ChannelRef(mux, code) in wired else ())
+                   for code in walk]
+    return [v for v in visits if v.reads] or visits[:1]
+
+
+class BankReader(Protocol):
+    name: str
+
+    def read(self) -> int:
+        """Levels of GPIO 0-31 as one word (bit n = GPIO n)."""
+
+
+class _CallableBank:
+    def __init__(self, name: str, read: Callable[[], int]) -> None:
+        self.name = name
+        self.read = read
+
+
+def bank_reader_for(factory: Any) -> BankReader | None:
+    """A one-call read of GPIO 0-31 if *factory* offers one, else None."""
+    kinds = {cls.__name__ for cls in type(factory).__mro__}
+    if callable(getattr(factory, "read_bank", None)):
+        return _CallableBank("virtual read_bank", factory.read_bank)
+    if "PiGPIOFactory" in kinds:
+        connection = factory.connection
+        return _CallableBank("pigpio read_bank_1", connection.read_bank_1)
+    if "NativeFactory" in kinds and getattr(factory, "mem", None) is not None:
+        mem = factory.mem
+        offset = mem.GPLEV_OFFSET
+        return _CallableBank("native GPLEV0", lambda: int(mem[offset]))
+    return None
+
+
+@dataclass
+class _Step:
+    writes: tuple[tuple[Any, bool], ...]
+    settle: bool
+    reads: tuple[tuple[Any, int], ...]
+    bank: tuple[tuple[int, int], ...] | None
+
+
+class MultiplexerScanner:
+    """Reads every wired multiplexer channel once per :meth:`scan`.
+
+    *pin_factory* is any gpiozero pin factory (``None``: gpiozero's default).
+    The levels are kept in one list indexed ``multiplexer * channels + channel``
+    (see :meth:`index`), reused from scan to scan.
+    """
+
+    def __init__(
+        self,
+        settings: HardwareSettings,
+        layout: Layout,
+        *,
+        pin_factory: Any = None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.settings = settings
+        self.clock = clock or MonotonicClock()
+        self.channels = settings.channels_per_multiplexer
+        wired = {ref for w in settings.slot_map(layout).values() for ref in (w.presence, w.conduction) if ref}
+        wired |= {r.ref for r in settings.references}
+        self.visits = plan_visits(settings, wired)
+        self._devices: list[Any] = []
+        self.scan_count = 0
+        self.last_scan_seconds = 0.0
+        try:
+            self._open(pin_factory)
+        except BaseException:
+            self.close()
+            raise
+        self.levels: list[bool] = [bool(settings.floating_level)] * (settings.multiplexers * self.channels)
+
+    def _open(self, pin_factory: Any) -> None:
+        s = self.settings
+        last = self.visits[-1]
+        # Start the lines where the cyclic walk ends, so the first scan costs what every scan costs.
+        self.select = [
+            self._add(DigitalOutputDevice(g, initial_value=bool(last.code >> bit & 1),
+                                          pin_factory=pin_factory))
+            for bit, g in enumerate(s.select_gpios)
+        ]
+        self.enable = [
+            self._add(DigitalOutputDevice(g, active_high=s.enable_active_high,
+                                          initial_value=(m == last.enabled),
+                                          pin_factory=pin_factory))
+            for m, g in enumerate(s.enable_gpios)
+        ]
+        signal_gpios = [s.shared_signal_gpio] if s.shared_signal_gpio is not None else list(s.signal_gpios)
+        # InputDevice, not DigitalInputDevice: edge callbacks on lines that change at every
+        # select step would only cost CPU; the scanner polls.
+        self.signal = [self._add(_input(g, s.signal_pull, pin_factory)) for g in signal_gpios]
+        factory = self.select[0].pin_factory
+        self.bank = bank_reader_for(factory) if s.bank_read == "auto" else None
+        if self.bank is not None and max(signal_gpios) > 31:
+            self.bank = None
+        self._steps = self._compile()
+
+    def _add(self, device: Any) -> Any:
+        self._devices.append(device)
+        return device
+
+    def index(self, ref: ChannelRef) -> int:
+        return ref.multiplexer * self.channels + ref.channel
+
+    def _line_states(self, visit: Visit) -> list[bool]:
+        select = [bool(visit.code >> bit & 1) for bit in range(len(self.select))]
+        enable = [(m == visit.enabled) == self.settings.enable_active_high for m in range(len(self.enable))]
+        return select + enable
+
+    def _compile(self) -> list[_Step]:
+        lines = [d.pin for d in self.select] + [d.pin for d in self.enable]
+        previous = self._line_states(self.visits[-1])
+        steps = []
+        shared = self.settings.shared_signal
+        for visit in self.visits:
+            states = self._line_states(visit)
+            writes = tuple((lines[i], states[i]) for i in range(len(lines)) if states[i] != previous[i])
+            # Disable before enable, so two multiplexers never drive the shared line at once.
+            writes = tuple(sorted(writes, key=lambda w: w[1] == self.settings.enable_active_high))
+            previous = states
+            reads = tuple(
+                (self.signal[0 if shared else ref.multiplexer].pin, self.index(ref)) for ref in visit.reads
+            )
+            bank = None
+            if self.bank is not None and reads:
+                gpios = [self.signal[0 if shared else ref.multiplexer].pin.info.name for ref in visit.reads]
+                bank = tuple((_gpio_number(name), idx) for name, (_, idx) in zip(gpios, reads, strict=True))
+            steps.append(_Step(writes=writes, settle=bool(writes and reads), reads=reads, bank=bank))
+        return steps
+
+    @property
+    def ops_per_scan(self) -> int:
+        """GPIO operations (line writes + signal reads, a bank read counting one) in one scan."""
+        return sum(len(s.writes) + (1 if s.bank is not None else len(s.reads)) for s in self._steps)
+
+    @property
+    def writes_per_scan(self) -> int:
+        return sum(len(s.writes) for s in self._steps)
+
+    @property
+    def bank_read(self) -> str | None:
+        return None if self.bank is None else self.bank.name
+
+    def scan(self) -> list[bool]:
+        """Walk every channel once; return the levels (the same list each time, updated)."""
+        clock = self.clock
+        settle = self.settings.settle_seconds
+        levels = self.levels
+        started = clock.now()
+        for step in self._steps:
+            for pin, value in step.writes:
+                pin.state = value
+            if step.settle:
+                clock.wait(settle)
+            if step.bank is not None:
+                word = self.bank.read()  # type: ignore[union-attr]
+                for bit, idx in step.bank:
+                    levels[idx] = bool(word >> bit & 1)
+            else:
+                for pin, idx in step.reads:
+                    levels[idx] = bool(pin.state)
+        self.scan_count += 1
+        self.last_scan_seconds = clock.now() - started
+        return levels
+
+    def level(self, ref: ChannelRef) -> bool:
+        return self.levels[self.index(ref)]
+
+    def close(self) -> None:
+        for device in reversed(self._devices):
+            device.close()
+        self._devices.clear()
+
+    def __enter__(self) -> MultiplexerScanner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _input(gpio: int, pull: str, pin_factory: Any) -> InputDevice:
+    if pull == "none":
+        return InputDevice(gpio, pull_up=None, active_state=True, pin_factory=pin_factory)
+    return InputDevice(gpio, pull_up=(pull == "up"), pin_factory=pin_factory)
+
+
+def _gpio_number(name: str | int) -> int:
+    text = str(name)
+    return int(text[4:]) if text.upper().startswith("GPIO") else int(text)
+
+
+def describe_plan(scanner: MultiplexerScanner) -> Sequence[str]:
+    """One line per step, for ``hautetension config check --verbose`` and debugging."""
+    lines = []
+    for visit, step in zip(scanner.visits, scanner._steps, strict=True):
+        enabled = "" if visit.enabled is None else f" enable {visit.enabled}"
+        lines.append(f"code {visit.code:2d}{enabled}: {len(step.writes)} write(s), "
+                     f"{'1 bank read' if step.bank is not None else f'{len(step.reads)} read(s)'}")
+    return lines

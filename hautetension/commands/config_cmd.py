@@ -1,0 +1,55 @@
+"""``hautetension config check [FILE]``: validate the configuration before any pin is touched.
+
+``[hardware]`` is checked in depth (the wiring against the layout); ``[board]``,
+``[serial]`` and ``[panel]`` with the parsers of the parts that own them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from hardware.console import SectionCheck, config_check
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("config", help="check the configuration file")
+    actions = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+    check = actions.add_parser(
+        "check", help="check the [hardware] pin map and wiring; list every problem",
+        description="Exit status 0: the file is fine; 2: it has problems (each listed on stderr).")
+    check.add_argument("file", nargs="?", help="configuration file (default: the one the service would read)")
+    check.add_argument("--layout", help="layout name or file (default: [board] layout, else pinwheel-80)")
+    check.add_argument("-v", "--verbose", action="store_true",
+                       help="also print every GPIO and every slot's channels")
+    check.set_defaults(func=run_check)
+
+
+def other_sections() -> dict[str, SectionCheck]:
+    """The parsers of the sections other parts of the controller own (those that are installed)."""
+    checks: dict[str, SectionCheck] = {}
+    try:
+        from hardware.service import BoardSettings
+
+        checks["board"] = BoardSettings.from_config
+    except ImportError:
+        pass
+    try:
+        from firmware_bridge.host import LinkSettings
+
+        checks["serial"] = lambda config: LinkSettings.from_dict(config.section("serial"))
+    except ImportError:
+        pass
+    try:
+        from webpanel.config import PanelSettings
+
+        checks["panel"] = PanelSettings.from_config
+    except ImportError:
+        pass
+    return checks
+
+
+def run_check(args: argparse.Namespace) -> int:
+    return config_check(args.file, layout_name=args.layout, out=sys.stdout, err=sys.stderr,
+                        verbose=args.verbose, other_sections=other_sections())

@@ -1,0 +1,186 @@
+"""The multiplexer scanner on the virtual board: Gray walk, GPIO operations, settle, bank reads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from unittest.mock import MagicMock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.hautetension.layout import Layout
+from games.hautetension.pawn import PawnKind
+from hardware.clock import SimulatedClock
+from hardware.scanner import MultiplexerScanner, bank_reader_for, gray_codes
+from hardware.settings import HardwareSettings, Signal
+from hardware.virtual import VirtualBoard
+
+
+@pytest.mark.parametrize("bits", [1, 2, 3, 4, 5])
+def test_gray_codes_change_one_bit_per_step_cyclically(bits: int) -> None:
+    codes = gray_codes(bits)
+    assert sorted(codes) == list(range(2**bits))
+    for a, b in zip(codes, codes[1:] + codes[:1], strict=True):
+        assert bin(a ^ b).count("1") == 1
+
+
+def open_scanner(settings: HardwareSettings, layout: Layout, **board_options: Any) -> tuple[
+        MultiplexerScanner, VirtualBoard]:
+    clock = SimulatedClock()
+    board = VirtualBoard(settings, layout, clock=clock, **board_options)
+    return MultiplexerScanner(settings, layout, pin_factory=board.factory, clock=clock), board
+
+
+def expected_levels(settings: HardwareSettings, layout: Layout, board: VirtualBoard,
+                    scanner: MultiplexerScanner) -> dict[int, bool]:
+    result = {}
+    for slot, wiring in settings.slot_map(layout).items():
+        kind = board.pawns.get(slot)
+        for signal in Signal:
+            closed = kind is not None and (signal is Signal.PRESENCE or kind.conducts)
+            idx = scanner.index(wiring.channel_of(signal))  # type: ignore[arg-type]
+            result[idx] = settings.active_high if closed else not settings.active_high
+    return result
+
+
+def place_some(board: VirtualBoard, layout: Layout, pattern: list[int]) -> None:
+    for slot, p in zip(layout.slots, pattern, strict=False):
+        if p:
+            board.place(slot, PawnKind.ATTACK if p == 2 else PawnKind.DEFENSE)
+
+
+def test_gray_walk_costs_176_operations_counted_at_the_pins(pinwheel: Layout) -> None:
+    scanner, board = open_scanner(HardwareSettings(), pinwheel)
+    with scanner:
+        assert scanner.ops_per_scan == 176
+        for _ in range(3):
+            board.reset_counts()
+            scanner.scan()
+            assert (board.ops, board.line_writes, board.signal_reads) == (176, 16, 160)
+
+
+def test_each_step_toggles_exactly_one_select_line(pinwheel: Layout) -> None:
+    scanner, board = open_scanner(HardwareSettings(), pinwheel)
+    with scanner:
+        for pin in board.select_pins:
+            pin.clear_states()
+        board.reset_counts()
+        scanner.scan()
+        # Every write changed its line (no redundant writes): 16 changes spread over the 4 lines.
+        changes = [len(pin.states) - 1 for pin in board.select_pins]
+        assert changes == [8, 4, 2, 2]
+        assert board.line_writes == 16
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=80, max_size=80))
+def test_levels_match_the_pawns_on_the_board(pinwheel: Layout, pattern: list[int]) -> None:
+    s = HardwareSettings()
+    scanner, board = open_scanner(s, pinwheel)
+    with scanner:
+        place_some(board, pinwheel, pattern)
+        levels = scanner.scan()
+        expected = expected_levels(s, pinwheel, board, scanner)
+        assert {i: levels[i] for i in expected} == expected
+
+
+def test_reading_before_the_settle_time_sees_the_previous_channel(pinwheel: Layout) -> None:
+    s = HardwareSettings()
+    scanner, board = open_scanner(s, pinwheel, settle_seconds=50e-6)  # slower chips than configured
+    with scanner:
+        board.place("b9", PawnKind.ATTACK)  # channels 0.2 and 0.3
+        levels = scanner.scan()
+        # Each read sees the code selected four steps (40 µs) earlier. In Gray order
+        # 0 1 3 2 6 7 5 4 ..., codes 3 and 2 (steps 2, 3) come out at steps 6, 7: codes 5 and 4.
+        assert {c for c in range(16) if not levels[c]} == {4, 5}
+    fixed = HardwareSettings(settle_seconds=50e-6)
+    scanner, board = open_scanner(fixed, pinwheel, settle_seconds=50e-6)
+    with scanner:
+        board.place("b9", PawnKind.ATTACK)
+        levels = scanner.scan()
+        assert {c for c in range(16) if not levels[c]} == {2, 3}
+
+
+def test_bank_read_costs_one_operation_per_step_and_reads_the_same(pinwheel: Layout) -> None:
+    s = HardwareSettings()
+    banked, bank_board = open_scanner(s, pinwheel, bank_read=True)
+    plain, plain_board = open_scanner(s, pinwheel)
+    with banked, plain:
+        assert banked.bank_read == "virtual read_bank"
+        assert banked.ops_per_scan == 32
+        for board in (bank_board, plain_board):
+            place_some(board, pinwheel, [2, 1, 0, 2] * 20)
+        bank_board.reset_counts()
+        assert banked.scan() == plain.scan()
+        assert (bank_board.ops, bank_board.bank_reads, bank_board.signal_reads) == (32, 16, 0)
+
+
+def test_bank_read_can_be_turned_off(pinwheel: Layout) -> None:
+    s = HardwareSettings(bank_read="off")
+    scanner, _ = open_scanner(s, pinwheel, bank_read=True)
+    with scanner:
+        assert scanner.bank_read is None
+        assert scanner.ops_per_scan == 176
+
+
+def shared_settings() -> HardwareSettings:
+    return HardwareSettings(signal_gpios=(), shared_signal_gpio=4,
+                            enable_gpios=(17, 18, 27, 22, 23, 24, 10, 9, 25, 7))
+
+
+def test_shared_signal_board_is_walked_multiplexer_by_multiplexer(pinwheel: Layout) -> None:
+    s = shared_settings()
+    scanner, board = open_scanner(s, pinwheel)
+    with scanner:
+        # 10 × 15 select toggles inside each walk, 19 enable changes between multiplexers
+        # plus 1 at the wrap, no select toggle between walks (boustrophedon), 160 reads.
+        assert scanner.ops_per_scan == 150 + 20 + 160
+        place_some(board, pinwheel, [0, 2, 1] * 27)
+        board.reset_counts()
+        levels = scanner.scan()
+        assert board.ops == scanner.ops_per_scan
+        expected = expected_levels(s, pinwheel, board, scanner)
+        assert {i: levels[i] for i in expected} == expected
+
+
+def test_unwired_channels_are_not_read(pinwheel: Layout) -> None:
+    s = HardwareSettings(signal_gpios=(4, 17, 18, 27, 22, 23, 24, 10, 9, 25, 8))  # an 11th, empty mux
+    scanner, board = open_scanner(s, pinwheel)
+    with scanner:
+        board.reset_counts()
+        scanner.scan()
+        assert board.signal_reads == 160 == scanner.ops_per_scan - 16
+
+
+def test_bank_reader_for_pigpio_and_native_factories() -> None:
+    class PiGPIOFactory:
+        connection = MagicMock()
+
+    pigpio = PiGPIOFactory()
+    pigpio.connection.read_bank_1.return_value = 0b10000
+    reader = bank_reader_for(pigpio)
+    assert reader is not None and reader.name == "pigpio read_bank_1"
+    assert reader.read() == 16
+
+    class NativeFactory:
+        mem = MagicMock(GPLEV_OFFSET=13)
+
+    native = NativeFactory()
+    native.mem.__getitem__.side_effect = lambda index: {13: 0b101}[index]
+    reader = bank_reader_for(native)
+    assert reader is not None and reader.read() == 5
+
+    class LGPIOFactory:
+        pass
+
+    assert bank_reader_for(LGPIOFactory()) is None
+
+
+def test_scanner_releases_its_pins(pinwheel: Layout, make_rig: Callable[..., Any]) -> None:
+    s = HardwareSettings()
+    scanner, board = open_scanner(s, pinwheel)
+    scanner.close()
+    again = MultiplexerScanner(s, pinwheel, pin_factory=board.factory, clock=board.clock)
+    again.close()
