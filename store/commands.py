@@ -21,7 +21,8 @@ from store.db import transaction
 
 class CommandKind(enum.Enum):
     NEW_GAME = "new-game"
-    """payload: {"players": [{"name", "colour"}], "first": int | "draw", "seed": int?, "handicap": {lamp: n}?}"""
+    """payload: {"players": [{"name", "colour"}], "first": int | "draw", "seed": int?,
+    "handicap": {lamp: n}?}"""
     ABANDON_GAME = "abandon-game"
     LAMP_TEST = "lamp-test"
     """payload: {"on": bool} — every lamp lit while on (refused during a game)."""
@@ -72,18 +73,34 @@ class Commands:
         )
         return [_command(row) for row in rows]
 
-    def complete(self, command_id: int, result: Mapping[str, Any] | None = None) -> None:
-        self._finish(command_id, CommandStatus.DONE, dict(result or {}))
+    def complete(
+        self, command_id: int, result: Mapping[str, Any] | None = None, *,
+        payload: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Mark a command done. *payload*, if given, replaces the stored payload (the service
+        blanks what must not stay readable, such as a simulated pawn's kind)."""
+        self._finish(command_id, CommandStatus.DONE, dict(result or {}), payload)
 
-    def fail(self, command_id: int, reason: str) -> None:
-        self._finish(command_id, CommandStatus.FAILED, {"error": reason})
+    def fail(self, command_id: int, reason: str, *, payload: Mapping[str, Any] | None = None) -> None:
+        self._finish(command_id, CommandStatus.FAILED, {"error": reason}, payload)
 
-    def _finish(self, command_id: int, status: CommandStatus, result: dict[str, Any]) -> None:
+    def _finish(
+        self,
+        command_id: int,
+        status: CommandStatus,
+        result: dict[str, Any],
+        payload: Mapping[str, Any] | None,
+    ) -> None:
         with transaction(self.conn):
             self.conn.execute(
                 "UPDATE commands SET status = ?, result = ?, done_at = ? WHERE id = ? AND status = 'pending'",
                 (status.value, json.dumps(result, sort_keys=True), time.time(), command_id),
             )
+            if payload is not None:
+                self.conn.execute(
+                    "UPDATE commands SET payload = ? WHERE id = ?",
+                    (json.dumps(dict(payload), sort_keys=True), command_id),
+                )
 
     def get(self, command_id: int) -> Command | None:
         row = self.conn.execute("SELECT * FROM commands WHERE id = ?", (command_id,)).fetchone()

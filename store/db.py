@@ -52,6 +52,53 @@ MIGRATIONS: list[str] = [
         health TEXT
     );
     """,
+    # 2: tournaments, kept as the list of their events (see store/tournaments.py).
+    """
+    CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        settings TEXT NOT NULL
+    );
+    CREATE TABLE tournament_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        at REAL NOT NULL,
+        actor TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        request_id TEXT,
+        undone_at REAL,
+        undone_by TEXT
+    );
+    CREATE INDEX tournament_events_by_tournament ON tournament_events (tournament_id, id);
+    CREATE UNIQUE INDEX tournament_events_by_request ON tournament_events (tournament_id, request_id);
+    """,
+    # 3: digital games (lobby): each game as its saved JSON, and its seats (see store/games.py).
+    """
+    CREATE TABLE digital_games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        version INTEGER NOT NULL DEFAULT 1,
+        hot_seat INTEGER NOT NULL DEFAULT 0,
+        host_hash TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'over')),
+        state TEXT NOT NULL
+    );
+    CREATE TABLE digital_game_seats (
+        game_id INTEGER NOT NULL REFERENCES digital_games (id),
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('human', 'ai')),
+        level TEXT,
+        name TEXT NOT NULL,
+        join_code TEXT UNIQUE,
+        token_hash TEXT,
+        joined_at REAL,
+        PRIMARY KEY (game_id, seat)
+    );
+    """,
 ]
 
 
@@ -68,7 +115,9 @@ def connect(path: str | Path) -> sqlite3.Connection:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+        )
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
@@ -97,6 +146,10 @@ def migrate(conn: sqlite3.Connection, *, source: str = "database") -> int:
         )
     for number in range(version + 1, len(MIGRATIONS) + 1):
         with transaction(conn):
+            # Two processes opening a new file at once both saw the old version: the one
+            # that waited for the write lock must not apply the same migration again.
+            if schema_version(conn) >= number:
+                continue
             # executescript would commit on its own; run statement by statement instead.
             for statement in _statements(MIGRATIONS[number - 1]):
                 conn.execute(statement)

@@ -128,7 +128,8 @@ class Journal:
             ).rowcount
             if not updated:
                 self.conn.execute(
-                    "INSERT INTO board_state (id, journal_id, updated_at, public, health) VALUES (1, ?, ?, '{}', ?)",
+                    "INSERT INTO board_state (id, journal_id, updated_at, public, health)"
+                    " VALUES (1, ?, ?, '{}', ?)",
                     (self.last_id(), now, _dumps(health)),
                 )
 
@@ -148,6 +149,11 @@ class Journal:
 
     def last_id(self) -> int:
         row = self.conn.execute("SELECT MAX(id) FROM journal").fetchone()
+        return int(row[0] or 0)
+
+    def max_game_id(self) -> int:
+        """The highest game id the journal has seen (0 if none): the next game takes the one after."""
+        row = self.conn.execute("SELECT MAX(game_id) FROM journal").fetchone()
         return int(row[0] or 0)
 
     def tail(self, after_id: int = 0, *, limit: int = 500, kinds: Sequence[str] | None = None) -> list[Entry]:
@@ -171,8 +177,8 @@ class Journal:
 
     def last_of_kind(self, *kinds: str) -> Entry | None:
         row = self.conn.execute(
-            f"SELECT id, at, kind, game_id, public, private FROM journal WHERE kind IN ({','.join('?' * len(kinds))})"
-            " ORDER BY id DESC LIMIT 1",
+            "SELECT id, at, kind, game_id, public, private FROM journal"
+            f" WHERE kind IN ({','.join('?' * len(kinds))}) ORDER BY id DESC LIMIT 1",
             kinds,
         ).fetchone()
         return None if row is None else _entry(row)

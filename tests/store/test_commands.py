@@ -47,3 +47,16 @@ def test_wait_gives_up_on_a_command_nobody_takes(tmp_path: Path) -> None:
     still = commands.wait(command_id, timeout=0.05)
     assert still is not None and still.status is CommandStatus.PENDING
     assert commands.wait(9999, timeout=0.01) is None
+
+
+def test_finishing_a_command_can_blank_its_payload(tmp_path: Path) -> None:
+    commands = Commands(connect(tmp_path / "c.db"))
+    placed = commands.submit(CommandKind.SIM_SLOT, {"slot": "a9", "pawn": "defense"})
+    refused = commands.submit(CommandKind.SIM_SLOT, {"slot": "e5", "pawn": "defense"})
+    kept = commands.submit(CommandKind.LAMP_TEST, {"on": True})
+    commands.complete(placed, {"slot": "a9"}, payload={"slot": "a9", "pawn": "hidden"})
+    commands.fail(refused, "no slot e5", payload={"slot": "e5", "pawn": "hidden"})
+    commands.complete(kept)
+    assert commands.get(placed).payload == {"slot": "a9", "pawn": "hidden"}  # type: ignore[union-attr]
+    assert commands.get(refused).payload == {"slot": "e5", "pawn": "hidden"}  # type: ignore[union-attr]
+    assert commands.get(kept).payload == {"on": True}  # type: ignore[union-attr]

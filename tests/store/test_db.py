@@ -44,3 +44,38 @@ def test_transaction_rolls_back_on_error(tmp_path: Path) -> None:
         conn.execute("INSERT INTO journal (at, kind, public) VALUES (1, 'x', '{}')")
         raise RuntimeError("boom")
     assert conn.execute("SELECT COUNT(*) FROM journal").fetchone()[0] == 0
+
+
+def test_a_migration_applied_meanwhile_by_another_process_is_not_applied_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import store.db
+
+    path = tmp_path / "board.db"
+    connect(path).close()  # the other process won the race and migrated the file
+    conn = sqlite3.connect(path, isolation_level=None)
+    real = store.db.schema_version
+    seen = iter([0])  # what this process read before it waited for the write lock
+    monkeypatch.setattr(store.db, "schema_version", lambda c: next(seen, None) or real(c))
+    assert store.db.migrate(conn) == len(MIGRATIONS)
+    assert conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'journal'").fetchone()[0] == 1
+    conn.close()
+
+
+def _open(path: str, barrier: object) -> None:
+    barrier.wait()  # type: ignore[attr-defined]
+    connect(path).close()
+
+
+def test_processes_opening_a_new_database_at_once_all_succeed(tmp_path: Path) -> None:
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(4)
+    workers = [context.Process(target=_open, args=(str(tmp_path / "new.db"), barrier)) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(60)
+    assert [w.exitcode for w in workers] == [0, 0, 0, 0]
+    assert schema_version(connect(tmp_path / "new.db")) == len(MIGRATIONS)

@@ -72,3 +72,12 @@ def test_two_processes_write_without_losing_entries(tmp_path: Path) -> None:
     entries = journal.tail(0, limit=1000)
     assert len(entries) == 100
     assert [e.id for e in entries] == sorted(e.id for e in entries)
+
+
+def test_max_game_id_follows_the_entries(tmp_path: Path) -> None:
+    journal = Journal(connect(tmp_path / "j.db"))
+    assert journal.max_game_id() == 0
+    journal.append("game-start", {}, game_id=1)
+    journal.append("fault", {})
+    journal.append("game-start", {}, game_id=2)
+    assert journal.max_game_id() == 2

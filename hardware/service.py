@@ -1,0 +1,615 @@
+"""The board service: scan → rules → lamps, with a journal that loses nothing.
+
+One loop, run every scan period of the backend (5 ms by default):
+
+1. ``backend.poll()`` — one scan; debounced slot, button and fault events;
+2. the :class:`~hardware.service_referee.Referee` follows the game from those
+   events (attribution by turn order, anomalies);
+3. the lamps are set to the true circuit of the board (all off while the
+   scanner is faulted, all lit for the lamp test);
+4. everything that happened goes to the journal with the board state in one
+   durable transaction;
+5. about every 20 ms, commands from the panel or the CLI are carried out;
+   about every second, the health report (the heartbeat) is written;
+6. the systemd watchdog is pinged at half its period.
+
+The lamps are set before the journal is written: they are the physical truth
+and must not wait for the disk. Commands are acknowledged only after the
+journal holds what they did (``synchronous=FULL``: durable before
+acknowledged). The board state contract is in docs/board-service.md.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.exc import GameError
+from games.hautetension.layout import DEFAULT_LAYOUT, Layout
+from games.hautetension.pawn import PawnKind
+from hardware.backend import BoardBackend
+from hardware.events import (
+    BoardEvent,
+    ButtonLongPress,
+    ButtonPressed,
+    ButtonReleased,
+    Fault,
+    FaultCleared,
+    PawnLifted,
+    PawnPlaced,
+)
+from hardware.service_notify import SystemdNotifier
+from hardware.service_recovery import Recovery, restore
+from hardware.service_referee import JournalEntry, LampState, Referee
+from hardware.service_sim import SimBoardFile
+from hautetension.config import ConfigFile
+from store.commands import Command, CommandKind, Commands
+from store.journal import Journal
+
+BACKEND_NAMES = ("sim", "gpio", "serial")
+STALE_COMMAND_S = 10.0
+"""A command found at start-up that was queued longer ago than this is not carried out:
+whoever sent it has stopped waiting (the panel after 3 s, the CLI after 5 s)."""
+"""``mock`` is accepted as an alias of ``sim``."""
+
+
+class BoardConfigError(ValueError):
+    """The ``[board]`` section is not valid; ``problems`` lists every problem."""
+
+    def __init__(self, problems: list[str], *, source: str = "[board]") -> None:
+        self.problems = problems
+        super().__init__(f"{source}: " + "; ".join(problems))
+
+
+class CommandRefused(Exception):
+    """A command the service cannot carry out now; the message says why."""
+
+
+@dataclass(frozen=True)
+class BoardSettings:
+    """Typed ``[board]`` settings (every key is documented in config.example.toml)."""
+
+    backend: str = "sim"
+    layout: str = DEFAULT_LAYOUT
+    min_turn: float = 1.0
+    settle: float = 0.2
+    health_interval: float = 1.0
+    command_interval: float = 0.02
+    sim_board_file: str | None = None
+
+    @classmethod
+    def from_config(cls, config: ConfigFile) -> BoardSettings:
+        section = config.section("board")
+        problems: list[str] = []
+        known = {
+            "backend",
+            "layout",
+            "min_turn_s",
+            "settle_ms",
+            "health_interval_s",
+            "command_interval_ms",
+            "sim_board_file",
+        }
+        problems += [f"unknown key {key!r}" for key in sorted(set(section) - known)]
+        backend = section.get("backend", "sim")
+        if backend == "mock":
+            backend = "sim"
+        if backend not in BACKEND_NAMES:
+            problems.append(f"backend must be one of {', '.join(BACKEND_NAMES)}, not {backend!r}")
+
+        def number(key: str, default: float, minimum: float, scale: float = 1.0) -> float:
+            value = section.get(key, default)
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
+                problems.append(f"{key} must be a number >= {minimum}, not {value!r}")
+                return default * scale
+            return float(value) * scale
+
+        def text(key: str) -> str | None:
+            value = section.get(key)
+            if value is not None and not isinstance(value, str):
+                problems.append(f"{key} must be a string, not {value!r}")
+                return None
+            return value or None
+
+        settings = cls(
+            backend=str(backend),
+            layout=text("layout") or DEFAULT_LAYOUT,
+            min_turn=number("min_turn_s", 1.0, 0.0),
+            settle=number("settle_ms", 200, 0.0, 1e-3),
+            health_interval=number("health_interval_s", 1.0, 0.05),
+            command_interval=number("command_interval_ms", 20, 1.0, 1e-3),
+            sim_board_file=text("sim_board_file"),
+        )
+        if problems:
+            raise BoardConfigError(problems, source=f"{config.describe()} [board]")
+        return settings
+
+
+class LatencyStats:
+    """The last few hundred latencies, in seconds, for the health report and the benchmark."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.samples: deque[float] = deque(maxlen=size)
+        self.count = 0
+
+    def add(self, seconds: float) -> None:
+        self.samples.append(seconds)
+        self.count += 1
+
+    def summary(self) -> dict[str, float | int | None]:
+        if not self.samples:
+            return {"count": self.count, "median_ms": None, "p99_ms": None}
+        ordered = sorted(self.samples)
+        p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
+        return {
+            "count": self.count,
+            "median_ms": round(statistics.median(ordered) * 1e3, 3),
+            "p99_ms": round(p99 * 1e3, 3),
+        }
+
+
+class BoardService:
+    """The long-running loop that keeps the physical game honest."""
+
+    def __init__(
+        self,
+        backend: BoardBackend,
+        layout: Layout,
+        *,
+        journal: Journal | None,
+        commands: Commands | None = None,
+        settings: BoardSettings | None = None,
+        notifier: SystemdNotifier | None = None,
+        selftest: Callable[[BoardBackend], Mapping[str, Any]] | None = None,
+        sim_file: SimBoardFile | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.backend = backend
+        self.layout = layout
+        self.journal = journal
+        self.commands = commands
+        self.settings = settings or BoardSettings()
+        self.notifier = notifier or SystemdNotifier({})
+        self.selftest = selftest or _default_selftest
+        self.sim_file = sim_file
+        self.clock = clock
+        self.sleep = sleep
+        self.referee = Referee(layout, min_turn=self.settings.min_turn)
+        self.lamps_shown: LampState | None = None
+        self.lamp_latency = LatencyStats()
+        self.journal_latency = LatencyStats()
+        self.loop_periods: deque[float] = deque(maxlen=256)
+        self.started_at = time.time()
+        self.recovery: Recovery | None = None
+        self.steps = 0
+        self.journal_writes = 0
+        self._poll_failed: str | None = None
+        self._last_step: float | None = None
+        self._next_commands = 0.0
+        self._next_health = 0.0
+        self._status = ""
+
+    # -- start-up -------------------------------------------------------------
+
+    def start(self) -> Recovery | None:
+        """Read the board, replay the journal, resume the game (or say why not); announce READY."""
+        if self.sim_file is not None:
+            self._restore_virtual_board()
+        entries = self._settle()
+        snapshot = dict(self.backend.snapshot())
+        self.referee.scanner_faulted = self.backend.is_faulted()
+        if self.journal is not None:
+            recovery, replayed = restore(self.referee, self.journal, snapshot, now_monotonic=self.clock())
+            self.recovery = recovery
+            entries = (
+                [
+                    (
+                        "service-start",
+                        {
+                            "pid": os.getpid(),
+                            "backend": self.backend.name,
+                            "resumed": recovery.resumed,
+                            "game": self.referee.current.id if self.referee.current else None,
+                            "changed_while_down": list(recovery.changed),
+                            "message": recovery.message,
+                        },
+                        {"board": {s: k.value for s, k in sorted(snapshot.items())}},
+                    )
+                ]
+                + entries
+                + replayed
+            )
+        else:
+            self.referee.board = snapshot
+        self._commit(entries, force_state=True)
+        self._drop_stale_commands()
+        self.notifier.ready(self._status_line())
+        return self.recovery
+
+    def _drop_stale_commands(self) -> None:
+        if self.commands is None:
+            return
+        now = time.time()
+        for command in self.commands.pending(limit=1000):
+            age = now - command.at
+            if age > STALE_COMMAND_S:
+                self.commands.fail(
+                    command.id,
+                    f"not carried out: queued {age:.0f} s ago while the board service was not running;"
+                    " check the board and send it again",
+                    payload=_redacted(command),
+                )
+
+    def _restore_virtual_board(self) -> None:
+        assert self.sim_file is not None
+        board = getattr(self.backend, "virtual_board", None)
+        if board is None:
+            return
+        for slot, kind in self.sim_file.load().items():
+            try:
+                board.place(slot, kind)
+            except (GameError, ValueError):
+                continue  # a slot this layout does not have: the file was edited by hand
+
+    def _settle(self) -> list[JournalEntry]:
+        """Scan until the debounced readings have settled; keep faults and button, drop pawn events
+        (the snapshot taken afterwards is what counts)."""
+        entries: list[JournalEntry] = []
+        deadline = self.clock() + self.settings.settle
+        while True:
+            for event in self._poll():
+                if not isinstance(event, PawnPlaced | PawnLifted):
+                    entries += self._handle(event)
+            if self.clock() >= deadline:
+                return entries
+            self.sleep(self.backend.scan_period)
+
+    # -- the loop ---------------------------------------------------------------
+
+    def run(self, stop: threading.Event) -> None:
+        """Loop until *stop* is set; lamps end off."""
+        period = self.backend.scan_period
+        next_at = self.clock()
+        try:
+            while not stop.is_set():
+                self.step()
+                next_at += period
+                delay = next_at - self.clock()
+                if delay > 0:
+                    stop.wait(delay)
+                else:
+                    next_at = self.clock()  # overran: do not try to catch up with a burst
+        finally:
+            self.notifier.stopping("board service stopping")
+            self.backend.lamps_safe()
+            if self.journal is not None:
+                self._commit([("service-stop", {"pid": os.getpid()}, None)])
+
+    def step(self) -> None:
+        """One loop turn (see the module docstring)."""
+        now = self.clock()
+        if self._last_step is not None:
+            self.loop_periods.append(now - self._last_step)
+        self._last_step = now
+        self.steps += 1
+        events = self._poll()
+        entries: list[JournalEntry] = []
+        timed: list[float] = []
+        for event in events:
+            entries += self._handle(event)
+            if isinstance(event, PawnPlaced | PawnLifted):
+                timed.append(event.at)
+        entries += self._check_scanner()
+        self._commit(entries, timed=timed)
+        if self.commands is not None and now >= self._next_commands:
+            self._next_commands = now + self.settings.command_interval
+            self._run_commands()
+        if self.journal is not None and now >= self._next_health:
+            self._next_health = now + self.settings.health_interval
+            self.journal.write_health(self.health())
+        self.notifier.watchdog()
+
+    def _poll(self) -> list[BoardEvent]:
+        try:
+            events = self.backend.poll()
+        except Exception as exc:  # a backend that cannot scan is a faulted scanner, not a dead service
+            self._poll_failed = f"{type(exc).__name__}: {exc}"
+            return []
+        self._poll_failed = None
+        return events
+
+    def _check_scanner(self) -> list[JournalEntry]:
+        faulted = self._poll_failed is not None or self.backend.is_faulted()
+        if faulted == self.referee.scanner_faulted:
+            return []
+        self.referee.scanner_faulted = faulted
+        entries: list[JournalEntry] = [
+            (
+                "scanner",
+                {
+                    "faulted": faulted,
+                    "message": self._poll_failed or ("scanner faulted" if faulted else "scanner ok"),
+                },
+                None,
+            )
+        ]
+        if not faulted:
+            entries += self._resync()
+        return entries
+
+    def _resync(self) -> list[JournalEntry]:
+        """After a scanner fault, bring the referee's board in line with what the scanner now reads."""
+        try:
+            snapshot = dict(self.backend.snapshot())
+        except Exception:
+            return []
+        entries: list[JournalEntry] = []
+        for slot in sorted(set(snapshot) | set(self.referee.board)):
+            before, after = self.referee.board.get(slot), snapshot.get(slot)
+            if before is after:
+                continue
+            if before is not None:
+                entries += self.referee.pawn_lifted(slot)
+            if after is not None:
+                entries += self.referee.pawn_placed(slot, after, self.clock())
+        return entries
+
+    def _handle(self, event: BoardEvent) -> list[JournalEntry]:
+        referee = self.referee
+        if isinstance(event, PawnPlaced):
+            return referee.pawn_placed(event.slot, event.kind, event.at)
+        if isinstance(event, PawnLifted):
+            return referee.pawn_lifted(event.slot)
+        if isinstance(event, ButtonPressed):
+            return referee.button(True)
+        if isinstance(event, ButtonReleased):
+            return referee.button(False)
+        if isinstance(event, ButtonLongPress):
+            selftest = "refused: a game is running" if referee.running is not None else "run"
+            return [("button-long-press", {"selftest": selftest}, None)]
+        if isinstance(event, Fault):
+            return referee.fault(_fault_key(event), _fault_public(event))
+        if isinstance(event, FaultCleared):
+            return referee.fault_cleared(_fault_key(event), _fault_public(event))
+        return []
+
+    # -- lamps and journal --------------------------------------------------------
+
+    def _commit(
+        self,
+        entries: list[JournalEntry],
+        *,
+        timed: list[float] = (),  # type: ignore[assignment]
+        force_state: bool = False,
+    ) -> None:
+        """Drive the lamps, then write *entries* and the board state in one transaction."""
+        self._guard_selftest()
+        lamps = self.referee.lamps()
+        if lamps != self.lamps_shown:
+            if lamps.safe:
+                self.backend.lamps_safe()
+            else:
+                self.backend.set_lamps(lamps.lit)
+            changed_lit = self.lamps_shown is None or lamps.lit != self.lamps_shown.lit
+            self.lamps_shown = lamps
+            entries = entries + [("lamps", lamps.to_public(), None)]
+            if changed_lit:
+                after = self.clock()
+                for at in timed:
+                    self.lamp_latency.add(after - at)
+        if self.journal is None or (not entries and not force_state):
+            return
+        game = self.referee.current
+        game_id = game.id if game is not None and (game.is_running or _ends_game(entries)) else None
+        if any(kind == "game-start" for kind, _, _ in entries) and game is not None:
+            game_id = game.id
+        self.journal.append_many(
+            entries,
+            game_id=game_id,
+            state_public=self.referee.public_state(self.backend.name),
+            state_private=self.referee.private_state(),
+        )
+        self.journal_writes += 1
+        after = self.clock()
+        for at in timed:
+            self.journal_latency.add(after - at)
+        status = self._status_line()
+        if status != self._status:
+            self._status = status
+            self.notifier.status(status)
+
+    def _guard_selftest(self) -> None:
+        # The self-test reads raw slot readings: a long press must not run it during a game
+        # (its report is in the health the panel shows). Service mode is outside games.
+        if hasattr(self.backend, "selftest_on_long_press"):
+            self.backend.selftest_on_long_press = self.referee.running is None
+
+    def _status_line(self) -> str:
+        referee = self.referee
+        if referee.scanner_faulted:
+            return "scanner faulted: lamps off"
+        game = referee.current
+        if game is None:
+            return f"{self.backend.name} board ready, no game"
+        if not game.is_running:
+            return f"game {game.id} {game.status.value}"
+        if referee.anomalies:
+            return f"game {game.id} paused: {len(referee.anomalies)} anomaly(ies)"
+        to_move = game.game.to_move
+        return f"game {game.id}: {game.game.seats[to_move].name if to_move is not None else '-'} to move"
+
+    # -- commands -----------------------------------------------------------------
+
+    def _run_commands(self) -> None:
+        assert self.commands is not None
+        for command in self.commands.pending():
+            redacted = _redacted(command)
+            try:
+                result, entries = self._execute(command)
+            except (CommandRefused, GameError, ValueError, KeyError, TypeError) as exc:
+                reason = str(exc) if not isinstance(exc, KeyError) else f"missing {exc}"
+                self._commit(
+                    [
+                        (
+                            "command-refused",
+                            {"command": command.id, "kind": command.kind.value, "reason": reason},
+                            None,
+                        )
+                    ]
+                )
+                self.commands.fail(command.id, reason, payload=redacted)
+                continue
+            self._commit(entries)  # durable before acknowledged
+            self.commands.complete(command.id, result, payload=redacted)
+
+    def _execute(self, command: Command) -> tuple[dict[str, Any], list[JournalEntry]]:
+        payload = command.payload
+        referee = self.referee
+        kind = command.kind
+        if kind is CommandKind.NEW_GAME:
+            assert self.journal is not None
+            game_id = self.journal.max_game_id() + 1
+            entries = referee.new_game(game_id, payload)
+            return {
+                "game": game_id,
+                "first": referee.current.game.first if referee.current else None,
+            }, entries
+        if kind is CommandKind.ABANDON_GAME:
+            running = referee.running
+            entries = referee.abandon()
+            return {"game": running.id if running else None}, entries
+        if kind is CommandKind.LAMP_TEST:
+            return {"on": bool(payload.get("on", True))}, referee.set_lamp_test(bool(payload.get("on", True)))
+        if kind is CommandKind.SELF_TEST:
+            if referee.running is not None:
+                raise CommandRefused(
+                    "the self-test reads raw slot readings, which a running game keeps secret:"
+                    " abandon or finish the game first"
+                )
+            report = dict(self.selftest(self.backend))
+            return report, [
+                ("self-test", {"ok": report.get("ok"), "checks": len(report.get("checks", []))}, None)
+            ]
+        if kind is CommandKind.SIM_SLOT:
+            return self._sim_slot(payload)
+        if kind is CommandKind.SIM_BUTTON:
+            board = self._virtual_board()
+            if payload.get("held"):
+                board.press_button()
+            else:
+                board.release_button()
+            return {"held": bool(payload.get("held"))}, []
+        raise CommandRefused(f"unknown command {kind.value}")
+
+    def _virtual_board(self) -> Any:
+        board = getattr(self.backend, "virtual_board", None)
+        if board is None:
+            raise CommandRefused(
+                f"the {self.backend.name} board is a real board: only the simulated board"
+                " takes pawns from the panel"
+            )
+        return board
+
+    def _sim_slot(self, payload: Mapping[str, Any]) -> tuple[dict[str, Any], list[JournalEntry]]:
+        board = self._virtual_board()
+        slot = self.layout.check_slot(str(payload["slot"]))
+        pawn = payload.get("pawn")
+        pawns: dict[str, PawnKind] = dict(board.pawns)
+        if pawn is None:
+            if slot not in pawns:
+                raise CommandRefused(f"there is no pawn on {slot} to lift")
+            del pawns[slot]
+        else:
+            if slot in pawns:
+                raise CommandRefused(f"slot {slot} already holds a pawn")
+            pawns[slot] = PawnKind(pawn)
+        # The file first: the pawns must be found again if the service dies right after.
+        if self.sim_file is not None:
+            self.sim_file.save(pawns)
+        if pawn is None:
+            board.lift(slot)
+        else:
+            board.place(slot, pawns[slot])
+        # The result carries no kind: the panel showing it is the one other players look at.
+        return {"slot": slot, "occupied": pawn is not None}, []
+
+    # -- health -------------------------------------------------------------------
+
+    def health(self) -> dict[str, Any]:
+        """The backend's health report plus the service's own figures (the heartbeat)."""
+        try:
+            report = dict(self.backend.health())
+        except Exception as exc:
+            report = {"backend": self.backend.name, "error": f"{type(exc).__name__}: {exc}"}
+        if self.referee.running is not None and "flicker" in report:
+            # Contact bounce differs between pawn kinds: no per-slot noise counts during a game.
+            report["flicker"] = "hidden during a game"
+        periods = list(self.loop_periods)
+        game = self.referee.current
+        report["service"] = {
+            "pid": os.getpid(),
+            "started_at": round(self.started_at, 3),
+            "uptime_s": round(time.time() - self.started_at, 1),
+            "scan_period_ms": round(self.backend.scan_period * 1e3, 3),
+            "loop_period_ms": {
+                "mean": round(statistics.fmean(periods) * 1e3, 3) if periods else None,
+                "max": round(max(periods) * 1e3, 3) if periods else None,
+            },
+            "event_to_lamp": self.lamp_latency.summary(),
+            "event_to_journal": self.journal_latency.summary(),
+            "game": game.id if game is not None else None,
+            "game_status": game.status.value if game is not None else None,
+            "scanner_faulted": self.referee.scanner_faulted,
+            "poll_error": self._poll_failed,
+            "watchdog_s": self.notifier.watchdog_interval,
+            "status": self._status_line(),
+        }
+        return report
+
+    def close(self) -> None:
+        self.backend.close()
+        self.notifier.close()
+
+
+def _redacted(command: Command) -> dict[str, Any] | None:
+    """A SIM_SLOT payload without the pawn's kind (the commands table is readable by the panel)."""
+    if command.kind is not CommandKind.SIM_SLOT:
+        return None
+    pawn = command.payload.get("pawn")
+    return {"slot": command.payload.get("slot"), "pawn": None if pawn is None else "hidden"}
+
+
+def _ends_game(entries: list[JournalEntry]) -> bool:
+    return any(kind == "game-end" for kind, _, _ in entries)
+
+
+def _fault_key(event: Fault | FaultCleared) -> str:
+    return f"{event.kind.value}:{event.slot or ''}:{'' if event.multiplexer is None else event.multiplexer}"
+
+
+def _fault_public(event: Fault | FaultCleared) -> dict[str, Any]:
+    public: dict[str, Any] = {
+        "kind": event.kind.value,
+        "message": event.message,
+        "slot": event.slot,
+        "multiplexer": event.multiplexer,
+        "at": round(time.time(), 3),
+    }
+    if isinstance(event, Fault):
+        public["channel"] = event.channel
+        public["scanner_faulted"] = event.scanner_faulted
+    return public
+
+
+def _default_selftest(backend: BoardBackend) -> Mapping[str, Any]:
+    from hardware.selftest import run_selftest
+
+    report = run_selftest(backend)
+    return {**report.to_dict(), "lines": report.lines()}

@@ -1,0 +1,217 @@
+"""Recovery: rebuild the game from the journal and check it against the board.
+
+After a crash, a ``kill -9`` or a power cut the pawns are still on the board.
+The service replays the journal of the last game (its setup, then every
+accepted placement, in order) through the rules engine, which gives the same
+turn, eliminations and result; then it compares that game and the board it
+last saw (``board_state.private``) with the board it reads now:
+
+* the same board: the game resumes where it was, same turn, same lamps;
+* exactly one new pawn, nothing else changed, the game running and not paused:
+  the player to move placed it while the service was down; it is attributed
+  to them like any placement (the journal says it was recovered);
+* anything else: each slot that changed is a ``changed-while-down`` anomaly
+  and the game stays paused until the board is put back as the journal has it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.exc import GameError
+from games.hautetension.pawn import PawnKind
+from hardware.service_referee import (
+    Anomaly,
+    AnomalyKind,
+    BoardGame,
+    GameStatus,
+    JournalEntry,
+    Referee,
+    game_from_setup,
+)
+from store.journal import Journal
+
+
+class RecoveryError(RuntimeError):
+    """The journal cannot be replayed (it names the entry that fails)."""
+
+
+def last_game(journal: Journal, referee: Referee) -> BoardGame | None:
+    """The last game of the journal, replayed through the rules engine."""
+    start = journal.last_of_kind("game-start")
+    if start is None or start.game_id is None or start.private is None:
+        return None
+    try:
+        game = game_from_setup(referee.layout, start.private["setup"])
+    except (GameError, KeyError, TypeError, ValueError) as exc:
+        raise RecoveryError(
+            f"journal entry {start.id}: cannot set up game {start.game_id} again ({exc})"
+        ) from exc
+    board_game = BoardGame(start.game_id, game, dict(start.private["setup"]))
+    for entry in journal.game_entries(start.game_id):
+        if entry.kind == "placement":
+            try:
+                game.push(str(entry.public["slot"]), str((entry.private or {})["kind"]))
+            except (GameError, KeyError) as exc:
+                raise RecoveryError(f"journal entry {entry.id}: cannot replay placement ({exc})") from exc
+        elif entry.kind == "game-end":
+            board_game.status = GameStatus(entry.public.get("status", "over"))
+    return board_game
+
+
+@dataclass(frozen=True)
+class Recovery:
+    resumed: bool
+    message: str
+    changed: tuple[str, ...]
+    recovered_slot: str | None
+
+
+def restore(
+    referee: Referee,
+    journal: Journal,
+    snapshot: Mapping[str, PawnKind],
+    *,
+    now_monotonic: float,
+) -> tuple[Recovery, list[JournalEntry]]:
+    """Put *referee* back where the journal left it, against the board read now."""
+    state = journal.state()
+    private = state.private if state is not None and state.private else {}
+    public = state.public if state is not None else {}
+    seen: dict[str, PawnKind] = _kinds(private.get("board", {}))
+    stored = {a.slot: a for a in _anomalies(public.get("anomalies", []))}
+    referee.current = last_game(journal, referee)
+    referee.lamp_test = bool(private.get("lamp_test", False))
+    referee.board = dict(snapshot)
+    changed = tuple(sorted(s for s in set(seen) | set(snapshot) if seen.get(s) is not snapshot.get(s)))
+    entries: list[JournalEntry] = []
+    recovered: str | None = None
+
+    game = referee.running
+    if game is not None and not stored and _single_new_pawn(changed, seen, snapshot, game):
+        recovered = changed[0]
+        referee.board.pop(recovered)
+        entries += referee.pawn_placed(recovered, snapshot[recovered], now_monotonic)
+        changed = ()
+
+    referee.anomalies = {}
+    for slot in sorted(set(snapshot) | set(stored) | (set(game.game.pawns) if game else set())):
+        anomaly = _anomaly_for(referee, slot, slot in changed, stored.get(slot))
+        if anomaly is not None:
+            referee.anomalies[slot] = anomaly
+    if referee.running is not None and (changed or referee.lamp_test):
+        referee.lamp_test = False
+    for slot, anomaly in sorted(referee.anomalies.items()):
+        if stored.get(slot) != anomaly:
+            entries.append(("anomaly", anomaly.to_public(), None))
+    for slot, old in sorted(stored.items()):
+        if slot not in referee.anomalies:
+            entries.append(
+                (
+                    "anomaly-resolved",
+                    {"kind": old.kind.value, "slot": slot, "message": f"{slot} matches the game again"},
+                    None,
+                )
+            )
+    return _summary(referee, changed, recovered), entries
+
+
+def _single_new_pawn(
+    changed: tuple[str, ...], seen: Mapping[str, PawnKind], snapshot: Mapping[str, PawnKind], game: BoardGame
+) -> bool:
+    if len(changed) != 1:
+        return False
+    slot = changed[0]
+    return slot not in seen and slot in snapshot and slot not in game.game.pawns
+
+
+def _anomaly_for(referee: Referee, slot: str, changed: bool, old: Anomaly | None) -> Anomaly | None:
+    game = referee.running
+    expected = game.game.pawns.get(slot) if game is not None else None
+    present = referee.board.get(slot)
+    if expected is not None and present is expected[1]:
+        return None
+    if expected is None and present is None:
+        return None
+    finished = referee.current
+    if game is None and finished is not None and slot in finished.game.pawns and present is not None:
+        return None  # a pawn of the finished game, waiting to be cleared
+    if changed and game is not None:
+        if present is None:
+            what = f"the pawn on {slot} is missing"
+        elif expected is None:
+            what = f"a new pawn stands on {slot}"
+        else:
+            what = f"the pawn on {slot} is not the one placed there"
+        return Anomaly(
+            AnomalyKind.CHANGED_WHILE_DOWN,
+            slot,
+            referee.clock(),
+            f"the board changed while the board service was down: {what}; put the board back as it was",
+        )
+    if old is not None:
+        return old
+    if expected is None:
+        kind = AnomalyKind.NO_GAME if game is None else AnomalyKind.OUT_OF_TURN
+        return Anomaly(kind, slot, referee.clock(), f"the pawn on {slot} belongs to no game: lift it")
+    if present is None:
+        return Anomaly(
+            AnomalyKind.LIFTED, slot, referee.clock(), f"the pawn on {slot} is missing: put it back"
+        )
+    return Anomaly(
+        AnomalyKind.CHANGED,
+        slot,
+        referee.clock(),
+        f"the pawn on {slot} is not the one placed there: put the right pawn back",
+    )
+
+
+def _summary(referee: Referee, changed: tuple[str, ...], recovered: str | None) -> Recovery:
+    current = referee.current
+    if current is None:
+        return Recovery(False, "no game to resume", changed, recovered)
+    if not current.is_running:
+        return Recovery(
+            False, f"game {current.id} is {current.status.value}: nothing to resume", changed, recovered
+        )
+    if changed:
+        slots = ", ".join(changed)
+        return Recovery(
+            False,
+            f"game {current.id} cannot resume yet: the board changed while the board service"
+            f" was down ({slots}); put it back as it was",
+            changed,
+            recovered,
+        )
+    if referee.anomalies:
+        return Recovery(
+            False,
+            f"game {current.id} is paused: {len(referee.anomalies)} open anomal"
+            f"{'y' if len(referee.anomalies) == 1 else 'ies'}",
+            changed,
+            recovered,
+        )
+    to_move = current.game.to_move
+    who = current.game.seats[to_move].name if to_move is not None else "nobody"
+    note = (
+        f" (the pawn on {recovered} placed while the service was down counts as a move)" if recovered else ""
+    )
+    return Recovery(True, f"game {current.id} resumed: {who} to move{note}", changed, recovered)
+
+
+def _kinds(data: Any) -> dict[str, PawnKind]:
+    if not isinstance(data, dict):
+        return {}
+    return {str(slot): PawnKind(kind) for slot, kind in data.items() if kind in ("attack", "defense")}
+
+
+def _anomalies(data: Any) -> list[Anomaly]:
+    result = []
+    for item in data if isinstance(data, list) else []:
+        try:
+            result.append(Anomaly.from_public(item))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return result

@@ -1,0 +1,488 @@
+"""The referee: follows a physical game from the debounced slot events.
+
+The board cannot see colours, so the referee attributes each new pawn to the
+player whose turn it is and lets the rules engine (:class:`Game`) decide the
+rest: stock, eliminations, the end of the game and the points. It never
+accepts silently what it cannot attribute; instead it opens an *anomaly* on
+that slot, which stays open until the board matches the game again there.
+While any anomaly is open the game is *paused*: nobody has the turn and new
+pawns are not attributed (docs/board-service.md, "Physical game").
+
+The referee does no I/O. Each handler returns the journal entries it
+produced as ``(kind, public, private)`` tuples; the service writes them with
+the board state in one transaction. Public payloads never carry a pawn's kind
+nor anything derived from it; kinds go to ``private``.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.exc import GameError, NoPawnLeftError, SetupError
+from games.hautetension.circuit import evaluate
+from games.hautetension.draw import draw_first_player
+from games.hautetension.game import Game
+from games.hautetension.layout import Layout
+from games.hautetension.pawn import PawnKind
+from games.hautetension.seats import DEFAULT_COLOURS, Seat, default_lamps
+
+JournalEntry = tuple[str, dict[str, Any], dict[str, Any] | None]
+
+
+class AnomalyKind(enum.Enum):
+    """Why a slot does not match the game (public names, as the panel shows them)."""
+
+    OUT_OF_TURN = "out-of-turn"
+    """A pawn placed while nobody has the turn (game paused or over)."""
+    TWO_PAWNS = "two-pawns"
+    """A second pawn within one turn (less than ``min_turn`` after the last one)."""
+    LIFTED = "lifted"
+    """A pawn of the game was lifted."""
+    CHANGED = "changed"
+    """The pawn standing in a game's slot is not the one the game has there."""
+    REFUSED = "refused"
+    """The rules engine refused the pawn for the player to move."""
+    NO_GAME = "no-game"
+    """A pawn placed while no game is running."""
+    HANDICAP = "handicap"
+    """A handicap pawn the game expects is not on the board yet."""
+    CHANGED_WHILE_DOWN = "changed-while-down"
+    """The board differs from the journal after a restart."""
+
+
+@dataclass(frozen=True)
+class Anomaly:
+    kind: AnomalyKind
+    slot: str
+    at: float
+    """Unix time when it was noticed."""
+    message: str
+
+    def to_public(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "slot": self.slot, "at": round(self.at, 3), "message": self.message}
+
+    @classmethod
+    def from_public(cls, data: Mapping[str, Any]) -> Anomaly:
+        return cls(AnomalyKind(data["kind"]), str(data["slot"]), float(data["at"]), str(data["message"]))
+
+
+class GameStatus(enum.Enum):
+    RUNNING = "running"
+    OVER = "over"
+    ABANDONED = "abandoned"
+
+
+@dataclass
+class BoardGame:
+    """The game the board is following, with its journal id and setup."""
+
+    id: int
+    game: Game
+    setup: dict[str, Any]
+    status: GameStatus = GameStatus.RUNNING
+
+    @property
+    def is_running(self) -> bool:
+        return self.status is GameStatus.RUNNING
+
+
+@dataclass
+class LampState:
+    lit: frozenset[str]
+    test: bool
+    safe: bool
+
+    def to_public(self) -> dict[str, Any]:
+        return {"lit": sorted(self.lit), "test": self.test, "safe": self.safe}
+
+
+@dataclass
+class Referee:
+    """The physical board, the game it follows, and what does not match."""
+
+    layout: Layout
+    min_turn: float = 1.0
+    """Seconds: a pawn confirmed sooner than this after the last accepted one is a second
+    pawn in the same turn (0 disables the check)."""
+    clock: Callable[[], float] = time.time
+    board: dict[str, PawnKind] = field(default_factory=dict)
+    current: BoardGame | None = None
+    anomalies: dict[str, Anomaly] = field(default_factory=dict)
+    faults: dict[str, dict[str, Any]] = field(default_factory=dict)
+    scanner_faulted: bool = False
+    button_held: bool = False
+    lamp_test: bool = False
+    last_accepted_at: float | None = None
+    """Monotonic time of the last accepted placement's confirmation."""
+    last_accepted_slot: str | None = None
+
+    # -- what the board shows -------------------------------------------------
+
+    def attack_slots(self) -> frozenset[str]:
+        return frozenset(slot for slot, kind in self.board.items() if kind is PawnKind.ATTACK)
+
+    def lamps(self) -> LampState:
+        """The lamps as the original wires would light them (all off if the scanner is faulted)."""
+        if self.scanner_faulted:
+            return LampState(frozenset(), test=False, safe=True)
+        test = self.button_held or self.lamp_test
+        lit = evaluate(self.layout, self.attack_slots(), button=test).lit
+        return LampState(lit, test=test, safe=False)
+
+    @property
+    def running(self) -> BoardGame | None:
+        return self.current if self.current is not None and self.current.is_running else None
+
+    def is_paused(self) -> bool:
+        return self.running is not None and bool(self.anomalies)
+
+    def to_move(self) -> int | None:
+        game = self.running
+        if game is None or self.anomalies:
+            return None
+        return game.game.to_move
+
+    def public_state(self, backend: str) -> dict[str, Any]:
+        """The board state contract read by the panel (docs/board-service.md)."""
+        owners = self.current.game.pawns if self.current is not None else {}
+        return {
+            "layout": self.layout.name,
+            "backend": backend,
+            "game": self._public_game(),
+            "pawns": {
+                slot: {"owner": owners[slot][0] if slot in owners and self._matches(slot) else None}
+                for slot in self.layout.slots
+                if slot in self.board
+            },
+            "lamps": self.lamps().to_public(),
+            "button": self.button_held,
+            "paused": self.is_paused(),
+            "anomalies": [
+                a.to_public() for a in sorted(self.anomalies.values(), key=lambda a: (a.at, a.slot))
+            ],
+            "faults": list(self.faults.values()),
+            "scanner_faulted": self.scanner_faulted,
+        }
+
+    def private_state(self) -> dict[str, Any]:
+        return {
+            "board": {slot: kind.value for slot, kind in sorted(self.board.items())},
+            "game": self.current.game.to_json() if self.current is not None else None,
+            "lamp_test": self.lamp_test,
+        }
+
+    def _public_game(self) -> dict[str, Any] | None:
+        if self.current is None:
+            return None
+        game = self.current.game
+        return {
+            "id": self.current.id,
+            "status": self.current.status.value,
+            "view": game.public_view(),
+            "points": list(game.points()) if game.is_over() else None,
+        }
+
+    def _matches(self, slot: str) -> bool:
+        expected = self.current.game.pawns.get(slot) if self.current is not None else None
+        return expected is not None and self.board.get(slot) is expected[1]
+
+    # -- slot events ----------------------------------------------------------
+
+    def pawn_placed(self, slot: str, kind: PawnKind, at: float) -> list[JournalEntry]:
+        """A pawn is now confirmed in *slot*; *at* is the monotonic confirmation time."""
+        self.board[slot] = kind
+        entries: list[JournalEntry] = [("slot", {"slot": slot, "event": "placed"}, {"kind": kind.value})]
+        game = self.running
+        if game is not None and slot in game.game.pawns:
+            entries += self._recheck(slot)
+        elif slot in self.anomalies:
+            pass  # an unattributed pawn's slot stays as reported
+        elif game is None:
+            entries += self._open(slot, AnomalyKind.NO_GAME, self._no_game_message(slot))
+        elif self.scanner_faulted:
+            entries += self._open(
+                slot,
+                AnomalyKind.OUT_OF_TURN,
+                f"a pawn was placed on {slot} while the scanner is faulted; it was not attributed: lift it",
+            )
+        elif self.anomalies:
+            entries += self._open(
+                slot,
+                AnomalyKind.OUT_OF_TURN,
+                f"a pawn was placed on {slot} while the game is paused"
+                f" ({self._pause_reason()}); it was not attributed: lift it",
+            )
+        elif (
+            self.min_turn > 0
+            and self.last_accepted_at is not None
+            and at - self.last_accepted_at < self.min_turn
+        ):
+            entries += self._open(
+                slot,
+                AnomalyKind.TWO_PAWNS,
+                f"a second pawn on {slot} {at - self.last_accepted_at:.1f} s after the pawn on"
+                f" {self.last_accepted_slot}: one pawn per turn; lift it",
+            )
+        else:
+            entries += self._attribute(game, slot, kind, at)
+        return entries
+
+    def pawn_lifted(self, slot: str) -> list[JournalEntry]:
+        self.board.pop(slot, None)
+        entries: list[JournalEntry] = [("slot", {"slot": slot, "event": "lifted"}, None)]
+        return entries + self._recheck(slot)
+
+    def _attribute(self, board_game: BoardGame, slot: str, kind: PawnKind, at: float) -> list[JournalEntry]:
+        game = board_game.game
+        player = game.to_move
+        assert player is not None  # a running game always has a player to move
+        try:
+            placement = game.push(slot, kind)
+        except NoPawnLeftError:
+            # Worded without the kind: which kind ran out is the player's secret.
+            name = game.seats[player].name
+            return self._open(
+                slot,
+                AnomalyKind.REFUSED,
+                f"the pawn on {slot} cannot be one of {name}'s remaining pawns: lift it",
+            )
+        self.last_accepted_at = at
+        self.last_accepted_slot = slot
+        entries: list[JournalEntry] = [
+            (
+                "placement",
+                {
+                    "game": board_game.id,
+                    "slot": slot,
+                    "player": player,
+                    "move": len(game.history),
+                    "lit": sorted(placement.lit),
+                    "eliminated": list(placement.eliminated),
+                    "to_move": game.to_move,
+                },
+                {"kind": kind.value},
+            )
+        ]
+        if game.is_over():
+            entries += self._finish(board_game, GameStatus.OVER)
+        return entries
+
+    def _finish(self, board_game: BoardGame, status: GameStatus) -> list[JournalEntry]:
+        board_game.status = status
+        game = board_game.game
+        outcome = game.outcome()
+        public: dict[str, Any] = {
+            "game": board_game.id,
+            "status": status.value,
+            "players": [seat.name for seat in game.seats],
+            "moves": len(game.history),
+        }
+        if status is GameStatus.OVER and outcome is not None:
+            public["outcome"] = outcome.to_dict()
+            public["points"] = list(game.points())
+        # A finished game leaves its pawns on the board: lifting them is clearing up.
+        self.anomalies = {
+            slot: a for slot, a in self.anomalies.items() if slot in self.board and slot not in game.pawns
+        }
+        return [("game-end", public, None)]
+
+    # -- anomalies ------------------------------------------------------------
+
+    def _recheck(self, slot: str) -> list[JournalEntry]:
+        """Open, change or close the anomaly of *slot* after its pawn changed."""
+        game = self.running
+        expected = game.game.pawns.get(slot) if game is not None else None
+        present = self.board.get(slot)
+        old = self.anomalies.get(slot)
+        if expected is None:
+            if present is None and old is not None:
+                return self._close(slot, f"{slot} is empty again")
+            return []
+        if present is expected[1]:
+            return self._close(slot, f"the pawn on {slot} is back") if old is not None else []
+        owner = self._owner_name(expected[0])
+        if present is None:
+            if old is not None and old.kind in (
+                AnomalyKind.LIFTED,
+                AnomalyKind.HANDICAP,
+                AnomalyKind.CHANGED_WHILE_DOWN,
+            ):
+                return []
+            return self._open(
+                slot,
+                AnomalyKind.LIFTED,
+                f"{owner} pawn on {slot} was lifted: put it back to resume the game",
+                replace=True,
+            )
+        return self._open(
+            slot,
+            AnomalyKind.CHANGED,
+            f"the pawn on {slot} is not the one {owner} placed there: put the right pawn back",
+            replace=True,
+        )
+
+    def _owner_name(self, owner: int | None) -> str:
+        if owner is None or self.current is None:
+            return "the handicap"
+        return f"{self.current.game.seats[owner].name}'s"
+
+    def _open(
+        self, slot: str, kind: AnomalyKind, message: str, *, replace: bool = False
+    ) -> list[JournalEntry]:
+        if slot in self.anomalies and not replace:
+            return []
+        anomaly = Anomaly(kind, slot, self.clock(), message)
+        self.anomalies[slot] = anomaly
+        return [("anomaly", anomaly.to_public(), None)]
+
+    def _close(self, slot: str, message: str) -> list[JournalEntry]:
+        old = self.anomalies.pop(slot, None)
+        if old is None:
+            return []
+        entries: list[JournalEntry] = [
+            ("anomaly-resolved", {"kind": old.kind.value, "slot": slot, "message": message}, None)
+        ]
+        if self.running is not None and not self.anomalies:
+            entries.append(
+                ("game-resumed", {"game": self.running.id, "to_move": self.running.game.to_move}, None)
+            )
+        return entries
+
+    def _pause_reason(self) -> str:
+        return "; ".join(
+            f"{a.kind.value} on {a.slot}" for a in sorted(self.anomalies.values(), key=lambda a: a.at)
+        )
+
+    def _no_game_message(self, slot: str) -> str:
+        if self.current is not None and self.current.status is GameStatus.OVER:
+            return f"a pawn was placed on {slot} after the end of the game: lift it"
+        return f"a pawn was placed on {slot} while no game is running: lift it"
+
+    # -- faults and the button -----------------------------------------------
+
+    def fault(self, key: str, public: dict[str, Any]) -> list[JournalEntry]:
+        """A fault is open (the service decides separately whether the scanner as a whole is faulted)."""
+        self.faults[key] = public
+        return [("fault", public, None)]
+
+    def fault_cleared(self, key: str, public: dict[str, Any]) -> list[JournalEntry]:
+        self.faults.pop(key, None)
+        return [("fault-cleared", public, None)]
+
+    def button(self, held: bool) -> list[JournalEntry]:
+        self.button_held = held
+        return [("button", {"held": held}, None)]
+
+    # -- games ----------------------------------------------------------------
+
+    def new_game(self, game_id: int, payload: Mapping[str, Any]) -> list[JournalEntry]:
+        """Start a game from a NEW_GAME payload; raise :class:`SetupError` saying why not."""
+        if self.running is not None:
+            raise SetupError(f"game {self.running.id} is still running: abandon it first")
+        if self.board:
+            raise SetupError(f"the board is not empty ({', '.join(sorted(self.board))}): clear it first")
+        if self.lamp_test:
+            self.lamp_test = False
+        game, setup = build_game(self.layout, payload)
+        self.current = BoardGame(game_id, game, setup)
+        self.anomalies = {}
+        self.last_accepted_at = None
+        self.last_accepted_slot = None
+        public = {
+            "game": game_id,
+            "players": [{"name": s.name, "colour": s.colour, "lamp": s.lamp} for s in game.seats],
+            "first": game.first,
+            "drawn": setup.get("first") == "draw",
+            "handicap": dict(game.handicap),
+        }
+        entries: list[JournalEntry] = [("game-start", public, {"setup": setup})]
+        for slot in sorted(game.pawns):
+            entries += self._open(
+                slot, AnomalyKind.HANDICAP, f"place the handicap attack pawn on {slot} before the first move"
+            )
+        return entries
+
+    def abandon(self) -> list[JournalEntry]:
+        game = self.running
+        if game is None:
+            raise SetupError("no game is running")
+        return self._finish(game, GameStatus.ABANDONED)
+
+    def set_lamp_test(self, on: bool) -> list[JournalEntry]:
+        if on and self.running is not None:
+            raise SetupError(
+                f"game {self.running.id} is running: the lamp test would light its players' lamps"
+            )
+        self.lamp_test = on
+        return [("lamp-test", {"on": on}, None)]
+
+
+def build_game(layout: Layout, payload: Mapping[str, Any]) -> tuple[Game, dict[str, Any]]:
+    """A :class:`Game` from a NEW_GAME payload, and the setup to replay it later."""
+    players = payload.get("players")
+    if not isinstance(players, list) or not players:
+        raise SetupError('"players" must be a list of {"name", "colour"} objects')
+    names: list[str] = []
+    colours: list[str] = []
+    for index, player in enumerate(players):
+        if isinstance(player, str):
+            player = {"name": player}
+        if (
+            not isinstance(player, dict)
+            or not isinstance(player.get("name"), str)
+            or not player["name"].strip()
+        ):
+            raise SetupError(f"player {index + 1} needs a name")
+        names.append(player["name"].strip())
+        colour = player.get("colour") or DEFAULT_COLOURS[index % len(DEFAULT_COLOURS)]
+        if not isinstance(colour, str):
+            raise SetupError(f"player {index + 1}'s colour must be a string")
+        colours.append(colour)
+    if len(set(names)) != len(names):
+        raise SetupError("two players cannot have the same name")
+    lamps = default_lamps(len(names))
+    seats = [Seat(name=n, lamp=lamp, colour=c) for n, lamp, c in zip(names, lamps, colours, strict=True)]
+    handicap = payload.get("handicap") or None
+    if handicap is not None and (
+        not isinstance(handicap, dict)
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in handicap.values())
+    ):
+        raise SetupError('"handicap" maps a lamp to 1..3 pawns, like {"N": 1}')
+    first = payload.get("first", 0)
+    seed = payload.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
+        raise SetupError('"seed" must be an integer')
+    if first == "draw":
+        if seed is None:
+            seed = int.from_bytes(__import__("os").urandom(4), "big")
+        first_seat = draw_first_player(len(seats), seed)
+    elif isinstance(first, int) and not isinstance(first, bool):
+        first_seat = first
+    else:
+        raise SetupError(f'"first" must be a seat number or "draw", not {first!r}')
+    try:
+        game = Game(layout, seats, first=first_seat, handicap=handicap)
+    except GameError as exc:
+        raise SetupError(str(exc)) from None
+    setup = {
+        "players": [{"name": s.name, "colour": s.colour} for s in seats],
+        "first": first,
+        "first_seat": first_seat,
+        "seed": seed,
+        "handicap": dict(handicap or {}),
+    }
+    return game, setup
+
+
+def game_from_setup(layout: Layout, setup: Mapping[str, Any]) -> Game:
+    """Rebuild the empty game a ``game-start`` entry describes (same seats, same first player)."""
+    payload = {
+        "players": setup["players"],
+        "first": int(setup["first_seat"]),
+        "handicap": setup.get("handicap"),
+    }
+    return build_game(layout, payload)[0]

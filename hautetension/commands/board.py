@@ -1,0 +1,126 @@
+"""``hautetension board``: run the board service (what the systemd unit starts)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import signal
+import sys
+import threading
+from typing import Any
+
+EX_CONFIG = 78
+"""Exit status for a configuration that cannot work (systemd: RestartPreventExitStatus)."""
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "board",
+        help="run the board service: scan, rules, lamps and journal",
+        description="Run the board service until SIGTERM or Ctrl-C: follow the physical game, drive the "
+        "lamps, write the journal, carry out commands from the panel. Resumes the game in "
+        "progress after a crash or power cut.",
+    )
+    parser.add_argument(
+        "--config",
+        help="configuration file (default: $HAUTETENSION_CONFIG, "
+        "/etc/hautetension/config.toml, else built-in defaults)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=("gpio", "serial", "sim", "mock"),
+        help="board backend (default: [board] backend, else sim)",
+    )
+    parser.add_argument(
+        "--db",
+        help="database file (default: [store] path, else var/hautetension.db without a configuration file)",
+    )
+    parser.add_argument("--layout", help="layout name or file (default: [board] layout, else pinwheel-80)")
+    parser.add_argument("--port", help="serial port of the scanning microcontroller (serial backend)")
+    parser.add_argument(
+        "--sim-board",
+        help="sim only: file keeping the virtual board's pawns "
+        "(default: [board] sim_board_file, else next to the database)",
+    )
+    parser.add_argument(
+        "--min-turn",
+        type=float,
+        metavar="SECONDS",
+        help="a pawn sooner than this after the last one is a second pawn in the same turn "
+        "(default: [board] min_turn_s, else 1.0; 0 disables)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from games.exc import LayoutError
+    from games.hautetension.layout import load_layout
+    from hardware.backends import open_backend
+    from hardware.exc import HardwareError
+    from hardware.service import BoardConfigError, BoardService, BoardSettings
+    from hardware.service_notify import SystemdNotifier
+    from hardware.service_recovery import RecoveryError
+    from hardware.service_sim import SimBoardFile, default_sim_file
+    from hautetension.config import ConfigError, database_path, load_config
+    from store.commands import Commands
+    from store.db import DatabaseError, connect
+    from store.journal import Journal
+
+    try:
+        config = load_config(args.config)
+        settings = BoardSettings.from_config(config)
+        if args.backend:
+            settings = dataclasses.replace(
+                settings, backend="sim" if args.backend == "mock" else args.backend
+            )
+        if args.min_turn is not None:
+            settings = dataclasses.replace(settings, min_turn=max(0.0, args.min_turn))
+        layout = load_layout(args.layout or settings.layout)
+        db_path = args.db or database_path(config)
+        conn = connect(db_path)
+    except (ConfigError, BoardConfigError, LayoutError, DatabaseError) as exc:
+        print(f"hautetension board: {exc}", file=sys.stderr)
+        return EX_CONFIG
+    try:
+        backend = open_backend(settings.backend, config, layout=layout, port=args.port)
+    except HardwareError as exc:
+        print(f"hautetension board: {exc}", file=sys.stderr)
+        return EX_CONFIG if isinstance(exc, ValueError) else 1
+    except ImportError as exc:
+        print(f"hautetension board: the {settings.backend} backend is not available ({exc})", file=sys.stderr)
+        return EX_CONFIG
+    sim_file = None
+    if settings.backend == "sim":
+        sim_file = SimBoardFile(args.sim_board or settings.sim_board_file or default_sim_file(db_path))
+    service = BoardService(
+        backend,
+        layout,
+        journal=Journal(conn),
+        commands=Commands(conn),
+        settings=settings,
+        notifier=SystemdNotifier(),
+        sim_file=sim_file,
+    )
+    stop = threading.Event()
+
+    def _stop(signum: int, _frame: object) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    try:
+        recovery = service.start()
+        print(
+            f"hautetension board: {backend.name} board, database {db_path}; "
+            f"{recovery.message if recovery else 'ready'}",
+            file=sys.stderr,
+            flush=True,
+        )
+        service.run(stop)
+    except RecoveryError as exc:
+        print(f"hautetension board: cannot replay the journal: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        service.close()
+        conn.close()
+    return 0

@@ -1,0 +1,224 @@
+"""``hautetension game``: start, abandon and follow the game on the physical board.
+
+These commands do not touch the board: they queue a command in the shared
+database, wait for the board service to carry it out, and print its answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+NOT_RUNNING = 3
+"""Exit status when the board service did not answer."""
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("game", help="start, abandon or show the game on the physical board")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    new = actions.add_parser("new", help="start a game (the board must be empty)")
+    new.add_argument("--players", required=True, help="names in clockwise order, comma-separated: Ana,Ben")
+    new.add_argument("--colours", help="pawn colours in the same order (default: red,blue,black,white)")
+    new.add_argument(
+        "--first",
+        default="0",
+        help="seat number of the first player (0 = first name), or 'draw' (default: 0)",
+    )
+    new.add_argument("--seed", type=int, help="seed of the draw (with --first draw)")
+    new.add_argument("--handicap", help="handicap pawns per lamp: N=1,S=2")
+    new.set_defaults(func=run_new)
+
+    abandon = actions.add_parser("abandon", help="abandon the running game")
+    abandon.set_defaults(func=run_abandon)
+
+    status = actions.add_parser(
+        "status", help="the game, lamps, anomalies and faults as the service sees them"
+    )
+    status.add_argument("--json", action="store_true", help="print the board state as JSON")
+    status.set_defaults(func=run_status)
+
+    lamp_test = actions.add_parser("lamp-test", help="light every lamp (on) or end the test (off); no game")
+    lamp_test.add_argument("state", choices=("on", "off"))
+    lamp_test.set_defaults(func=run_lamp_test)
+
+    selftest = actions.add_parser("self-test", help="run the hardware self-test through the service; no game")
+    selftest.set_defaults(func=run_self_test)
+
+    for sub in (new, abandon, status, lamp_test, selftest):
+        sub.add_argument(
+            "--config",
+            help="configuration file (default: $HAUTETENSION_CONFIG, "
+            "/etc/hautetension/config.toml, else built-in defaults)",
+        )
+        sub.add_argument("--db", help="database file (default: [store] path)")
+        sub.add_argument(
+            "--timeout", type=float, default=5.0, help="seconds to wait for the service (default 5)"
+        )
+
+
+def _connect(args: argparse.Namespace) -> Any:
+    from hautetension.config import database_path, load_config
+    from store.db import connect
+
+    return connect(args.db or database_path(load_config(args.config)))
+
+
+def _submit(args: argparse.Namespace, kind_name: str, payload: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """Queue a command, wait for it; (exit status, result)."""
+    from store.commands import CommandKind, Commands, CommandStatus
+
+    conn = _connect(args)
+    try:
+        commands = Commands(conn)
+        command_id = commands.submit(CommandKind[kind_name], payload)
+        command = commands.wait(command_id, timeout=args.timeout)
+        if command is None or not command.is_finished():
+            # Withdraw it: a game started minutes later by a forgotten command would surprise everyone.
+            commands.fail(command_id, "withdrawn: the board service did not answer in time")
+            command = commands.get(command_id)
+            if command is not None and command.status is CommandStatus.DONE:
+                return 0, command.result or {}
+            print(
+                f"hautetension game: the board service did not answer within {args.timeout:g} s "
+                "(is it running? systemctl status hautetension-board)",
+                file=sys.stderr,
+            )
+            return NOT_RUNNING, {}
+        if command.status is CommandStatus.FAILED:
+            print(f"hautetension game: refused: {(command.result or {}).get('error')}", file=sys.stderr)
+            return 1, command.result or {}
+        return 0, command.result or {}
+    finally:
+        conn.close()
+
+
+def run_new(args: argparse.Namespace) -> int:
+    names = [n.strip() for n in args.players.split(",") if n.strip()]
+    colours = [c.strip() for c in (args.colours or "").split(",") if c.strip()]
+    players: list[dict[str, Any]] = []
+    for index, name in enumerate(names):
+        player: dict[str, Any] = {"name": name}
+        if index < len(colours):
+            player["colour"] = colours[index]
+        players.append(player)
+    payload: dict[str, Any] = {"players": players}
+    if args.first == "draw":
+        payload["first"] = "draw"
+    elif args.first.isdigit():
+        payload["first"] = int(args.first)
+    else:
+        print(f"hautetension game: --first is a seat number or 'draw', not {args.first!r}", file=sys.stderr)
+        return 2
+    if args.seed is not None:
+        payload["seed"] = args.seed
+    if args.handicap:
+        try:
+            payload["handicap"] = {
+                lamp.strip(): int(n) for lamp, n in (item.split("=") for item in args.handicap.split(","))
+            }
+        except ValueError:
+            print("hautetension game: --handicap looks like N=1,S=2", file=sys.stderr)
+            return 2
+    status, result = _submit(args, "NEW_GAME", payload)
+    if status == 0:
+        first = result.get("first")
+        who = names[first] if isinstance(first, int) and 0 <= first < len(names) else first
+        print(f"game {result.get('game')} started: {', '.join(names)}; {who} plays first")
+    return status
+
+
+def run_abandon(args: argparse.Namespace) -> int:
+    status, result = _submit(args, "ABANDON_GAME", {})
+    if status == 0:
+        print(f"game {result.get('game')} abandoned")
+    return status
+
+
+def run_lamp_test(args: argparse.Namespace) -> int:
+    status, _ = _submit(args, "LAMP_TEST", {"on": args.state == "on"})
+    if status == 0:
+        print(f"lamp test {args.state}")
+    return status
+
+
+def run_self_test(args: argparse.Namespace) -> int:
+    status, result = _submit(args, "SELF_TEST", {})
+    if status == 0:
+        for line in result.get("lines") or [json.dumps(result)]:
+            print(line)
+        return 0 if result.get("ok", True) else 1
+    return status
+
+
+def run_status(args: argparse.Namespace) -> int:
+    from store.journal import Journal
+
+    conn = _connect(args)
+    try:
+        state = Journal(conn).state()
+    finally:
+        conn.close()
+    if state is None:
+        print("the board service has never run on this database", file=sys.stderr)
+        return NOT_RUNNING
+    if args.json:
+        print(
+            json.dumps(
+                {"public": state.public, "health": state.health, "updated_at": state.updated_at},
+                indent=2,
+                sort_keys=True,
+            )
+        )
+        return 0
+    for line in describe(state.public, heartbeat_age=time.time() - state.updated_at):
+        print(line)
+    return 0
+
+
+def describe(public: dict[str, Any], *, heartbeat_age: float) -> list[str]:
+    """The board state in a few lines, for people."""
+    alive = "running" if heartbeat_age < 5 else f"NOT RUNNING (last heard {heartbeat_age:.0f} s ago)"
+    lines = [
+        f"board service: {alive}; {public.get('backend', '?')} board, layout {public.get('layout', '?')}"
+    ]
+    game = public.get("game")
+    if not game:
+        lines.append("no game")
+    else:
+        view = game["view"]
+        seats = view["seats"]
+        names = ", ".join(
+            f"{s['name']} ({s['lamp']}{', out' if s['eliminated'] else ''}, {s['pawns_left']} left)"
+            for s in seats
+        )
+        lines.append(f"game {game['id']} {game['status']}: {names}")
+        if game["status"] == "running":
+            to_move = view.get("to_move")
+            turn = seats[to_move]["name"] if to_move is not None else "nobody"
+            lines.append(
+                f"to move: {turn}{' (paused)' if public.get('paused') else ''}; "
+                f"{len(view['moves'])} pawn(s) placed"
+            )
+        if view.get("outcome"):
+            winners = ", ".join(seats[w]["name"] for w in view["outcome"]["winners"])
+            lines.append(
+                f"result: {view['outcome']['reason']}; winner(s): {winners}; points {game['points']}"
+            )
+    lamps = public.get("lamps", {})
+    lit = ", ".join(lamps.get("lit", [])) or "none"
+    test = " (test)" if lamps.get("test") else ""
+    safe = " (safe: off)" if lamps.get("safe") else ""
+    lines.append(f"lamps lit: {lit}{test}{safe}")
+    for anomaly in public.get("anomalies", []):
+        lines.append(f"ANOMALY {anomaly['kind']} on {anomaly['slot']}: {anomaly['message']}")
+    for fault in public.get("faults", []):
+        lines.append(
+            f"FAULT {fault['kind']}{' on ' + fault['slot'] if fault.get('slot') else ''}: {fault['message']}"
+        )
+    if public.get("scanner_faulted"):
+        lines.append("SCANNER FAULTED: lamps are off until it recovers")
+    return lines

@@ -1,0 +1,143 @@
+#!/bin/sh
+# Install the Haute-Tension controller on Raspberry Pi OS (or any Debian with systemd).
+#
+#   sudo systemd/install.sh [--backend gpio|serial|sim] [--kiosk] [--no-apt] [--no-start]
+#
+# What it does, each step safe to repeat (running the script twice changes nothing
+# the second time, and an edited /etc/hautetension/config.toml is never overwritten):
+#   1. installs python3-venv (and cage + chromium with --kiosk) with apt-get;
+#   2. creates the group "hautetension", the user "hautetension" (the board service,
+#      also in the gpio and dialout groups), "hautetension-panel" (the web panel) and,
+#      with --kiosk, "hautetension-kiosk" (the display);
+#   3. creates a venv in /opt/hautetension/venv and installs this checkout into it
+#      (with the "pi" extra: lgpio / RPi.GPIO);
+#   4. installs the example configuration as /etc/hautetension/config.toml (first run
+#      only, with [board] backend set from --backend) and, always, as
+#      /etc/hautetension/config.example.toml for reference;
+#   5. creates /var/lib/hautetension and the database file, group-writable, so the
+#      board service and the panel (two users, one group) share it;
+#   6. installs the unit files, reloads systemd, enables and (re)starts the units.
+#
+# HT_ROOT=/some/dir installs under that directory instead of / (used by the tests,
+# together with PATH shims for the system commands).
+set -eu
+
+ROOT="${HT_ROOT:-}"
+PYTHON="${PYTHON:-python3}"
+SOURCE="$(cd "$(dirname "$0")/.." && pwd)"
+PREFIX="/opt/hautetension"
+BACKEND="gpio"
+KIOSK=0
+APT=1
+START=1
+EXTRAS="[pi]"
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --backend) BACKEND="$2"; shift 2 ;;
+        --backend=*) BACKEND="${1#--backend=}"; shift ;;
+        --kiosk) KIOSK=1; shift ;;
+        --no-apt) APT=0; shift ;;
+        --no-start) START=0; shift ;;
+        --no-pi-extra) EXTRAS=""; shift ;;
+        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+        *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+case "$BACKEND" in
+    gpio|serial|sim) ;;
+    *) echo "install.sh: --backend is gpio, serial or sim, not $BACKEND" >&2; exit 2 ;;
+esac
+if [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
+    echo "install.sh: run it as root (sudo $0 $*)" >&2
+    exit 1
+fi
+
+say() { echo "install.sh: $*"; }
+
+# 1. packages
+if [ "$APT" = 1 ]; then
+    packages="python3-venv python3-dev"
+    [ "$KIOSK" = 1 ] && packages="$packages cage chromium"
+    say "apt-get install $packages"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $packages
+fi
+
+# 2. users and groups
+ensure_group() {
+    if getent group "$1" >/dev/null; then
+        say "group $1 exists"
+    else
+        groupadd --system "$1"
+        say "created group $1"
+    fi
+}
+ensure_user() {  # name, home
+    if id -u "$1" >/dev/null 2>&1; then
+        say "user $1 exists"
+    else
+        useradd --system --gid hautetension --home-dir "$2" --no-create-home --shell /usr/sbin/nologin "$1"
+        say "created user $1"
+    fi
+}
+ensure_group hautetension
+ensure_group gpio
+ensure_group dialout
+ensure_user hautetension /var/lib/hautetension
+usermod -a -G gpio,dialout hautetension
+ensure_user hautetension-panel /var/lib/hautetension
+if [ "$KIOSK" = 1 ]; then
+    ensure_user hautetension-kiosk /var/lib/hautetension-kiosk
+    # cage needs a seat: video, input and render devices.
+    for group in video input render; do
+        getent group "$group" >/dev/null && usermod -a -G "$group" hautetension-kiosk
+    done
+    install -d -m 0750 "$ROOT/var/lib/hautetension-kiosk"
+    chown hautetension-kiosk:hautetension "$ROOT/var/lib/hautetension-kiosk"
+fi
+
+# 3. the program, in its own venv
+if [ ! -x "$ROOT$PREFIX/venv/bin/python" ]; then
+    "$PYTHON" -m venv "$ROOT$PREFIX/venv"
+    say "created $PREFIX/venv"
+fi
+"$ROOT$PREFIX/venv/bin/python" -m pip install -q --upgrade "$SOURCE$EXTRAS"
+say "installed $SOURCE$EXTRAS into $PREFIX/venv"
+
+# 4. configuration
+install -d -m 0755 "$ROOT/etc/hautetension"
+install -m 0644 "$SOURCE/config.example.toml" "$ROOT/etc/hautetension/config.example.toml"
+if [ -e "$ROOT/etc/hautetension/config.toml" ]; then
+    say "kept the existing /etc/hautetension/config.toml"
+else
+    sed "s/^backend = \"sim\"/backend = \"$BACKEND\"/" "$SOURCE/config.example.toml" \
+        > "$ROOT/etc/hautetension/config.toml"
+    chmod 0640 "$ROOT/etc/hautetension/config.toml"
+    chown root:hautetension "$ROOT/etc/hautetension/config.toml"
+    say "installed /etc/hautetension/config.toml (backend $BACKEND): edit it for your board"
+fi
+
+# 5. the shared database
+install -d -m 0770 "$ROOT/var/lib/hautetension"
+chown hautetension:hautetension "$ROOT/var/lib/hautetension"
+if [ ! -e "$ROOT/var/lib/hautetension/hautetension.db" ]; then
+    # An empty file is an empty SQLite database; its -wal and -shm files inherit this mode.
+    install -m 0660 /dev/null "$ROOT/var/lib/hautetension/hautetension.db"
+    chown hautetension:hautetension "$ROOT/var/lib/hautetension/hautetension.db"
+    say "created /var/lib/hautetension/hautetension.db"
+fi
+
+# 6. units
+units="hautetension-board.service hautetension-panel.service"
+[ "$KIOSK" = 1 ] && units="$units hautetension-kiosk.service"
+install -d -m 0755 "$ROOT/etc/systemd/system"
+for unit in $units; do
+    install -m 0644 "$SOURCE/systemd/$unit" "$ROOT/etc/systemd/system/$unit"
+done
+systemctl daemon-reload
+systemctl enable $units
+if [ "$START" = 1 ]; then
+    systemctl restart $units
+    say "started $units"
+fi
+say "done: board service and panel enabled (systemctl status hautetension-board hautetension-panel)"
