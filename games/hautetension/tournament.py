@@ -1,0 +1,814 @@
+"""A Haute-Tension tournament: registration, rounds, tables, points, eliminations, the final.
+
+The rules text ("Règles spécifiques aux tournois") and the decisions taken
+where it is silent are in docs/tournaments.md ("Rules notes"). In short:
+
+- Rounds 1 and 2 are played by everyone, at tables of four plus one or two
+  tables of two or three; tables and the first player are drawn from the seed.
+- After round 2, whoever scored zero in round 2 is out; from then on a player
+  is out as soon as they score zero. Elimination never leaves fewer than four
+  players in contention: the best-placed zero-scorers are spared to make four.
+- Later rounds are seated by the standings: table sizes by the rules (fours
+  for a multiple of four, threes for a multiple of three, the three lowest at
+  a table of three for an odd count), players in increasing order of their
+  place, the lowest-placed starts, and tied players kept apart where a swap
+  between neighbouring tables can do it.
+- With four (or fewer) left, the final: one game all together and a round of
+  duels (each finalist meets each other one), no elimination; the winner has
+  the most points in the general standings.
+
+The tournament is event-sourced: every change is an event (a plain dict) that
+:meth:`Tournament.apply` folds into the state, so the store only has to keep
+the list of events, and undo is replaying all but the last one. A round event
+carries its full pairings: history never depends on how pairings are computed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.exc import GameError
+from games.hautetension.draw import draw_first_player
+from games.hautetension.handicap import MAX_HANDICAP
+from games.hautetension.seats import default_lamps
+from games.hautetension.tournament_points import (
+    Lighting,
+    ResultError,
+    check_points,
+    game_points,
+)
+
+__all__ = [
+    "FINAL_SIZE",
+    "MIN_PLAYERS",
+    "Lighting",
+    "Phase",
+    "RegistrationError",
+    "Result",
+    "ResultError",
+    "Round",
+    "RoundError",
+    "Standing",
+    "Table",
+    "Tournament",
+    "TournamentError",
+    "drawn_table_sizes",
+    "standings_table_sizes",
+]
+
+MIN_PLAYERS = 4
+"""The final is a four-player affair; fewer players make no tournament."""
+FINAL_SIZE = 4
+MAX_NAME = 24
+"""The longest player name the board's game set-up takes."""
+DEFAULT_HANDICAP_STEP = 4
+"""Points of lead over the lowest player at the table per handicap pawn (4 = one game's worth)."""
+
+
+class TournamentError(GameError):
+    """Base class of the tournament's errors."""
+
+
+class RegistrationError(TournamentError, ValueError):
+    """A player cannot be registered (or withdrawn) this way."""
+
+
+class RoundError(TournamentError, RuntimeError):
+    """A round cannot be made now, or names a table that does not exist."""
+
+
+class Phase:
+    """How a round's tables were made."""
+
+    DRAWN = "drawn"
+    """Rounds 1 and 2: tables and first players drawn from the seed."""
+    STANDINGS = "standings"
+    """Seated by the general standings; zero-scorers are out."""
+    FINAL = "final"
+    """The final: no elimination."""
+
+
+# -- table sizes ------------------------------------------------------------
+
+
+def drawn_table_sizes(n: int) -> list[int]:
+    """Rounds 1 and 2: tables of four, plus one or two tables of two or three for the exact count.
+
+    Two more than a multiple of four makes two tables of three rather than a
+    duel (a duel only for two players); one more makes a three and a duel.
+    """
+    if n < 2:
+        raise RoundError(f"{n} player(s) cannot make a table")
+    if n == 2:
+        return [2]
+    small = {0: [], 3: [3], 2: [3, 3], 1: [3, 2]}[n % 4]
+    return [4] * ((n - sum(small)) // 4) + small
+
+
+def standings_table_sizes(n: int) -> list[int]:
+    """Rounds seated by the standings (best tables first).
+
+    Multiple of four → fours; multiple of three → threes; odd → the three
+    lowest at a table of three and the rest by the same rules; what is left
+    (2 more than a multiple of four) → fours and two tables of three, or a duel
+    for two players.
+    """
+    if n < 2:
+        raise RoundError(f"{n} player(s) cannot make a table")
+    if n % 4 == 0:
+        return [4] * (n // 4)
+    if n % 3 == 0:
+        return [3] * (n // 3)
+    if n % 2 == 1:
+        return standings_table_sizes(n - 3) + [3]
+    if n == 2:
+        return [2]
+    return [4] * ((n - 6) // 4) + [3, 3]
+
+
+# -- data model -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Result:
+    """A table's game: points per seat, and how they were obtained."""
+
+    points: tuple[int, ...]
+    lightings: tuple[Lighting, ...] | None
+    """Lamp order when entered by hand (None for an imported total)."""
+    source: Mapping[str, Any]
+    """Where it came from: ``{"kind": "tablet"}`` or ``{"kind": "board", "game_id": …}``."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "points": list(self.points),
+            "lightings": None if self.lightings is None else [x.to_dict() for x in self.lightings],
+            "source": dict(self.source),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Result:
+        lightings = data.get("lightings")
+        return cls(
+            points=tuple(int(p) for p in data["points"]),
+            lightings=None if lightings is None else tuple(Lighting.from_dict(x) for x in lightings),
+            source=dict(data.get("source") or {"kind": "tablet"}),
+        )
+
+
+@dataclass(frozen=True)
+class Table:
+    """One game of a round: who sits where (clockwise), who starts, lamps and handicap."""
+
+    number: int
+    seats: tuple[int, ...]
+    """Player ids, clockwise: the turn order."""
+    first: int
+    """Seat (index into ``seats``) that plays first."""
+    lamps: tuple[str, ...]
+    handicap: Mapping[str, int] = field(default_factory=dict)
+    """Lamp → attack pawns placed on its direct rows before play."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "table": self.number,
+            "seats": list(self.seats),
+            "first": self.first,
+            "lamps": list(self.lamps),
+            "handicap": dict(self.handicap),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Table:
+        return cls(
+            number=int(data["table"]),
+            seats=tuple(int(p) for p in data["seats"]),
+            first=int(data["first"]),
+            lamps=tuple(str(x) for x in data["lamps"]),
+            handicap={str(k): int(v) for k, v in dict(data.get("handicap") or {}).items()},
+        )
+
+    def seat_of(self, player: int) -> int:
+        return self.seats.index(player)
+
+
+@dataclass(frozen=True)
+class Round:
+    number: int
+    phase: str
+    tables: tuple[Table, ...]
+    eliminated: tuple[int, ...] = ()
+    """Players put out by the previous round's zeros when this round was made."""
+    spared: tuple[int, ...] = ()
+    """Zero-scorers kept in so that four players remain."""
+    finalists: tuple[int, ...] = ()
+    """Set on the final's rounds: the finalists in standings order at the start of the final."""
+
+    def players(self) -> tuple[int, ...]:
+        return tuple(p for table in self.tables for p in table.seats)
+
+    def table(self, number: int) -> Table:
+        for table in self.tables:
+            if table.number == number:
+                return table
+        raise RoundError(f"round {self.number} has no table {number}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.number,
+            "phase": self.phase,
+            "tables": [t.to_dict() for t in self.tables],
+            "eliminated": list(self.eliminated),
+            "spared": list(self.spared),
+            "finalists": list(self.finalists),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Round:
+        return cls(
+            number=int(data["round"]),
+            phase=str(data["phase"]),
+            tables=tuple(Table.from_dict(t) for t in data["tables"]),
+            eliminated=tuple(int(p) for p in data.get("eliminated", ())),
+            spared=tuple(int(p) for p in data.get("spared", ())),
+            finalists=tuple(int(p) for p in data.get("finalists", ())),
+        )
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game in a player's history."""
+
+    round: int
+    table: int
+    seat: int
+    points: int | None
+    """None while the table's result is not in."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's line in the general standings."""
+
+    place: int
+    player: int
+    name: str
+    points: int
+    games: tuple[GameLine, ...]
+    status: str
+    """"in" (still in contention), "out" (eliminated), "withdrawn", "finalist" or "winner"."""
+    out_in_round: int | None
+    """Round whose zero put the player out."""
+    lot: float
+    """The seeded draw that breaks ties on points."""
+
+
+# -- the tournament ---------------------------------------------------------
+
+
+class Tournament:
+    """One tournament, built by applying events (see the module docstring).
+
+    Use the commands (:meth:`register`, :meth:`withdraw`, :meth:`next_round`,
+    :meth:`enter_result`, :meth:`import_result`) to make events; each returns
+    the event it applied, which is what a store persists.
+    """
+
+    def __init__(
+        self,
+        *,
+        seed: int | str = 0,
+        handicap: bool = False,
+        handicap_step: int = DEFAULT_HANDICAP_STEP,
+    ) -> None:
+        if handicap_step < 1:
+            raise TournamentError(
+                f"the handicap step is a number of points of at least 1, not {handicap_step}"
+            )
+        self.seed = str(seed)
+        self.handicap = handicap
+        self.handicap_step = handicap_step
+        self.events: list[dict[str, Any]] = []
+        self.names: dict[int, str] = {}
+        self.withdrawn: dict[int, int] = {}
+        """Player → number of rounds made when they withdrew."""
+        self.rounds: list[Round] = []
+        self.results: dict[tuple[int, int], Result] = {}
+        self._lots: dict[int, float] = {}
+
+    # -- building from events -------------------------------------------------
+
+    def settings(self) -> dict[str, Any]:
+        return {"seed": self.seed, "handicap": self.handicap, "handicap_step": self.handicap_step}
+
+    @classmethod
+    def replay(cls, settings: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> Tournament:
+        tournament = cls(
+            seed=settings.get("seed", 0),
+            handicap=bool(settings.get("handicap", False)),
+            handicap_step=int(settings.get("handicap_step", DEFAULT_HANDICAP_STEP)),
+        )
+        for event in events:
+            tournament.apply(event)
+        return tournament
+
+    def copy(self) -> Tournament:
+        return copy.deepcopy(self)
+
+    def undo(self) -> dict[str, Any]:
+        """Take back the last event (python-chess ``pop`` style) and return it."""
+        if not self.events:
+            raise TournamentError("nothing to undo")
+        last = self.events[-1]
+        rebuilt = Tournament.replay(self.settings(), self.events[:-1])
+        self.__dict__.update(rebuilt.__dict__)
+        return last
+
+    def apply(self, event: Mapping[str, Any]) -> dict[str, Any]:
+        """Fold one event into the state, checking it is allowed now."""
+        kind = event.get("kind")
+        handler = _HANDLERS.get(str(kind))
+        if handler is None:
+            raise TournamentError(f"unknown tournament event {kind!r}")
+        # A JSON copy: the caller cannot change it afterwards, and it is what a store can keep.
+        try:
+            stored: dict[str, Any] = json.loads(json.dumps(dict(event)))
+        except (TypeError, ValueError) as exc:
+            raise TournamentError(f"a {kind} event must be plain JSON data: {exc}") from None
+        try:
+            handler(self, stored)
+        except GameError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise TournamentError(f"malformed {kind} event: {exc}") from None
+        self.events.append(stored)
+        return stored
+
+    def _apply_register(self, event: Mapping[str, Any]) -> None:
+        if self.rounds:
+            raise RegistrationError("registration is closed: the first round has been made")
+        name = _clean_name(event["name"])
+        if any(n.casefold() == name.casefold() for n in self.names.values()):
+            raise RegistrationError(f"a player called {name!r} is already registered")
+        player = int(event["player"])
+        if player in self.names:
+            raise RegistrationError(f"player number {player} is already taken")
+        self.names[player] = name
+
+    def _apply_withdraw(self, event: Mapping[str, Any]) -> None:
+        player = self._check_player(int(event["player"]))
+        if player in self.withdrawn:
+            raise RegistrationError(f"{self.names[player]} has already withdrawn")
+        if self.is_over():
+            raise RegistrationError("the tournament is over")
+        self.withdrawn[player] = len(self.rounds)
+
+    def _apply_round(self, event: Mapping[str, Any]) -> None:
+        made = Round.from_dict(event["data"])
+        if self.rounds and not self.is_round_complete(self.rounds[-1].number):
+            raise RoundError(f"round {self.rounds[-1].number} is not finished")
+        if made.number != len(self.rounds) + 1:
+            raise RoundError(f"round {made.number} cannot follow round {len(self.rounds)}")
+        seated = made.players()
+        if len(set(seated)) != len(seated):
+            raise RoundError(f"round {made.number} seats a player twice")
+        for player in seated:
+            self._check_player(player)
+        self.rounds.append(made)
+
+    def _apply_result(self, event: Mapping[str, Any]) -> None:
+        number, table_no = int(event["round"]), int(event["table"])
+        table = self.round(number).table(table_no)
+        result = Result.from_dict(event["result"])
+        check_points(len(table.seats), result.points)
+        if result.lightings is not None and game_points(len(table.seats), result.lightings) != result.points:
+            raise ResultError("the points do not match the lamp order")
+        already = (number, table_no) in self.results
+        if already and not event.get("correction"):
+            raise ResultError(f"round {number} table {table_no} already has a result: correct it instead")
+        if not already and event.get("correction"):
+            raise ResultError(f"round {number} table {table_no} has no result to correct yet")
+        self.results[(number, table_no)] = result
+
+    # -- commands ---------------------------------------------------------------
+
+    def register(self, name: str) -> dict[str, Any]:
+        player = max(self.names, default=0) + 1
+        return self.apply({"kind": "register", "player": player, "name": name})
+
+    def withdraw(self, player: int) -> dict[str, Any]:
+        return self.apply({"kind": "withdraw", "player": player})
+
+    def next_round(self) -> dict[str, Any]:
+        """Make the next round's tables (all results of the current round must be in)."""
+        return self.apply({"kind": "round", "data": self.plan_next_round().to_dict()})
+
+    def enter_result(
+        self,
+        round_number: int,
+        table_number: int,
+        lightings: Sequence[Lighting],
+        *,
+        correction: bool = False,
+        source: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Record a game entered by hand: the points are computed from the lamp order."""
+        table = self.round(round_number).table(table_number)
+        points = game_points(len(table.seats), lightings)
+        result = Result(points=points, lightings=tuple(lightings), source=dict(source or {"kind": "tablet"}))
+        return self._result_event(round_number, table_number, result, correction)
+
+    def import_result(
+        self,
+        round_number: int,
+        table_number: int,
+        points: Sequence[int],
+        *,
+        source: Mapping[str, Any],
+        lightings: Sequence[Lighting] | None = None,
+        correction: bool = False,
+    ) -> dict[str, Any]:
+        """Record a game whose points the game engine computed (a board game)."""
+        table = self.round(round_number).table(table_number)
+        result = Result(
+            points=check_points(len(table.seats), points),
+            lightings=None if lightings is None else tuple(lightings),
+            source=dict(source),
+        )
+        return self._result_event(round_number, table_number, result, correction)
+
+    def _result_event(
+        self, round_number: int, table_number: int, result: Result, correction: bool
+    ) -> dict[str, Any]:
+        event: dict[str, Any] = {
+            "kind": "result",
+            "round": round_number,
+            "table": table_number,
+            "result": result.to_dict(),
+        }
+        if correction:
+            event["correction"] = True
+            event["previous"] = (
+                self.results[(round_number, table_number)].to_dict()
+                if ((round_number, table_number) in self.results)
+                else None
+            )
+        return self.apply(event)
+
+    # -- queries ----------------------------------------------------------------
+
+    def round(self, number: int) -> Round:
+        if not 1 <= number <= len(self.rounds):
+            raise RoundError(f"there is no round {number} (rounds made: {len(self.rounds)})")
+        return self.rounds[number - 1]
+
+    @property
+    def current_round(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+    def result(self, round_number: int, table_number: int) -> Result | None:
+        return self.results.get((round_number, table_number))
+
+    def is_round_complete(self, number: int) -> bool:
+        made = self.round(number)
+        return all((number, t.number) in self.results for t in made.tables)
+
+    def pending_tables(self) -> list[Table]:
+        made = self.current_round
+        if made is None:
+            return []
+        return [t for t in made.tables if (made.number, t.number) not in self.results]
+
+    def points_in(self, round_number: int, player: int) -> int | None:
+        made = self.round(round_number)
+        for table in made.tables:
+            if player in table.seats:
+                result = self.results.get((round_number, table.number))
+                return None if result is None else result.points[table.seat_of(player)]
+        return None
+
+    def total_points(self) -> dict[int, int]:
+        totals = dict.fromkeys(self.names, 0)
+        for made in self.rounds:
+            for table in made.tables:
+                result = self.results.get((made.number, table.number))
+                if result is not None:
+                    for seat, player in enumerate(table.seats):
+                        totals[player] += result.points[seat]
+        return totals
+
+    def lot(self, player: int) -> float:
+        """The player's tie-break draw: fixed by the seed and the player number."""
+        if player not in self._lots:
+            self._lots[player] = random.Random(f"{self.seed}:lot:{player}").random()
+        return self._lots[player]
+
+    def ranking(self, players: Iterable[int] | None = None) -> list[int]:
+        """Players best first: most points, then the seeded lot."""
+        totals = self.total_points()
+        pool = self.names if players is None else players
+        return sorted(pool, key=lambda p: (-totals[p], self.lot(p), p))
+
+    def phase(self) -> str | None:
+        return None if not self.rounds else self.rounds[-1].phase
+
+    def finalists(self) -> tuple[int, ...]:
+        for made in self.rounds:
+            if made.phase == Phase.FINAL:
+                return made.finalists
+        return ()
+
+    def in_contention(self) -> list[int]:
+        """Players who play the next round (or the rest of the final), best first.
+
+        While the current round's results are not all in, this is the players of
+        that round (no one is out before their table's game is over).
+        """
+        active = self._contenders()[0]
+        return self.ranking(active)
+
+    def _contenders(self) -> tuple[list[int], list[int], list[int]]:
+        """(in contention, put out by the last round's zeros, spared zero-scorers)."""
+        if not self.rounds:
+            return [p for p in self.names if p not in self.withdrawn], [], []
+        last = self.rounds[-1]
+        if last.phase == Phase.FINAL:
+            return [p for p in last.finalists if p not in self.withdrawn], [], []
+        seated = [p for p in last.players() if p not in self.withdrawn]
+        if last.number < 2 or not self.is_round_complete(last.number):
+            return seated, [], []
+        zeros = [p for p in seated if self.points_in(last.number, p) == 0]
+        kept = [p for p in seated if p not in zeros]
+        spared = self.ranking(zeros)[: max(0, FINAL_SIZE - len(kept))]
+        out = [p for p in zeros if p not in spared]
+        return kept + spared, out, spared
+
+    def eliminated_in(self) -> dict[int, int]:
+        """Player → round whose zero put them out."""
+        out: dict[int, int] = {}
+        for made in self.rounds:
+            for player in made.eliminated:
+                out[player] = made.number - 1
+        if self.rounds and self.rounds[-1].phase != Phase.FINAL:
+            for player in self._contenders()[1]:
+                out[player] = self.rounds[-1].number
+        return out
+
+    def is_over(self) -> bool:
+        """The final is played out, or at most one player is left in contention."""
+        if not self.rounds:
+            return False
+        last = self.rounds[-1]
+        if not self.is_round_complete(last.number):
+            return False
+        if last.phase == Phase.FINAL:
+            return len(self.final_schedule(last.finalists)) == sum(
+                1 for r in self.rounds if r.phase == Phase.FINAL
+            )
+        return last.number >= 2 and len(self._contenders()[0]) <= 1
+
+    def winner(self) -> int | None:
+        """The finalist (or last player in contention) with the most points, once the tournament is over."""
+        if not self.is_over():
+            return None
+        pool = self.finalists() or tuple(self._contenders()[0])
+        pool = tuple(p for p in pool if p not in self.withdrawn) or pool
+        if not pool:
+            return None
+        return self.ranking(pool)[0]
+
+    def standings(self) -> list[Standing]:
+        totals = self.total_points()
+        out_round = self.eliminated_in()
+        contenders = set(self._contenders()[0])
+        finalists = set(self.finalists())
+        winner = self.winner()
+        lines: list[Standing] = []
+        for place, player in enumerate(self.ranking(), start=1):
+            if player == winner:
+                status = "winner"
+            elif player in self.withdrawn:
+                status = "withdrawn"
+            elif player in finalists:
+                status = "finalist"
+            elif player in out_round or (self.rounds and player not in contenders):
+                status = "out"
+            else:
+                status = "in"
+            lines.append(
+                Standing(
+                    place=place,
+                    player=player,
+                    name=self.names[player],
+                    points=totals[player],
+                    games=self.history(player),
+                    status=status,
+                    out_in_round=out_round.get(player),
+                    lot=self.lot(player),
+                )
+            )
+        return lines
+
+    def history(self, player: int) -> tuple[GameLine, ...]:
+        lines = []
+        for made in self.rounds:
+            for table in made.tables:
+                if player in table.seats:
+                    result = self.results.get((made.number, table.number))
+                    seat = table.seat_of(player)
+                    lines.append(
+                        GameLine(
+                            made.number, table.number, seat, None if result is None else result.points[seat]
+                        )
+                    )
+        return tuple(lines)
+
+    # -- making rounds ---------------------------------------------------------
+
+    def plan_next_round(self) -> Round:
+        """The next round's tables, without applying them."""
+        if self.rounds and not self.is_round_complete(self.rounds[-1].number):
+            missing = ", ".join(str(t.number) for t in self.pending_tables())
+            raise RoundError(
+                f"round {self.rounds[-1].number} is not finished: table(s) {missing} have no result"
+            )
+        if self.is_over():
+            raise RoundError("the tournament is over")
+        number = len(self.rounds) + 1
+        active, out, spared = self._contenders()
+        if number == 1 and len(active) < MIN_PLAYERS:
+            raise RoundError(f"a tournament needs at least {MIN_PLAYERS} players, {len(active)} registered")
+        if number <= 2:
+            if len(active) < 2:
+                raise RoundError("fewer than two players are left to play")
+            return self._drawn_round(number, active)
+        if self.phase() == Phase.FINAL or len(active) <= FINAL_SIZE:
+            return self._final_round(number, active, out, spared)
+        return self._standings_round(number, active, out, spared)
+
+    def _drawn_round(self, number: int, players: list[int]) -> Round:
+        rng = random.Random(f"{self.seed}:round:{number}")
+        order = sorted(players)
+        rng.shuffle(order)
+        tables: list[Table] = []
+        start = 0
+        for index, size in enumerate(drawn_table_sizes(len(order)), start=1):
+            seats = tuple(order[start : start + size])
+            start += size
+            first = draw_first_player(size, f"{self.seed}:round:{number}:table:{index}")
+            tables.append(self._table(index, seats, first))
+        # Round 2 follows round 1's points for the handicap only; its eliminations come after it.
+        return Round(number=number, phase=Phase.DRAWN, tables=tuple(tables))
+
+    def _standings_round(self, number: int, active: list[int], out: list[int], spared: list[int]) -> Round:
+        ranked = self.ranking(active)
+        sizes = standings_table_sizes(len(ranked))
+        groups: list[list[int]] = []
+        start = 0
+        for size in sizes:
+            groups.append(ranked[start : start + size])
+            start += size
+        # An odd count puts the three lowest together, as the rules say: that table stays as it is.
+        locked = {len(groups) - 1} if len(ranked) % 2 == 1 else set()
+        groups = separate_ties(groups, self.total_points(), locked=locked)
+        tables = tuple(self._seated_table(index, group) for index, group in enumerate(groups, start=1))
+        return Round(
+            number=number,
+            phase=Phase.STANDINGS,
+            tables=tables,
+            eliminated=tuple(sorted(out)),
+            spared=tuple(sorted(spared)),
+        )
+
+    def _final_round(self, number: int, active: list[int], out: list[int], spared: list[int]) -> Round:
+        if self.phase() == Phase.FINAL:
+            finalists = self.finalists()
+            eliminated: tuple[int, ...] = ()
+            spared_now: tuple[int, ...] = ()
+        else:
+            finalists = tuple(self.ranking(active))
+            eliminated, spared_now = tuple(sorted(out)), tuple(sorted(spared))
+            if len(finalists) < 2:
+                raise RoundError("fewer than two players are left for a final")
+        played = sum(1 for r in self.rounds if r.phase == Phase.FINAL)
+        groups = self.final_schedule(finalists)[played]
+        tables = tuple(self._seated_table(index, list(group)) for index, group in enumerate(groups, start=1))
+        return Round(
+            number=number,
+            phase=Phase.FINAL,
+            tables=tables,
+            eliminated=eliminated,
+            spared=spared_now,
+            finalists=finalists,
+        )
+
+    @staticmethod
+    def final_schedule(finalists: Sequence[int]) -> list[list[tuple[int, ...]]]:
+        """The final's rounds: one game all together, then duels so that each pair meets.
+
+        Four finalists a, b, c, d (standings order): the four-player game, then
+        (a–d, b–c), (a–c, b–d), (a–b, c–d): each plays three duels. Three
+        finalists: their game, then the three duels one by one. Two: three duels.
+        """
+        f = tuple(finalists)
+        if len(f) == 4:
+            a, b, c, d = f
+            return [[f], [(a, d), (b, c)], [(a, c), (b, d)], [(a, b), (c, d)]]
+        if len(f) == 3:
+            a, b, c = f
+            return [[f], [(b, c)], [(a, c)], [(a, b)]]
+        if len(f) == 2:
+            return [[f], [f], [f]]
+        raise RoundError(f"a final needs two to four players, not {len(f)}")
+
+    def _seated_table(self, number: int, players: Sequence[int]) -> Table:
+        """Seats in increasing order of place (best first, clockwise); the lowest-placed starts."""
+        seats = tuple(self.ranking(players))
+        return self._table(number, seats, first=len(seats) - 1)
+
+    def _table(self, number: int, seats: tuple[int, ...], first: int) -> Table:
+        lamps = default_lamps(len(seats))
+        return Table(
+            number=number, seats=seats, first=first, lamps=lamps, handicap=self._handicap(seats, lamps)
+        )
+
+    def _handicap(self, seats: Sequence[int], lamps: Sequence[str]) -> dict[str, int]:
+        """One attack pawn per *handicap_step* points of lead over the lowest player at the table (1–3)."""
+        if not self.handicap:
+            return {}
+        totals = self.total_points()
+        lowest = min(totals[p] for p in seats)
+        plan = {}
+        for player, lamp in zip(seats, lamps, strict=True):
+            pawns = min(MAX_HANDICAP, (totals[player] - lowest) // self.handicap_step)
+            if pawns:
+                plan[lamp] = pawns
+        return plan
+
+    def _check_player(self, player: int) -> int:
+        if player not in self.names:
+            raise RegistrationError(f"there is no player number {player}")
+        return player
+
+
+_HANDLERS = {
+    "register": Tournament._apply_register,
+    "withdraw": Tournament._apply_withdraw,
+    "round": Tournament._apply_round,
+    "result": Tournament._apply_result,
+}
+
+
+def _clean_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise RegistrationError("a player needs a name")
+    cleaned = " ".join(name.split())
+    if len(cleaned) > MAX_NAME:
+        raise RegistrationError(f"a player's name is at most {MAX_NAME} characters (as on the board)")
+    if any(not ch.isprintable() for ch in cleaned):
+        raise RegistrationError("a player's name must not contain control characters")
+    return cleaned
+
+
+def tied_pairs(groups: Sequence[Sequence[int]], points: Mapping[int, int]) -> int:
+    """How many pairs of players with the same points share a table."""
+    return sum(
+        1 for group in groups for i, a in enumerate(group) for b in group[i + 1 :] if points[a] == points[b]
+    )
+
+
+def separate_ties(
+    groups: Sequence[Sequence[int]], points: Mapping[int, int], *, locked: Collection[int] = ()
+) -> list[list[int]]:
+    """Swap players between neighbouring tables while that reduces the pairs of tied players at a table.
+
+    The rules wish players level in the standings not to meet; swapping only
+    between neighbouring tables keeps every table among players of similar
+    standing. Table sizes never change; *locked* tables are left as they are.
+    """
+    tables = [list(g) for g in groups]
+    improved = True
+    while improved:
+        improved = False
+        for i in range(len(tables) - 1):
+            j = i + 1
+            if i in locked or j in locked:
+                continue
+            best = tied_pairs([tables[i], tables[j]], points)
+            for x in range(len(tables[i])):
+                for y in range(len(tables[j])):
+                    a, b = tables[i][x], tables[j][y]
+                    if points[a] == points[b]:
+                        continue
+                    tables[i][x], tables[j][y] = b, a
+                    now = tied_pairs([tables[i], tables[j]], points)
+                    if now < best:
+                        best, improved = now, True
+                    else:
+                        tables[i][x], tables[j][y] = a, b
+    return tables

@@ -1,0 +1,355 @@
+"""Tournaments in the shared database, kept as the list of their events.
+
+A tournament is its settings plus the events the engine
+(:mod:`games.hautetension.tournament`) produced: registrations, withdrawals,
+rounds, results and corrections. Loading a tournament replays them. Every
+write happens in one ``BEGIN IMMEDIATE`` transaction that re-reads the
+events, checks the command against the current state and appends one row, so
+two tablets entering the same table cannot both succeed, and a committed
+entry survives a power cut (the database runs with ``synchronous=FULL``).
+
+Nothing is ever deleted: undo marks the last entry as undone (who and when),
+and a correction is a new entry that keeps the previous value, so the audit
+trail shows every value a result ever had.
+
+A tablet sends a request id with each entry; the same id sent again (the
+page was re-submitted after a lost answer or a power cut) returns the entry
+already recorded instead of recording it twice.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.hautetension.tournament import Lighting, Result, ResultError, Tournament, TournamentError
+from games.hautetension.tournament_points import game_points
+from store.db import transaction
+
+Command = Callable[[Tournament], dict[str, Any]]
+"""A function that applies one change to a tournament and returns the event."""
+
+
+class TournamentNotFoundError(LookupError):
+    """No tournament has that id."""
+
+
+class BoardGameError(ValueError):
+    """A board game cannot be attached to that table."""
+
+
+@dataclass(frozen=True)
+class TournamentInfo:
+    id: int
+    name: str
+    created_at: float
+    settings: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One entry of a tournament's history, undone or not."""
+
+    id: int
+    at: float
+    actor: str
+    kind: str
+    """register, withdraw, round, result or correction."""
+    event: dict[str, Any]
+    request_id: str | None
+    undone_at: float | None
+    undone_by: str | None
+
+    @property
+    def is_undone(self) -> bool:
+        return self.undone_at is not None
+
+
+@dataclass(frozen=True)
+class Recorded:
+    entry: AuditEntry
+    duplicate: bool
+    """True when the request id had already been recorded: nothing new was written."""
+
+
+@dataclass(frozen=True)
+class BoardGame:
+    """A game the board service finished (its journal "game-end" entry)."""
+
+    game_id: int
+    journal_id: int
+    at: float
+    players: tuple[str, ...]
+    points: tuple[int, ...]
+    lightings: tuple[Lighting, ...] | None
+    """Lamp order rebuilt from the game's placements, when the journal still has them."""
+
+
+class Tournaments:
+    """Every tournament of the database, on one connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    # -- tournaments --------------------------------------------------------------
+
+    def create(
+        self,
+        name: str,
+        *,
+        seed: int | str | None = None,
+        handicap: bool = False,
+        handicap_step: int | None = None,
+    ) -> TournamentInfo:
+        name = " ".join(str(name).split())
+        if not name:
+            raise TournamentError("a tournament needs a name")
+        if len(name) > 80:
+            raise TournamentError("a tournament's name is at most 80 characters")
+        options: dict[str, Any] = {"seed": str(seed if seed is not None else secrets.randbelow(10**9))}
+        options["handicap"] = bool(handicap)
+        if handicap_step is not None:
+            options["handicap_step"] = int(handicap_step)
+        settings = Tournament.replay(options, []).settings()  # validates the options
+        now = time.time()
+        with transaction(self.conn):
+            cursor = self.conn.execute(
+                "INSERT INTO tournaments (name, created_at, settings) VALUES (?, ?, ?)",
+                (name, now, json.dumps(settings)),
+            )
+        return TournamentInfo(int(cursor.lastrowid or 0), name, now, settings)
+
+    def all(self) -> list[TournamentInfo]:
+        rows = self.conn.execute("SELECT id, name, created_at, settings FROM tournaments ORDER BY id DESC")
+        return [_info(row) for row in rows]
+
+    def get(self, tournament_id: int) -> TournamentInfo:
+        row = self.conn.execute(
+            "SELECT id, name, created_at, settings FROM tournaments WHERE id = ?", (tournament_id,)
+        ).fetchone()
+        if row is None:
+            raise TournamentNotFoundError(f"there is no tournament {tournament_id}")
+        return _info(row)
+
+    def load(self, tournament_id: int) -> Tournament:
+        """The tournament as its entries (not undone) make it."""
+        info = self.get(tournament_id)
+        events = [e.event for e in self.audit(tournament_id) if not e.is_undone]
+        return Tournament.replay(info.settings, events)
+
+    # -- entries ------------------------------------------------------------------
+
+    def record(
+        self, tournament_id: int, command: Command, *, actor: str, request_id: str | None = None
+    ) -> Recorded:
+        """Apply *command* to the tournament and store the event it makes, durably and once."""
+        with transaction(self.conn):
+            if request_id is not None:
+                existing = self._by_request(tournament_id, request_id)
+                if existing is not None:
+                    return Recorded(existing, duplicate=True)
+            tournament = self.load(tournament_id)
+            event = command(tournament)
+            kind = "correction" if event.get("correction") else str(event["kind"])
+            now = time.time()
+            cursor = self.conn.execute(
+                "INSERT INTO tournament_events (tournament_id, at, actor, kind, payload, request_id)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (tournament_id, now, actor, kind, json.dumps(event, sort_keys=True), request_id),
+            )
+        entry = AuditEntry(int(cursor.lastrowid or 0), now, actor, kind, event, request_id, None, None)
+        return Recorded(entry, duplicate=False)
+
+    def undo(self, tournament_id: int, *, actor: str) -> AuditEntry:
+        """Mark the last entry not yet undone as undone; it stays in the audit trail."""
+        with transaction(self.conn):
+            self.get(tournament_id)
+            row = self.conn.execute(
+                "SELECT id FROM tournament_events WHERE tournament_id = ? AND undone_at IS NULL"
+                " ORDER BY id DESC LIMIT 1",
+                (tournament_id,),
+            ).fetchone()
+            if row is None:
+                raise TournamentError("nothing to undo")
+            self.conn.execute(
+                "UPDATE tournament_events SET undone_at = ?, undone_by = ? WHERE id = ?",
+                (time.time(), actor, row["id"]),
+            )
+            undone = self._entry(int(row["id"]))
+        return undone
+
+    def audit(self, tournament_id: int) -> list[AuditEntry]:
+        """Every entry, oldest first, undone ones included."""
+        rows = self.conn.execute(
+            "SELECT * FROM tournament_events WHERE tournament_id = ? ORDER BY id", (tournament_id,)
+        )
+        return [_audit(row) for row in rows]
+
+    def find_request(self, tournament_id: int, request_id: str) -> AuditEntry | None:
+        """The entry recorded under *request_id*, if any."""
+        return self._by_request(tournament_id, request_id)
+
+    def _by_request(self, tournament_id: int, request_id: str) -> AuditEntry | None:
+        row = self.conn.execute(
+            "SELECT * FROM tournament_events WHERE tournament_id = ? AND request_id = ?",
+            (tournament_id, request_id),
+        ).fetchone()
+        return None if row is None else _audit(row)
+
+    def _entry(self, entry_id: int) -> AuditEntry:
+        return _audit(
+            self.conn.execute("SELECT * FROM tournament_events WHERE id = ?", (entry_id,)).fetchone()
+        )
+
+    # -- games from the board -----------------------------------------------------
+
+    def finished_board_games(self, *, limit: int = 50) -> list[BoardGame]:
+        """Games the board service played to the end, latest first."""
+        rows = self.conn.execute(
+            "SELECT id, at, game_id, public FROM journal WHERE kind = 'game-end' ORDER BY id DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        games = [self._board_game(row) for row in rows]
+        return [g for g in games if g is not None]
+
+    def board_game(self, game_id: int) -> BoardGame:
+        rows = self.conn.execute(
+            "SELECT id, at, game_id, public FROM journal WHERE kind = 'game-end' ORDER BY id DESC"
+        ).fetchall()
+        for row in rows:
+            game = self._board_game(row)
+            if game is not None and game.game_id == game_id:
+                return game
+        raise BoardGameError(f"board game {game_id} is not a finished game")
+
+    def _board_game(self, row: sqlite3.Row) -> BoardGame | None:
+        try:
+            public = json.loads(row["public"])
+            if public.get("status", "over") != "over" or public.get("points") is None:
+                return None  # abandoned: no result to import
+            game_id = int(row["game_id"] if row["game_id"] is not None else public["game"])
+            # Names, as docs/board-service.md gives them; also accept game-start's {"name": …} objects.
+            players = tuple(str(p["name"]) if isinstance(p, dict) else str(p) for p in public["players"])
+            points = tuple(int(p) for p in public["points"])
+        except (KeyError, TypeError, ValueError):
+            return None  # an entry this program cannot read is not offered
+        if len(points) != len(players):
+            return None
+        return BoardGame(
+            game_id=game_id,
+            journal_id=int(row["id"]),
+            at=float(row["at"]),
+            players=players,
+            points=points,
+            lightings=self._board_lightings(game_id, len(players), points),
+        )
+
+    def _board_lightings(self, game_id: int, n: int, points: tuple[int, ...]) -> tuple[Lighting, ...] | None:
+        rows = self.conn.execute(
+            "SELECT public FROM journal WHERE game_id = ? AND kind = 'placement' ORDER BY id", (game_id,)
+        ).fetchall()
+        lightings = []
+        try:
+            for row in rows:
+                public = json.loads(row["public"])
+                if public.get("eliminated"):
+                    lightings.append(
+                        Lighting(seats=tuple(int(s) for s in public["eliminated"]), by=int(public["player"]))
+                    )
+            if rows and game_points(n, lightings) == points:
+                return tuple(lightings)
+        except (ResultError, KeyError, TypeError, ValueError, AttributeError):
+            pass
+        return None  # placements missing or unreadable: the engine's points stand alone
+
+    def attach_board_game(
+        self,
+        tournament_id: int,
+        round_number: int,
+        table_number: int,
+        game_id: int,
+        *,
+        actor: str,
+        request_id: str | None = None,
+        correction: bool = False,
+    ) -> Recorded:
+        """Record a table's result from a finished board game (its points, as the engine computed them)."""
+        game = self.board_game(game_id)
+
+        def command(t: Tournament) -> dict[str, Any]:
+            for (r, n), result in t.results.items():
+                same_game = (
+                    result.source.get("kind") == "board" and result.source.get("game_id") == game.game_id
+                )
+                if same_game and (r, n) != (round_number, table_number):
+                    raise BoardGameError(
+                        f"board game {game.game_id} is already the result of round {r} table {n}"
+                    )
+            table = t.round(round_number).table(table_number)
+            names = [t.names[p] for p in table.seats]
+            order, mapping = seat_order(names, game.players)
+            points = [game.points[i] for i in order]
+            lightings = None
+            if game.lightings is not None:
+                where = {board: seat for seat, board in enumerate(order)}
+                lightings = [
+                    Lighting(seats=tuple(where[s] for s in x.seats), by=None if x.by is None else where[x.by])
+                    for x in game.lightings
+                ]
+            source = {
+                "kind": "board",
+                "game_id": game.game_id,
+                "journal_id": game.journal_id,
+                "seats": mapping,
+            }
+            return t.import_result(
+                round_number, table_number, points, source=source, lightings=lightings, correction=correction
+            )
+
+        return self.record(tournament_id, command, actor=actor, request_id=request_id)
+
+
+def seat_order(table_names: list[str], board_names: tuple[str, ...]) -> tuple[list[int], str]:
+    """For each table seat, the board seat that player sat at; and whether names or seat order decided.
+
+    Names decide when the board game's seats carry exactly the table's
+    players' names (in any order); otherwise players sat in the order the
+    pairing sheet gives, so table seat i is board seat i.
+    """
+    if len(table_names) != len(board_names):
+        raise BoardGameError(
+            f"the board game had {len(board_names)} players but the table seats {len(table_names)}"
+        )
+    folded = [n.casefold() for n in board_names]
+    if sorted(n.casefold() for n in table_names) == sorted(folded) and len(set(folded)) == len(folded):
+        return [folded.index(n.casefold()) for n in table_names], "names"
+    return list(range(len(table_names))), "order"
+
+
+def _info(row: sqlite3.Row) -> TournamentInfo:
+    return TournamentInfo(
+        int(row["id"]), str(row["name"]), float(row["created_at"]), json.loads(row["settings"])
+    )
+
+
+def _audit(row: sqlite3.Row) -> AuditEntry:
+    return AuditEntry(
+        id=int(row["id"]),
+        at=float(row["at"]),
+        actor=str(row["actor"]),
+        kind=str(row["kind"]),
+        event=json.loads(row["payload"]),
+        request_id=row["request_id"],
+        undone_at=row["undone_at"],
+        undone_by=row["undone_by"],
+    )
+
+
+def result_of(event: Mapping[str, Any]) -> Result | None:
+    """The result an entry recorded (None for entries that are not results)."""
+    return Result.from_dict(event["result"]) if event.get("kind") == "result" else None

@@ -1,0 +1,596 @@
+"""The tournament engine: table sizes, seating, eliminations, the final, events, undo.
+
+The simulations play whole tournaments with seeded random results and check
+every rule at every round against an independent reading of the rules.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.exc import GameError
+from games.hautetension.tournament import (
+    Lighting,
+    Phase,
+    RegistrationError,
+    ResultError,
+    RoundError,
+    Tournament,
+    TournamentError,
+    drawn_table_sizes,
+    separate_ties,
+    standings_table_sizes,
+    tied_pairs,
+)
+from games.hautetension.tournament_points import MAX_GAME_POINTS, possible_points
+
+# -- table sizes --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("n", "sizes"),
+    [
+        (2, [2]),
+        (3, [3]),
+        (4, [4]),
+        (5, [3, 2]),
+        (6, [3, 3]),
+        (7, [4, 3]),
+        (8, [4, 4]),
+        (9, [4, 3, 2]),
+        (10, [4, 3, 3]),
+        (13, [4, 4, 3, 2]),
+        (64, [4] * 16),
+    ],
+)
+def test_drawn_rounds_are_fours_plus_one_or_two_small_tables(n: int, sizes: list[int]) -> None:
+    assert drawn_table_sizes(n) == sizes
+
+
+@pytest.mark.parametrize("n", range(2, 80))
+def test_drawn_sizes_fit_the_exact_count(n: int) -> None:
+    sizes = drawn_table_sizes(n)
+    assert sum(sizes) == n
+    small = [s for s in sizes if s != 4]
+    assert len(small) <= 2 and all(s in (2, 3) for s in small)
+
+
+@pytest.mark.parametrize(
+    ("n", "sizes"),
+    [
+        (2, [2]),
+        (5, [2, 3]),
+        (6, [3, 3]),
+        (7, [4, 3]),
+        (9, [3, 3, 3]),
+        (10, [4, 3, 3]),
+        (11, [4, 4, 3]),
+        (12, [4, 4, 4]),
+        (13, [4, 3, 3, 3]),
+        (15, [3, 3, 3, 3, 3]),
+        (18, [3] * 6),
+        (24, [4] * 6),
+    ],
+)
+def test_standings_round_sizes(n: int, sizes: list[int]) -> None:
+    assert standings_table_sizes(n) == sizes
+
+
+@pytest.mark.parametrize("n", range(2, 80))
+def test_standings_sizes_follow_the_rules(n: int) -> None:
+    sizes = standings_table_sizes(n)
+    assert sum(sizes) == n and all(2 <= s <= 4 for s in sizes)
+    if n % 4 == 0:
+        assert set(sizes) == {4}
+    elif n % 3 == 0:
+        assert set(sizes) == {3}
+    elif n % 2 == 1:
+        assert sizes[-1] == 3  # the three lowest-placed
+    assert sizes.count(2) <= (1 if n in (2, 5) else 0)
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_too_few_for_a_table(n: int) -> None:
+    with pytest.raises(RoundError):
+        drawn_table_sizes(n)
+    with pytest.raises(RoundError):
+        standings_table_sizes(n)
+
+
+# -- tie separation -------------------------------------------------------------
+
+
+def test_ties_are_moved_to_a_neighbouring_table() -> None:
+    points = {1: 10, 2: 8, 3: 8, 4: 6, 5: 5, 6: 4, 7: 3, 8: 2}
+    groups = separate_ties([[1, 2, 3, 4], [5, 6, 7, 8]], points)
+    assert tied_pairs(groups, points) == 0
+    assert sorted(map(len, groups)) == [4, 4]
+    assert sorted(itertools.chain(*groups)) == list(range(1, 9))
+
+
+def test_locked_table_is_left_alone() -> None:
+    points = {1: 4, 2: 2, 3: 0, 4: 0, 5: 0}
+    groups = separate_ties([[1, 2], [3, 4, 5]], points, locked={1})
+    assert groups == [[1, 2], [3, 4, 5]]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 6), min_size=6, max_size=30))
+def test_tie_separation_never_makes_things_worse(scores: list[int]) -> None:
+    points = {i: s for i, s in enumerate(sorted(scores, reverse=True))}
+    ranked = list(points)
+    groups, start = [], 0
+    for size in standings_table_sizes(len(ranked)):
+        groups.append(ranked[start : start + size])
+        start += size
+    after = separate_ties(groups, points)
+    assert tied_pairs(after, points) <= tied_pairs(groups, points)
+    assert [len(g) for g in after] == [len(g) for g in groups]
+    assert sorted(itertools.chain(*after)) == ranked
+
+
+# -- simulation -------------------------------------------------------------------
+
+
+def random_lightings(n: int, rng: random.Random) -> list[Lighting]:
+    """A plausible game ending: mostly one lamp at a time, sometimes several, sometimes none."""
+    if rng.random() < 0.05:
+        return []  # the board filled up with no lamp lit
+    left = list(range(n))
+    out: list[Lighting] = []
+    while len(left) > 1:
+        size = 1 if rng.random() < 0.85 else rng.randint(1, len(left))
+        group = rng.sample(left, size)
+        by = rng.choice(left)
+        out.append(Lighting(seats=tuple(group), by=by))
+        left = [s for s in left if s not in group]
+        if rng.random() < 0.05:
+            break
+    return out
+
+
+class Checker:
+    """Follows a tournament round by round and checks it against the rules text."""
+
+    def __init__(self, t: Tournament) -> None:
+        self.t = t
+        self.out: set[int] = set()
+        self.final_started = False
+        self.duels: Counter[frozenset[int]] = Counter()
+
+    def check_round(self, number: int) -> None:
+        t = self.t
+        made = t.round(number)
+        seated = made.players()
+        assert len(seated) == len(set(seated)), "a player is seated twice"
+        assert not (set(seated) & self.out), "an eliminated player came back"
+        totals_before = self._totals_before(number)
+        previous = t.round(number - 1) if number > 1 else None
+        registered = set(t.names) - {p for p, r in t.withdrawn.items() if r < number}
+        if number <= 2:
+            assert made.phase == Phase.DRAWN
+            assert set(seated) == registered, "rounds 1 and 2 are played by everyone"
+            assert sorted(len(x.seats) for x in made.tables) == sorted(drawn_table_sizes(len(seated)))
+        else:
+            assert previous is not None
+            expected = self._expected_contenders(previous, totals_before, registered)
+            if made.phase == Phase.FINAL and previous.phase == Phase.FINAL:
+                assert made.finalists == previous.finalists
+            else:
+                assert set(seated) == set(expected), f"round {number} seats the wrong players"
+                self.out |= set(previous.players()) - set(expected)
+            if made.phase == Phase.STANDINGS:
+                assert len(seated) > 4, "the final starts when four remain"
+                self._check_standings_seating(made, totals_before)
+            else:
+                assert made.phase == Phase.FINAL
+                assert len(made.finalists) <= 4
+                self._check_final_round(made, number)
+        for table in made.tables:
+            assert 2 <= len(table.seats) <= 4
+            assert 0 <= table.first < len(table.seats)
+            assert all(1 <= v <= 3 for v in table.handicap.values())
+            assert set(table.handicap) <= set(table.lamps)
+            if not t.handicap:
+                assert not table.handicap
+            else:
+                lowest = min(totals_before[p] for p in table.seats)
+                for player, lamp in zip(table.seats, table.lamps, strict=True):
+                    lead = totals_before[player] - lowest
+                    assert table.handicap.get(lamp, 0) == min(3, lead // t.handicap_step)
+
+    def _totals_before(self, number: int) -> dict[int, int]:
+        totals = dict.fromkeys(self.t.names, 0)
+        for made in self.t.rounds[: number - 1]:
+            for table in made.tables:
+                result = self.t.result(made.number, table.number)
+                assert result is not None
+                for seat, player in enumerate(table.seats):
+                    totals[player] += result.points[seat]
+        return totals
+
+    def _expected_contenders(self, previous, totals, registered) -> list[int]:  # type: ignore[no-untyped-def]
+        seated = [p for p in previous.players() if p in registered]
+        if previous.phase == Phase.FINAL:
+            return seated
+        if previous.number == 1:
+            return seated
+        zeros = [p for p in seated if self.t.points_in(previous.number, p) == 0]
+        kept = [p for p in seated if p not in zeros]
+        # Elimination stops at four: the best-placed zero-scorers stay.
+        zeros.sort(key=lambda p: (-totals[p], self.t.lot(p)))
+        return kept + zeros[: max(0, 4 - len(kept))]
+
+    def _check_standings_seating(self, made, totals) -> None:  # type: ignore[no-untyped-def]
+        key = {p: (-totals[p], self.t.lot(p)) for p in made.players()}
+        n = len(made.players())
+        assert [len(x.seats) for x in made.tables] == standings_table_sizes(n)
+        for table in made.tables:
+            # Increasing order of place around the table; the lowest score starts.
+            assert list(table.seats) == sorted(table.seats, key=key.__getitem__)
+            assert table.first == len(table.seats) - 1
+            assert totals[table.seats[table.first]] == min(totals[p] for p in table.seats)
+        if n % 2 == 1:
+            ranked = sorted(made.players(), key=key.__getitem__)
+            assert set(made.tables[-1].seats) == set(ranked[-3:]), (
+                "an odd count puts the three lowest together"
+            )
+
+    def _check_final_round(self, made, number: int) -> None:  # type: ignore[no-untyped-def]
+        final_rounds = [r for r in self.t.rounds[:number] if r.phase == Phase.FINAL]
+        finalists = set(made.finalists)
+        if len(final_rounds) == 1 and len(finalists) >= 3:
+            assert len(made.tables) == 1 and set(made.tables[0].seats) == finalists
+        else:
+            for table in made.tables:
+                assert len(table.seats) == 2
+                self.duels[frozenset(table.seats)] += 1
+
+    def check_points(self, number: int) -> None:
+        for table in self.t.round(number).tables:
+            result = self.t.result(number, table.number)
+            assert result is not None and len(result.points) == len(table.seats)
+            for value in result.points:
+                assert possible_points(value) and 0 <= value <= MAX_GAME_POINTS
+
+    def check_end(self) -> None:
+        t = self.t
+        assert t.is_over()
+        finalists = t.finalists()
+        if len(finalists) == 4:
+            assert set(self.duels) == {frozenset(p) for p in itertools.combinations(finalists, 2)}
+            assert all(c == 1 for c in self.duels.values())
+            for player in finalists:
+                assert sum(1 for pair in self.duels if player in pair) == 3
+        totals = t.total_points()
+        winner = t.winner()
+        assert winner is not None
+        pool = [p for p in finalists if p not in t.withdrawn] or list(finalists)
+        assert totals[winner] == max(totals[p] for p in pool)
+        standings = t.standings()
+        assert [s.points for s in standings] == sorted((s.points for s in standings), reverse=True)
+        assert sum(s.status == "winner" for s in standings) == 1
+
+
+def play_tournament(
+    n_players: int, seed: int, *, handicap: bool = False, withdraw_rate: float = 0.0
+) -> tuple[Tournament, Checker]:
+    rng = random.Random(seed)
+    t = Tournament(seed=seed, handicap=handicap)
+    for i in range(n_players):
+        t.register(f"Player {i + 1}")
+    checker = Checker(t)
+    for _ in range(200):
+        if t.is_over():
+            break
+        number = len(t.rounds) + 1
+        t.next_round()
+        checker.check_round(number)
+        for table in t.round(number).tables:
+            t.enter_result(number, table.number, random_lightings(len(table.seats), rng))
+        checker.check_points(number)
+        if withdraw_rate and not t.is_over() and rng.random() < withdraw_rate:
+            candidates = [p for p in t.in_contention() if p not in t.withdrawn]
+            if len(candidates) > 2:
+                t.withdraw(rng.choice(candidates))
+    checker.check_end()
+    return t, checker
+
+
+@pytest.mark.parametrize("n_players", range(4, 65))
+def test_full_tournaments_follow_the_rules(n_players: int) -> None:
+    for seed in range(2):
+        t, _ = play_tournament(n_players, seed)
+        assert t.phase() == Phase.FINAL
+
+
+@pytest.mark.parametrize("n_players", [4, 9, 20, 64])
+def test_full_tournaments_with_handicap(n_players: int) -> None:
+    t, _ = play_tournament(n_players, 7, handicap=True)
+    assert any(table.handicap for r in t.rounds for table in r.tables) or n_players == 4
+
+
+@pytest.mark.parametrize("n_players", [6, 12, 30])
+def test_full_tournaments_with_withdrawals(n_players: int) -> None:
+    for seed in range(4):
+        play_tournament(n_players, 100 + seed, withdraw_rate=0.3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(4, 40), st.integers(0, 10_000))
+def test_property_every_round_seats_every_contender_once(n_players: int, seed: int) -> None:
+    t, _ = play_tournament(n_players, seed)
+    assert t.winner() in t.finalists()
+
+
+def test_simulation_is_reproducible_from_the_seed() -> None:
+    a, _ = play_tournament(17, 5)
+    b, _ = play_tournament(17, 5)
+    assert a.events == b.events
+    c, _ = play_tournament(17, 6)
+    assert c.events != a.events
+
+
+def test_replaying_the_events_gives_the_same_tournament() -> None:
+    t, _ = play_tournament(23, 3, handicap=True)
+    again = Tournament.replay(t.settings(), json.loads(json.dumps(t.events)))
+    assert again.standings() == t.standings()
+    assert again.rounds == t.rounds
+
+
+# -- specific rules ---------------------------------------------------------------
+
+
+def _tournament(n: int, **options: object) -> Tournament:
+    t = Tournament(seed="test", **options)  # type: ignore[arg-type]
+    for i in range(n):
+        t.register(f"P{i + 1}")
+    return t
+
+
+def _play_round(t: Tournament, zero_seats: dict[int, int] | None = None) -> None:
+    """Finish the current round: at every table the last seat's lamp lights first, then the rest in order."""
+    number = t.rounds[-1].number
+    for table in t.round(number).tables:
+        order = list(range(len(table.seats)))[::-1]
+        t.enter_result(number, table.number, [Lighting(seats=(s,)) for s in order[:-1]])
+
+
+def test_registration_rules() -> None:
+    t = Tournament()
+    t.register("Alice")
+    with pytest.raises(RegistrationError, match="already registered"):
+        t.register("  alice ")
+    with pytest.raises(RegistrationError, match="needs a name"):
+        t.register("   ")
+    with pytest.raises(RegistrationError, match="at most 24"):
+        t.register("x" * 25)
+    with pytest.raises(RegistrationError, match="control characters"):
+        t.register("a\x00b")
+    for name in ("Bob", "Chloé", "Dan"):
+        t.register(name)
+    t.next_round()
+    with pytest.raises(RegistrationError, match="closed"):
+        t.register("Eve")
+    with pytest.raises(RegistrationError, match="no player number 9"):
+        t.withdraw(9)
+
+
+def test_at_least_four_players() -> None:
+    t = _tournament(3)
+    with pytest.raises(RoundError, match="at least 4"):
+        t.next_round()
+
+
+def test_round_cannot_start_before_the_last_one_ends() -> None:
+    t = _tournament(8)
+    t.next_round()
+    t.enter_result(1, 1, [Lighting((0,))])
+    with pytest.raises(RoundError, match=r"table\(s\) 2 have no result"):
+        t.next_round()
+
+
+def test_double_entry_is_refused_and_a_correction_keeps_the_previous_value() -> None:
+    t = _tournament(8)
+    t.next_round()
+    t.enter_result(1, 1, [Lighting((0,)), Lighting((1,)), Lighting((2,))])
+    with pytest.raises(ResultError, match="correct it instead"):
+        t.enter_result(1, 1, [Lighting((3,))])
+    event = t.enter_result(1, 1, [Lighting((3,))], correction=True)
+    assert event["previous"]["points"] == [0, 2, 3, 4]
+    assert t.result(1, 1).points == (4, 4, 4, 0)  # type: ignore[union-attr]
+    assert t.undo() == event
+    assert t.result(1, 1).points == (0, 2, 3, 4)  # type: ignore[union-attr]
+    with pytest.raises(ResultError, match="no result to correct"):
+        t.enter_result(1, 2, [], correction=True)
+
+
+def test_unknown_round_and_table() -> None:
+    t = _tournament(4)
+    with pytest.raises(RoundError, match="no round 1"):
+        t.enter_result(1, 1, [])
+    t.next_round()
+    with pytest.raises(RoundError, match="no table 2"):
+        t.enter_result(1, 2, [])
+
+
+def test_round_two_zeros_are_out_and_round_one_zeros_are_not() -> None:
+    t = _tournament(12)
+    t.next_round()
+    _play_round(t)
+    assert len(t.in_contention()) == 12
+    t.next_round()
+    _play_round(t)
+    zeros = [p for p in t.names if t.points_in(2, p) == 0]
+    assert len(zeros) == 3
+    assert set(t.in_contention()) == set(t.names) - set(zeros)
+    event = t.next_round()
+    assert sorted(event["data"]["eliminated"]) == sorted(zeros)
+    assert all(s.status == "out" and s.out_in_round == 2 for s in t.standings() if s.player in zeros)
+
+
+def test_elimination_stops_at_four() -> None:
+    t = _tournament(5)
+    t.next_round()
+    _play_round(t)
+    t.next_round()  # 3 + 2: two zeros would leave 3
+    _play_round(t)
+    zeros = [p for p in t.names if t.points_in(2, p) == 0]
+    assert len(zeros) == 2
+    contenders = t.in_contention()
+    assert len(contenders) == 4
+    spared = [p for p in zeros if p in contenders]
+    assert len(spared) == 1
+    assert spared[0] == t.ranking(zeros)[0]
+    made = t.round(int(t.next_round()["data"]["round"]))
+    assert made.phase == Phase.FINAL and made.spared == tuple(spared)
+
+
+def test_final_with_four_players_is_a_four_player_game_and_three_duels_each() -> None:
+    t = _tournament(4)
+    for _ in range(2):
+        t.next_round()
+        _play_round(t)
+    phases = []
+    while not t.is_over():
+        t.next_round()
+        phases.append([len(table.seats) for table in t.rounds[-1].tables])
+        _play_round(t)
+    assert phases == [[4], [2, 2], [2, 2], [2, 2]]
+    assert t.winner() == t.ranking(t.finalists())[0]
+    with pytest.raises(RoundError, match="over"):
+        t.next_round()
+    with pytest.raises(RegistrationError, match="over"):
+        t.withdraw(1)
+
+
+def test_first_two_rounds_are_drawn_from_the_seed() -> None:
+    a, b, c = _tournament(16), _tournament(16), Tournament(seed="other")
+    for i in range(16):
+        c.register(f"P{i + 1}")
+    for t in (a, b, c):
+        t.next_round()
+    assert a.rounds[0] == b.rounds[0]
+    assert a.rounds[0] != c.rounds[0]
+    firsts = {table.first for r in (a, c) for table in r.rounds[0].tables}
+    assert len(firsts) > 1  # drawn, not always the same seat
+
+
+def test_handicap_goes_to_the_leaders_lamps() -> None:
+    t = _tournament(4, handicap=True)
+    t.next_round()
+    table = t.round(1).table(1)
+    assert table.handicap == {}
+    # The last seat's lamp first, then the others: the first seat never lit.
+    _play_round(t)
+    t.next_round()
+    table = t.round(2).table(1)
+    totals = t.total_points()
+    lowest = min(totals.values())
+    for player, lamp in zip(table.seats, table.lamps, strict=True):
+        expected = min(3, (totals[player] - lowest) // 4)
+        assert table.handicap.get(lamp, 0) == expected
+    assert table.handicap  # someone leads by 4
+
+
+def test_ties_at_a_standings_table_are_avoided_when_a_swap_can() -> None:
+    t, _ = play_tournament(40, 11)
+    checked = 0
+    for made in t.rounds:
+        if made.phase != Phase.STANDINGS:
+            continue
+        totals = {}
+        for p in made.players():
+            totals[p] = sum(t.points_in(r.number, p) or 0 for r in t.rounds[: made.number - 1])
+        groups = [list(x.seats) for x in made.tables]
+        locked = {len(groups) - 1} if len(made.players()) % 2 else set()
+        # No swap between neighbouring tables would separate more tied players.
+        assert tied_pairs(separate_ties(groups, totals, locked=locked), totals) == tied_pairs(groups, totals)
+        checked += 1
+    assert checked
+
+
+def test_withdrawn_player_plays_no_further_round() -> None:
+    t = _tournament(8)
+    t.next_round()
+    t.withdraw(3)
+    with pytest.raises(RegistrationError, match="already withdrawn"):
+        t.withdraw(3)
+    _play_round(t)
+    t.next_round()
+    assert 3 not in t.round(2).players()
+    assert len(t.round(2).players()) == 7
+    assert next(s for s in t.standings() if s.player == 3).status == "withdrawn"
+
+
+def test_undo_takes_back_events_one_by_one() -> None:
+    t = _tournament(5)
+    t.next_round()
+    before = t.copy()
+    event = t.enter_result(1, 1, [Lighting((0,))])
+    assert t.undo() == event
+    assert t.events == before.events and t.results == before.results
+    t.undo()
+    assert t.rounds == []
+    for _ in range(5):
+        t.undo()
+    with pytest.raises(TournamentError, match="nothing to undo"):
+        t.undo()
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        {"kind": "nonsense"},
+        {"kind": "register"},
+        {"kind": "round", "data": {"round": 2, "phase": "drawn", "tables": []}},
+        {"kind": "result", "round": "x", "table": 1},
+        {
+            "kind": "round",
+            "data": {
+                "round": 1,
+                "phase": "drawn",
+                "tables": [{"table": 1, "seats": [1, 1], "first": 0, "lamps": ["N", "S"]}],
+            },
+        },
+    ],
+)
+def test_malformed_events_are_refused_and_change_nothing(event: dict[str, object]) -> None:
+    t = _tournament(4)
+    before = list(t.events)
+    with pytest.raises(GameError):
+        t.apply(event)
+    assert t.events == before
+
+
+def test_imported_points_are_checked() -> None:
+    t = _tournament(4)
+    t.next_round()
+    with pytest.raises(ResultError, match="cannot be scored"):
+        t.import_result(1, 1, [5, 0, 2, 3], source={"kind": "board"})
+    t.import_result(1, 1, [0, 2, 3, 4], source={"kind": "board", "game_id": 7})
+    assert t.result(1, 1).source["game_id"] == 7  # type: ignore[union-attr]
+    with pytest.raises(ResultError, match="do not match"):
+        t.apply(
+            {
+                "kind": "result",
+                "round": 1,
+                "table": 1,
+                "correction": True,
+                "result": {"points": [4, 4, 4, 4], "lightings": [{"seats": [0], "by": None}]},
+            }
+        )
+
+
+def test_events_must_be_plain_json() -> None:
+    t = _tournament(4)
+    with pytest.raises(TournamentError, match="plain JSON"):
+        t.apply({"kind": "register", "player": 9, "name": "Eve", "extra": object()})
+    assert 9 not in t.names
