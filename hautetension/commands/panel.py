@@ -1,0 +1,100 @@
+"""``hautetension panel``: serve the web panel (what the panel's systemd unit starts)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from pathlib import Path
+from typing import Any
+
+EX_CONFIG = 78
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "panel",
+        help="serve the web panel (live board, simulated board, staff service mode)",
+        description="Serve the web panel with waitress. It follows the board service through the "
+        "shared database; start the board service too (hautetension board).",
+    )
+    parser.add_argument(
+        "--config",
+        help="configuration file (default: $HAUTETENSION_CONFIG, "
+        "/etc/hautetension/config.toml, else built-in defaults)",
+    )
+    parser.add_argument("--db", help="database file (default: [store] path)")
+    parser.add_argument("--host", help="address to listen on (default: [panel] host, else 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port (default: [panel] port, else 8080)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from hautetension.config import ConfigError, load_config
+    from webpanel.app import close_app, create_app
+    from webpanel.config import PanelSettings
+    from webpanel.security import SecretKeyError
+    from webpanel.serve import make_server
+
+    try:
+        config = load_config(args.config)
+        settings = PanelSettings.from_config(config)
+        if args.db:
+            settings = dataclasses.replace(settings, database=Path(args.db))
+        if args.host:
+            settings = dataclasses.replace(settings, host=args.host)
+        if args.port is not None:
+            settings = dataclasses.replace(settings, port=args.port)
+        settings.check()
+        app = create_app({"PANEL": settings, "CONFIG_PATH": str(config.path) if config.path else None})
+    except (ConfigError, SecretKeyError) as exc:
+        print(f"hautetension panel: {exc}", file=sys.stderr)
+        return EX_CONFIG
+    except OSError as exc:  # e.g. the secret key file cannot be created there
+        print(f"hautetension panel: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return EX_CONFIG
+    try:
+        _check_port(settings.host, settings.port)
+        server = make_server(app)
+    except OSError as exc:
+        close_app(app)
+        print(
+            f"hautetension panel: cannot listen on {settings.host}:{settings.port} ({exc.strerror})",
+            file=sys.stderr,
+        )
+        return 1
+    if not _pin_is_set(app):
+        print(
+            "hautetension panel: no staff PIN yet: service mode stays locked until "
+            "`hautetension staff set-pin` is run",
+            file=sys.stderr,
+        )
+    print(
+        f"hautetension panel: http://{settings.host}:{settings.port}/ (database {settings.database}, "
+        f"{settings.worker_threads} threads, at most {settings.max_streams} live pages)",
+        file=sys.stderr,
+        flush=True,
+    )
+    try:
+        server.run()  # type: ignore[attr-defined]
+    except KeyboardInterrupt:
+        pass
+    finally:
+        close_app(app)
+    return 0
+
+
+def _pin_is_set(app: Any) -> bool:
+    from webpanel.auth import current_pin_hash
+
+    with app.app_context():
+        return bool(current_pin_hash())
+
+
+def _check_port(host: str, port: int) -> None:
+    """Raise OSError if *port* is taken (before waitress builds anything it would leave open)."""
+    import socket
+
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind((host, port))

@@ -1,0 +1,439 @@
+"""Fixtures for the panel's tests: a panel app on a temporary database and a
+small stand-in for the board service that follows the service's contract.
+
+The stand-in (:class:`FakeService`) takes pending commands and writes
+``board_state`` and journal entries the way the board service does, using
+the real rules engine, so the panel's tests do not depend on the service.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.security import generate_password_hash
+
+from games.exc import GameError
+from games.hautetension.game import Game
+from games.hautetension.layout import load_layout
+from games.hautetension.seats import Seat, default_lamps
+from store.commands import Command, CommandKind, Commands
+from store.db import connect
+from store.journal import Journal
+from webpanel.app import close_app, create_app
+from webpanel.config import PanelSettings
+
+PIN = "246810"
+# Cheaper scrypt parameters than the production hash: the tests log in hundreds of times.
+PIN_HASH = generate_password_hash(PIN, method="scrypt:1024:8:1")
+
+
+class FakeService:
+    """A thread carrying out panel commands on a simulated board, as the board service would."""
+
+    def __init__(self, database: Path, *, backend: str = "sim", heartbeat: bool = True) -> None:
+        self.database = database
+        self.backend = backend
+        self.heartbeat = heartbeat
+        self.layout = load_layout("pinwheel-80")
+        self.board: dict[str, str] = {}
+        self.game: Game | None = None
+        self.game_id = 0
+        self.status: str | None = None
+        self.lamp_test = False
+        self.button = False
+        self.anomalies: list[dict[str, Any]] = []
+        self.handled: list[Command] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="fake-service", daemon=True)
+        self._ready = threading.Event()
+
+    def start(self) -> FakeService:
+        self._thread.start()
+        self._ready.wait(5)
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    # -- loop ---------------------------------------------------------------------
+
+    def _run(self) -> None:
+        conn = connect(self.database)
+        journal, commands = Journal(conn), Commands(conn)
+        journal.append(
+            "service-start",
+            {"backend": self.backend},
+            state_public=self.public(),
+            state_private=self.private(),
+        )
+        self._ready.set()
+        last_beat = 0.0
+        try:
+            while not self._stop.is_set():
+                for command in commands.pending():
+                    self._execute(journal, commands, command)
+                if self.heartbeat and time.monotonic() - last_beat > 0.2:
+                    journal.write_health(
+                        {
+                            "backend": self.backend,
+                            "scans_per_second": 199.5,
+                            "last_scan_seconds": 0.0011,
+                            "faulted": False,
+                            "faults": [],
+                            "flicker": {"c3": 2},
+                            "references": [],
+                            "lamp_feedback": None,
+                        }
+                    )
+                    last_beat = time.monotonic()
+                self._stop.wait(0.003)
+        finally:
+            conn.close()
+
+    def _execute(self, journal: Journal, commands: Commands, command: Command) -> None:
+        try:
+            result, entries = self._carry_out(command)
+        except (GameError, ValueError) as exc:
+            commands.fail(command.id, str(exc))
+            return
+        if entries:
+            journal.append_many(
+                entries,
+                game_id=self.game_id or None,
+                state_public=self.public(),
+                state_private=self.private(),
+            )
+        commands.complete(command.id, result)
+        self.handled.append(command)
+
+    def _carry_out(self, command: Command) -> tuple[dict[str, Any], list[Any]]:
+        payload = command.payload
+        kind = command.kind
+        if kind is CommandKind.NEW_GAME:
+            if self.running:
+                raise ValueError("a game is running")
+            players = payload["players"]
+            lamps = default_lamps(len(players))
+            seats = [
+                Seat(name=p["name"], lamp=lamp, colour=p["colour"])
+                for p, lamp in zip(players, lamps, strict=True)
+            ]
+            first = payload.get("first", 0)
+            if first == "draw":
+                self.game = Game.with_drawn_order(self.layout, seats, seed=payload.get("seed"))
+            else:
+                self.game = Game(self.layout, seats, first=first)
+            self.game_id += 1
+            self.status = "running"
+            self.board = {}
+            return {"game": self.game_id}, [("game-start", {"players": len(seats)}, None)]
+        if kind is CommandKind.ABANDON_GAME:
+            if not self.running:
+                raise ValueError("no game is running")
+            self.status = "abandoned"
+            return {"game": self.game_id}, [("game-end", {"status": "abandoned"}, None)]
+        if kind is CommandKind.LAMP_TEST:
+            if self.running:
+                raise ValueError("a game is running")
+            self.lamp_test = bool(payload["on"])
+            return {"on": self.lamp_test}, [("lamp-test", {"on": self.lamp_test}, None)]
+        if kind is CommandKind.SELF_TEST:
+            if self.running:
+                raise ValueError("a game is running")
+            return {"ok": True, "checks": [{"name": "references", "ok": True}]}, [
+                ("self-test", {"ok": True}, None)
+            ]
+        if kind is CommandKind.SIM_BUTTON:
+            self._require_sim()
+            self.button = bool(payload["held"])
+            return {"held": self.button}, [("button", {"held": self.button}, None)]
+        if kind is CommandKind.SIM_SLOT:
+            return self._sim_slot(payload)
+        raise ValueError(f"unknown command {kind.value}")
+
+    def _require_sim(self) -> None:
+        if self.backend != "sim":
+            raise ValueError("only the simulated board takes pawns from the panel")
+
+    def _sim_slot(self, payload: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+        self._require_sim()
+        slot = self.layout.check_slot(payload["slot"])
+        pawn = payload["pawn"]
+        if pawn is None:
+            if slot not in self.board:
+                raise ValueError(f"there is no pawn on {slot} to lift")
+            del self.board[slot]
+            entries: list[Any] = [("slot", {"slot": slot, "event": "lifted"}, None)]
+            if self.running:
+                self.anomalies.append(
+                    {"kind": "lifted", "slot": slot, "at": 0, "message": f"pawn lifted from {slot}"}
+                )
+            return {"slot": slot, "occupied": False}, entries
+        if slot in self.board:
+            raise ValueError(f"slot {slot} already holds a pawn")
+        self.board[slot] = pawn
+        entries = [("slot", {"slot": slot, "event": "placed"}, {"kind": pawn})]
+        if self.running and self.game is not None:
+            try:
+                self.game.push(slot, pawn)
+            except GameError:
+                # As the service does: the pawn stays, an anomaly (worded without the kind) opens.
+                message = f"the pawn on {slot} cannot be placed now: lift it"
+                self.anomalies.append({"kind": "refused", "slot": slot, "at": 0, "message": message})
+                return {"slot": slot, "occupied": True}, [*entries, ("anomaly", {"slot": slot}, None)]
+            entries.append(("placement", {"slot": slot}, {"kind": pawn}))
+            if self.game.is_over():
+                self.status = "over"
+                entries.append(("game-end", {"status": "over"}, None))
+        return {"slot": slot, "occupied": True}, entries
+
+    # -- state -----------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self.status == "running"
+
+    def public(self) -> dict[str, Any]:
+        owners = self.game.pawns if self.game is not None and self.status else {}
+        lit = sorted(self.game.lit) if self.game is not None and self.status else []
+        if self.lamp_test or self.button:
+            lit = list(self.layout.lamps)
+        game = None
+        if self.game is not None and self.status:
+            game = {
+                "id": self.game_id,
+                "status": self.status,
+                "view": self.game.public_view(),
+                "points": list(self.game.points()) if self.game.is_over() else None,
+            }
+        return {
+            "layout": self.layout.name,
+            "backend": self.backend,
+            "game": game,
+            "pawns": {
+                s: {"owner": owners[s][0] if s in owners else None}
+                for s in self.layout.slots
+                if s in self.board
+            },
+            "lamps": {"lit": lit, "test": self.lamp_test or self.button},
+            "anomalies": list(self.anomalies),
+            "faults": [],
+            "scanner_faulted": False,
+        }
+
+    def private(self) -> dict[str, Any]:
+        return {"board": dict(sorted(self.board.items())), "lamp_test": self.lamp_test}
+
+
+def make_settings(tmp_path: Path, **overrides: Any) -> PanelSettings:
+    values: dict[str, Any] = {
+        "database": tmp_path / "panel.db",
+        "staff_pin_hash": PIN_HASH,
+        "command_timeout": 2.0,
+        "poll_interval": 0.01,
+        "heartbeat_seconds": 0.5,
+        "stream_max_seconds": 3.0,
+    }
+    values.update(overrides)
+    return PanelSettings(**values)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> PanelSettings:
+    return make_settings(tmp_path)
+
+
+@pytest.fixture
+def app(settings: PanelSettings) -> Iterator[Flask]:
+    application = create_app({"PANEL": settings, "TESTING": True})
+    yield application
+    close_app(application)
+
+
+@pytest.fixture
+def service(settings: PanelSettings) -> Iterator[FakeService]:
+    fake = FakeService(settings.database).start()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+class Api:
+    """A test client that sends the CSRF token like the pages do."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.token = client.get("/api/session").get_json()["csrf_token"]
+
+    def get(self, url: str, **kwargs: Any) -> Any:
+        return self.client.get(url, **kwargs)
+
+    def post(self, url: str, json: Any = None, **kwargs: Any) -> Any:
+        headers = {"X-CSRF-Token": self.token, **kwargs.pop("headers", {})}
+        if json is None and "data" not in kwargs:
+            return self.client.post(url, headers=headers, **kwargs)
+        return self.client.post(url, json=json, headers=headers, **kwargs)
+
+    def login(self, pin: str = PIN) -> Any:
+        response = self.post("/api/staff/login", {"pin": pin})
+        if response.status_code == 200:
+            self.token = response.get_json()["csrf_token"]
+        return response
+
+
+@pytest.fixture
+def api(client: FlaskClient) -> Api:
+    return Api(client)
+
+
+@pytest.fixture
+def staff(client: FlaskClient) -> Api:
+    staff_api = Api(client)
+    assert staff_api.login().status_code == 200
+    return staff_api
+
+
+def start_game(staff_api: Api, names: tuple[str, ...] = ("Ada", "Bob"), first: int | str = 0) -> Any:
+    colours = ("red", "blue", "black", "white")
+    players = [{"name": n, "colour": c} for n, c in zip(names, colours, strict=False)]
+    response = staff_api.post("/api/staff/game", {"players": players, "first": first})
+    assert response.status_code == 201, response.get_json()
+    return response
+
+
+def wait_for(predicate: Any, timeout: float = 5.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.01)
+    raise AssertionError("condition not met in time")
+
+
+@pytest.fixture(scope="session")
+def tools() -> Any:
+    """The helpers above, for test modules (which cannot import this conftest)."""
+    import types
+
+    return types.SimpleNamespace(
+        Api=Api,
+        FakeService=FakeService,
+        make_settings=make_settings,
+        start_game=start_game,
+        wait_for=wait_for,
+        PIN=PIN,
+        PIN_HASH=PIN_HASH,
+        Served=Served,
+    )
+
+
+class Served:
+    """A panel app served by waitress on a free loopback port, in a thread."""
+
+    def __init__(self, app: Flask) -> None:
+        from webpanel.serve import make_server
+
+        self.app = app
+        self.server: Any = make_server(app, host="127.0.0.1", port=0)
+        self.port = int(self.server.effective_port)
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.thread = threading.Thread(target=self._run, name="waitress", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        with contextlib.suppress(OSError, ValueError):  # closed under its feet at teardown
+            self.server.run()
+
+    def close(self) -> None:
+        close_app(self.app)  # wakes and ends every open stream
+        server = self.server
+
+        def close_everything() -> None:
+            # In the server's own loop: close the listener and every connection; the loop then ends.
+            for dispatcher in list(server._map.values()):
+                dispatcher.close()
+
+        server.trigger.pull_trigger(close_everything)
+        self.thread.join(5)
+        server.task_dispatcher.shutdown(timeout=5)
+
+
+@pytest.fixture
+def served(app: Flask) -> Iterator[Served]:
+    serving = Served(app)
+    yield serving
+    serving.close()
+
+
+class SseClient:
+    """A minimal Server-Sent Events reader over http.client (what EventSource does)."""
+
+    def __init__(self, port: int, *, last_event_id: str | None = None, timeout: float = 5.0) -> None:
+        import http.client
+
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        headers = {"Accept": "text/event-stream"}
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        self.conn.request("GET", "/api/events", headers=headers)
+        self.response = self.conn.getresponse()
+        self.status = self.response.status
+
+    def next_event(self) -> dict[str, str] | None:
+        """The next event (fields by name; comments skipped), or None when the stream ends."""
+        fields: dict[str, str] = {}
+        while True:
+            line = self.response.readline()
+            if not line:
+                return None
+            text = line.decode().rstrip("\n")
+            if text == "":
+                if fields and set(fields) != {"retry"}:
+                    return fields
+                fields = {}
+                continue
+            if text.startswith(":"):
+                fields.setdefault("comment", text)
+                if set(fields) == {"comment"}:
+                    fields = {}
+                continue
+            name, _, value = text.partition(": ")
+            fields[name] = fields[name] + "\n" + value if name in fields else value
+
+    def next_of(self, event: str) -> dict[str, str]:
+        while True:
+            fields = self.next_event()
+            assert fields is not None, f"stream ended before a {event} event"
+            if fields.get("event") == event:
+                return fields
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+@pytest.fixture
+def sse() -> Iterator[Any]:
+    opened: list[SseClient] = []
+
+    def open_stream(port: int, **kwargs: Any) -> SseClient:
+        client = SseClient(port, **kwargs)
+        opened.append(client)
+        return client
+
+    yield open_stream
+    for client in opened:
+        client.close()

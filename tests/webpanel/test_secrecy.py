@@ -1,0 +1,100 @@
+"""Secrecy: during a game nothing public tells an attack pawn from a defense pawn.
+
+Two identical games are played side by side, each with its own panel and
+service; they differ only in the kind of the last pawn, placed in the same
+slot. Every public answer (the placement's response, GET /api/board, the
+layout, the SSE event a live page receives) must be byte-for-byte the same,
+unless the pawn lights a lamp, which the players see on the table anyway.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from games.hautetension.circuit import evaluate
+from games.hautetension.layout import load_layout
+from webpanel.app import close_app, create_app
+from webpanel.stream import EventStream
+
+LAYOUT = load_layout("pinwheel-80")
+KINDS = ("attack", "defense")
+
+
+def _event_text(app: Any, journal_id: int, tools: Any) -> str:
+    follower = app.extensions["board_follower"]
+    tools.wait_for(lambda: (snap := follower.latest()) is not None and snap.journal_id == journal_id)
+    assert follower.try_open_stream()
+    stream = EventStream(follower, last_event_id=None)
+    events = stream._events()
+    try:
+        return "".join(next(events) for _ in range(3))  # retry hint, board, service
+    finally:
+        events.close()
+        stream.close()
+
+
+def _play(tmp: Path, tools: Any, prior: list[tuple[str, str]], final: tuple[str, str]) -> list[Any]:
+    """Play *prior* then *final* and return everything public the panel said along the way."""
+    settings_ = tools.make_settings(tmp)
+    fake = tools.FakeService(settings_.database).start()
+    app = create_app({"PANEL": settings_, "TESTING": True, "SECRET_KEY": "k" * 32})
+    seen: list[Any] = []
+    try:
+        staff = tools.Api(app.test_client())
+        staff.login()
+        tools.start_game(staff)
+        player = tools.Api(app.test_client())
+        for slot, kind in [*prior, final]:
+            response = player.post(f"/api/sim/slots/{slot}", {"pawn": kind})
+            seen.append((response.status_code, response.content_type, response.get_data(as_text=True)))
+        board = player.get("/api/board")
+        seen.append((board.status_code, board.get_data(as_text=True)))
+        seen.append(player.get("/api/layout").get_data(as_text=True))
+        seen.append(_event_text(app, board.get_json()["id"], tools))
+        # The staff pages of a running game must not give it away either.
+        seen.append(staff.get("/api/staff/slots").get_data(as_text=True))
+        journal = staff.get("/api/staff/journal").get_json()
+        seen.append([(e["kind"], e["public"]) for e in journal["entries"] if e["kind"] != "service-start"])
+    finally:
+        fake.stop()
+        close_app(app)
+    return seen
+
+
+placements = st.lists(
+    st.tuples(st.sampled_from(LAYOUT.slots), st.sampled_from(KINDS)), max_size=8, unique_by=lambda p: p[0]
+)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(prior=placements, final_slot=st.sampled_from(LAYOUT.slots))
+def test_no_public_answer_differs_between_attack_and_defense(
+    tools: Any, prior: list[tuple[str, str]], final_slot: str
+) -> None:
+    assume(final_slot not in {slot for slot, _ in prior})
+    # A real hand holds at most 3 defense pawns: the last pawn must be one its player still has.
+    final_player = len(prior) % 2
+    assume(sum(1 for i, (_, kind) in enumerate(prior) if kind == "defense" and i % 2 == final_player) < 3)
+    attack = {slot for slot, kind in prior if kind == "attack"}
+    assume(not evaluate(LAYOUT, attack).lit)  # the game is still on before the last pawn
+    assume(evaluate(LAYOUT, attack | {final_slot}).lit == evaluate(LAYOUT, attack).lit)
+    with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as d:
+        with_attack = _play(Path(a), tools, prior, (final_slot, "attack"))
+        with_defense = _play(Path(d), tools, prior, (final_slot, "defense"))
+    assert with_attack[-6][0] == 200  # the last placement was taken in both games
+    assert with_attack == with_defense
+
+
+def test_a_lamp_lighting_is_the_only_visible_difference(tools: Any, tmp_path: Path) -> None:
+    """The comparison above can fail: the last pawn of a closed row lights its lamp."""
+    column_f = ["f9", "f8", "f7", "f6"]
+    prior = [(slot, "attack") for slot in column_f]
+    lit = _play(tmp_path / "a", tools, prior, ("f5", "attack"))
+    dark = _play(tmp_path / "d", tools, prior, ("f5", "defense"))
+    assert lit != dark
+    assert '"lit":["N"]' in lit[-5][1] and '"lit":["N"]' not in dark[-5][1]

@@ -1,0 +1,92 @@
+"""The application factory.
+
+``create_app`` builds one panel: configuration, security, the shared
+database, then one blueprint per area from :data:`BLUEPRINTS`. To add an area,
+append one line to that list (see docs/webpanel.md, "Extending the panel").
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Flask
+
+from hautetension.config import ConfigFile, load_config
+from webpanel import csrf, db, errors, security
+from webpanel.auth import AttemptLimiter, is_staff
+from webpanel.config import PanelSettings
+from webpanel.stream import BoardFollower
+
+BLUEPRINTS: list[str | Blueprint] = [
+    "webpanel.board:bp",
+    "webpanel.sim:bp",
+    "webpanel.staff:bp",
+    "webpanel.openapi:bp",
+    "webpanel.tournaments:bp",
+]
+"""Every area of the panel, registered in this order: ``"module:attribute"`` or a Blueprint."""
+
+MAX_BODY_BYTES = 64 * 1024
+
+
+def create_app(test_config: Mapping[str, Any] | None = None, *, config: ConfigFile | None = None) -> Flask:
+    """A panel app. *config* is the shared configuration file (found the usual way if omitted);
+    *test_config* overrides Flask settings, and ``PANEL`` in it replaces the ``[panel]`` settings."""
+    app = Flask(__name__)
+    overrides = dict(test_config or {})
+    if "PANEL" in overrides:
+        settings: PanelSettings = overrides["PANEL"]
+    else:
+        config = config if config is not None else load_config()
+        settings = PanelSettings.from_config(config)
+        app.config["CONFIG_PATH"] = str(config.path) if config.path else None
+    app.config.update(
+        PANEL=settings,
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        SESSION_COOKIE_NAME="hautetension_session",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        SESSION_COOKIE_SECURE=settings.secure_cookies,
+        PERMANENT_SESSION_LIFETIME=datetime.timedelta(hours=settings.session_hours),
+    )
+    app.config.update(overrides)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = security.load_or_create_secret_key(settings.secret_key_path)
+
+    app.extensions["board_follower"] = BoardFollower(settings)
+    app.extensions["staff_limiter"] = AttemptLimiter(
+        per_client=settings.login_attempts, window=settings.login_window_seconds
+    )
+    errors.init_app(app)
+    security.init_app(app)
+    csrf.init_app(app)
+    db.init_app(app)
+    app.jinja_env.globals["is_staff"] = is_staff
+
+    for entry in BLUEPRINTS:
+        blueprint, module = _resolve(entry)
+        app.register_blueprint(blueprint)
+        init = getattr(module, "init_app", None)
+        if callable(init):
+            init(app)
+    return app
+
+
+def close_app(app: Flask) -> None:
+    """Stop the app's background reader (tests and a clean shutdown)."""
+    app.extensions["board_follower"].close()
+    app.extensions["db_pool"].close()
+
+
+def _resolve(entry: str | Blueprint) -> tuple[Blueprint, Any]:
+    if isinstance(entry, Blueprint):
+        return entry, importlib.import_module(entry.import_name)
+    module_name, _, attribute = entry.partition(":")
+    module = importlib.import_module(module_name)
+    blueprint = getattr(module, attribute or "bp")
+    if not isinstance(blueprint, Blueprint):
+        raise TypeError(f"{entry} is not a Flask Blueprint")
+    return blueprint, module

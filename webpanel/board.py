@@ -1,0 +1,171 @@
+"""The live board for players, tablets and the connected display, and its public API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
+
+from games.hautetension.layout import DEFAULT_LAYOUT, load_layout
+from webpanel import csrf, openapi
+from webpanel.auth import is_staff
+from webpanel.db import board_state, service_running
+from webpanel.errors import ApiError
+from webpanel.stream import BoardFollower, EventStream
+from webpanel.view import public_board
+
+bp = Blueprint("board", __name__)
+
+STREAM_RETRY_AFTER = "5"
+
+
+def current_board() -> dict[str, Any]:
+    state = board_state()
+    if state is None:
+        return public_board(None, journal_id=0, service_running=False)
+    return public_board(state.public, journal_id=state.journal_id, service_running=service_running(state))
+
+
+@bp.get("/")
+def home() -> str:
+    """The simulated board on the sim backend (what ``make run`` opens), else the live board."""
+    state = board_state()
+    if state is not None and state.public.get("backend") == "sim":
+        return render_template("sim.html")
+    return render_template("board.html")
+
+
+@bp.get("/board")
+def live_page() -> str:
+    return render_template("board.html")
+
+
+@bp.get("/api/board")
+def api_board() -> Response:
+    return jsonify(current_board())
+
+
+@bp.get("/api/layout")
+def api_layout() -> Response:
+    state = board_state()
+    name = (state.public.get("layout") if state else None) or DEFAULT_LAYOUT
+    return jsonify(load_layout(str(name)).to_dict())
+
+
+@bp.get("/api/session")
+def api_session() -> Response:
+    return jsonify({"csrf_token": csrf.token(), "staff": is_staff()})
+
+
+@bp.get("/api/events")
+def api_events() -> Response:
+    last_event_id = _last_event_id()
+    follower: BoardFollower = current_app.extensions["board_follower"]
+    if not follower.try_open_stream():
+        raise ApiError(
+            503, "too many live pages open: retrying shortly", headers={"Retry-After": STREAM_RETRY_AFTER}
+        )
+    body = EventStream(follower, last_event_id=last_event_id)
+    response = Response(body, mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"  # a reverse proxy must not hold events back
+    return response
+
+
+def _last_event_id() -> int | None:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        raise ApiError(400, "Last-Event-ID must be a journal id (a whole number)")
+    return int(raw)
+
+
+_BOARD_SCHEMA = {
+    "type": "object",
+    "description": "The public board: occupancy with owners, lit lamps, the game's public view. "
+    "Never pawn kinds.",
+    "properties": {
+        "id": {"type": "integer", "description": "Journal id of this state"},
+        "service": {"type": "object", "properties": {"running": {"type": "boolean"}}},
+        "layout": {"type": ["string", "null"]},
+        "backend": {"type": ["string", "null"], "enum": ["sim", "gpio", "serial", None]},
+        "game": {"type": ["object", "null"]},
+        "pawns": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {"owner": {"type": ["integer", "null"]}},
+            },
+        },
+        "lamps": {
+            "type": "object",
+            "properties": {
+                "lit": {"type": "array", "items": {"type": "string"}},
+                "test": {"type": "boolean"},
+            },
+        },
+        "anomalies": {"type": "array", "items": {"type": "object"}},
+        "faults": {"type": "array", "items": {"type": "object"}},
+        "scanner_faulted": {"type": "boolean"},
+    },
+}
+openapi.add_schemas({"Board": _BOARD_SCHEMA})
+openapi.add_paths(
+    {
+        "/api/board": {
+            "get": {
+                "summary": "The public board state",
+                "responses": {
+                    "200": openapi.json_response("The board", {"$ref": "#/components/schemas/Board"})
+                },
+            }
+        },
+        "/api/layout": {
+            "get": {
+                "summary": "The board layout (slot and lamp positions, rows) for drawing it",
+                "responses": {"200": openapi.json_response("The layout in its file format")},
+            }
+        },
+        "/api/session": {
+            "get": {
+                "summary": "This session's CSRF token and whether it is a staff session",
+                "responses": {
+                    "200": openapi.json_response(
+                        "Session",
+                        {
+                            "type": "object",
+                            "properties": {"csrf_token": {"type": "string"}, "staff": {"type": "boolean"}},
+                        },
+                    )
+                },
+            }
+        },
+        "/api/events": {
+            "get": {
+                "summary": "Server-Sent Events: `board` (id = journal id, data = Board), `service` "
+                "({running}), `reconnect` before the server ends the stream",
+                "parameters": [
+                    {
+                        "name": "Last-Event-ID",
+                        "in": "header",
+                        "required": False,
+                        "schema": {"type": "string"},
+                    },
+                    {
+                        "name": "last_event_id",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "string"},
+                        "description": "Same as the header, for clients that cannot set it",
+                    },
+                ],
+                "responses": {
+                    "200": {"description": "The event stream", "content": {"text/event-stream": {}}},
+                    "400": openapi.error("Last-Event-ID is not a journal id"),
+                    "503": openapi.error("Too many open streams; retry after Retry-After seconds"),
+                },
+            }
+        },
+    }
+)

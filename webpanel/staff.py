@@ -1,0 +1,482 @@
+"""Staff service mode: health, slot and lamp tests, games, self-test and the journal.
+
+Everything here is behind the staff PIN (see :mod:`webpanel.auth`). The raw
+slot readings (which pawn conducts) and the journal's private payloads are
+shown only while no game is running: a running game excludes service mode's
+view of the pawns, so staff cannot learn, or let slip, a player's secret.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+
+from games.hautetension.seats import MAX_PLAYERS, MIN_PLAYERS
+from store.commands import CommandKind
+from store.journal import BoardState, Entry, Journal
+from webpanel import auth, csrf, openapi
+from webpanel.auth import staff_required
+from webpanel.db import board_state, game_running, get_db, service_running, submit
+from webpanel.errors import ApiError, json_object, require_bool, require_int
+from webpanel.view import public_board
+
+bp = Blueprint("staff", __name__)
+
+MAX_NAME = 24
+COLOURS = ("red", "blue", "black", "white", "green", "yellow", "orange", "purple")
+_HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+LAMPS = ("N", "E", "S", "W")
+MAX_HANDICAP = 3
+JOURNAL_PAGE = 200
+GAME_RUNNING = "a game is running"
+
+
+# -- pages ------------------------------------------------------------------------
+
+
+@bp.get("/staff")
+def dashboard() -> Any:
+    if not auth.is_staff():
+        return redirect(url_for("staff.login_page"))
+    return render_template("staff/health.html")
+
+
+@bp.get("/staff/login")
+def login_page() -> str:
+    return render_template("staff/login.html")
+
+
+@bp.get("/staff/tests")
+@staff_required
+def tests_page() -> str:
+    return render_template("staff/tests.html")
+
+
+@bp.get("/staff/game")
+@staff_required
+def game_page() -> str:
+    return render_template("staff/game.html", colours=COLOURS, lamps=LAMPS)
+
+
+@bp.get("/staff/journal")
+@staff_required
+def journal_page() -> str:
+    return render_template("staff/journal.html")
+
+
+# -- session ------------------------------------------------------------------------
+
+
+@bp.post("/api/staff/login")
+def api_login() -> Response:
+    body = json_object(allowed={"pin"}, required={"pin"})
+    auth.log_in(body["pin"])
+
+    return jsonify({"staff": True, "csrf_token": csrf.token()})
+
+
+@bp.post("/api/staff/logout")
+def api_logout() -> Response:
+    auth.log_out()
+    return jsonify({"staff": False})
+
+
+# -- health and tests -----------------------------------------------------------
+
+
+@bp.get("/api/staff/health")
+@staff_required
+def api_health() -> Response:
+    state = board_state()
+    running = service_running(state)
+    return jsonify(
+        {
+            "service": {
+                "running": running,
+                "heartbeat_age": None if state is None else round(time.time() - state.updated_at, 3),
+            },
+            "game_running": game_running(state),
+            "health": state.health if state else None,
+            "board": public_board(
+                state.public if state else None,
+                journal_id=state.journal_id if state else 0,
+                service_running=running,
+            ),
+        }
+    )
+
+
+@bp.get("/api/staff/slots")
+@staff_required
+def api_slots() -> Response:
+    state = board_state()
+    _refuse_during_game(state, "the slot test is refused while a game is running")
+    return jsonify({"id": state.journal_id if state else 0, "slots": slot_readings(state)})
+
+
+def slot_readings(state: BoardState | None) -> dict[str, dict[str, bool]]:
+    """Presence and conduction per occupied slot, from the service's private state."""
+    if state is None:
+        return {}
+    private = state.private or {}
+    raw = private.get("slots")
+    if isinstance(raw, Mapping):
+        return {
+            str(slot): {"presence": bool(r.get("presence")), "conduction": bool(r.get("conduction"))}
+            for slot, r in raw.items()
+            if isinstance(r, Mapping)
+        }
+    kinds = next((v for v in (private.get("board"), private.get("pawns")) if isinstance(v, Mapping)), {})
+    readings = {}
+    for slot in sorted(set(state.public.get("pawns") or {}) | set(kinds)):
+        kind = kinds.get(slot)
+        if isinstance(kind, Mapping):
+            kind = kind.get("kind")
+        readings[str(slot)] = {"presence": True, "conduction": kind == "attack"}
+    return readings
+
+
+@bp.post("/api/staff/lamp-test")
+@staff_required
+def api_lamp_test() -> Response:
+    body = json_object(allowed={"on"}, required={"on"})
+    on = require_bool(body, "on")
+    _refuse_during_game(board_state(), "the lamp test is refused while a game is running")
+    submit(CommandKind.LAMP_TEST, {"on": on})
+    return jsonify({"ok": True, "on": on})
+
+
+@bp.post("/api/staff/self-test")
+@staff_required
+def api_self_test() -> Response:
+    if request.content_length:
+        json_object(allowed=set())
+    _refuse_during_game(board_state(), "the self-test flashes the lamps: refused while a game is running")
+    command = submit(CommandKind.SELF_TEST)
+    return jsonify({"ok": True, "result": command.result})
+
+
+def _refuse_during_game(state: BoardState | None, message: str) -> None:
+    if game_running(state):
+        raise ApiError(409, message)
+
+
+# -- games ------------------------------------------------------------------------
+
+
+@bp.post("/api/staff/game")
+@staff_required
+def api_new_game() -> tuple[Response, int]:
+    payload = new_game_payload(
+        json_object(allowed={"players", "first", "seed", "handicap"}, required={"players"})
+    )
+    if game_running(board_state()):
+        raise ApiError(409, f"{GAME_RUNNING}: abandon it first")
+    command = submit(CommandKind.NEW_GAME, payload, failed_status=422)
+    return jsonify({"ok": True, "result": command.result}), 201
+
+
+def new_game_payload(body: Mapping[str, Any]) -> dict[str, Any]:
+    """The NEW_GAME command for a request body, or an :class:`ApiError` naming the bad field."""
+    players = body.get("players")
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise ApiError(400, f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    seats = [_player(i, p) for i, p in enumerate(players)]
+    names = [s["name"].casefold() for s in seats]
+    if len(set(names)) != len(names):
+        raise ApiError(400, "players must have different names")
+    colours = [s["colour"].casefold() for s in seats]
+    if len(set(colours)) != len(colours):
+        raise ApiError(400, "players must have different colours")
+    first = body.get("first", "draw")
+    if first != "draw":
+        first = require_int(first, 'first (or "draw")', low=0, high=len(seats) - 1)
+    payload: dict[str, Any] = {"players": seats, "first": first}
+    if "seed" in body:
+        payload["seed"] = require_int(body["seed"], "seed", low=0, high=2**63 - 1)
+    if "handicap" in body:
+        payload["handicap"] = _handicap(body["handicap"])
+    return payload
+
+
+def _player(index: int, value: Any) -> dict[str, str]:
+    where = f"players[{index}]"
+    if not isinstance(value, Mapping):
+        raise ApiError(400, f"{where} must be an object with a name and a colour")
+    unknown = sorted(set(value) - {"name", "colour"})
+    if unknown:
+        raise ApiError(400, f"{where}: unknown field(s): {', '.join(unknown)}")
+    name = value.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
+        raise ApiError(400, f"{where}.name must be 1 to {MAX_NAME} characters")
+    if any(not ch.isprintable() for ch in name):
+        raise ApiError(400, f"{where}.name must not contain control characters")
+    colour = value.get("colour")
+    if not isinstance(colour, str) or not (colour in COLOURS or _HEX_COLOUR.match(colour)):
+        raise ApiError(400, f"{where}.colour must be one of {', '.join(COLOURS)} or #rrggbb")
+    return {"name": name.strip(), "colour": colour}
+
+
+def _handicap(value: Any) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        raise ApiError(400, "handicap must be an object {lamp: pawns}")
+    out = {}
+    for lamp, count in value.items():
+        if lamp not in LAMPS:
+            raise ApiError(400, f"handicap: unknown lamp {str(lamp)[:8]!r} (lamps: {', '.join(LAMPS)})")
+        count = require_int(count, f"handicap.{lamp}", low=0, high=MAX_HANDICAP)
+        if count:
+            out[lamp] = count
+    return out
+
+
+@bp.post("/api/staff/game/abandon")
+@staff_required
+def api_abandon() -> Response:
+    if request.content_length:
+        json_object(allowed=set())
+    if not game_running(board_state()):
+        raise ApiError(409, "no game is running")
+    submit(CommandKind.ABANDON_GAME)
+    return jsonify({"ok": True})
+
+
+# -- journal ---------------------------------------------------------------------
+
+
+@bp.get("/api/staff/journal")
+@staff_required
+def api_journal() -> Response:
+    after = _query_int("after", 0)
+    limit = _query_int("limit", JOURNAL_PAGE, high=JOURNAL_PAGE)
+    kind = request.args.get("kind") or None
+    journal = Journal(get_db())
+    with_private = not game_running(journal.state())
+    entries = journal.tail(after, limit=limit, kinds=[kind] if kind else None)
+    return jsonify(
+        {
+            "entries": [_entry(e, with_private) for e in entries],
+            "last_id": journal.last_id(),
+            "private_shown": with_private,
+        }
+    )
+
+
+@bp.get("/api/staff/journal/export")
+@staff_required
+def api_journal_export() -> Response:
+    conn = get_db()
+    journal = Journal(conn)
+    with_private = not game_running(journal.state())
+    upto = journal.last_id()
+
+    def lines() -> Iterator[str]:
+        after = 0
+        while after < upto:
+            batch = [e for e in journal.tail(after, limit=500) if e.id <= upto]
+            if not batch:
+                break
+            for entry in batch:
+                yield json.dumps(_entry(entry, with_private), separators=(",", ":")) + "\n"
+            after = batch[-1].id
+
+    # Built before returning: the request's connection closes at teardown.
+    text = "".join(lines())
+    response = Response(text, mimetype="application/x-ndjson")
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    response.headers["Content-Disposition"] = f'attachment; filename="hautetension-journal-{stamp}.jsonl"'
+    return response
+
+
+def _entry(entry: Entry, with_private: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": entry.id,
+        "at": entry.at,
+        "kind": entry.kind,
+        "game_id": entry.game_id,
+        "public": entry.public,
+    }
+    if with_private:
+        out["private"] = entry.private
+    return out
+
+
+def _query_int(name: str, default: int, *, high: int = 2**62) -> int:
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return default
+    if not raw.isdigit() or len(raw) > 18 or not 0 <= int(raw) <= high:
+        raise ApiError(400, f"{name} must be a whole number from 0 to {high}")
+    return int(raw)
+
+
+# -- OpenAPI -------------------------------------------------------------------------
+
+_staff = {
+    "401": openapi.error("Not logged in as staff"),
+    "403": openapi.error("Missing or wrong CSRF token"),
+}
+_command_errors = {
+    "409": openapi.error("Refused (a game is running, or the service's reason)"),
+    "503": openapi.error("Board service not responding"),
+}
+_bad = {"400": openapi.error("Malformed body or field"), "415": openapi.error("Body is not JSON")}
+_csrf = [openapi.CSRF_PARAMETER]
+_player_schema = {
+    "type": "object",
+    "required": ["name", "colour"],
+    "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
+        "colour": {"anyOf": [{"enum": list(COLOURS)}, {"type": "string", "pattern": _HEX_COLOUR.pattern}]},
+    },
+}
+openapi.add_paths(
+    {
+        "/api/staff/login": {
+            "post": {
+                "summary": "Open a staff session with the staff PIN (rate-limited)",
+                "parameters": _csrf,
+                "requestBody": openapi.json_body(
+                    {"type": "object", "required": ["pin"], "properties": {"pin": {"type": "string"}}}
+                ),
+                "responses": {
+                    "200": openapi.json_response("Logged in"),
+                    "401": openapi.error("Wrong PIN"),
+                    "403": openapi.error("No PIN set, or missing CSRF token"),
+                    "429": openapi.error("Too many wrong PINs; see Retry-After"),
+                    **_bad,
+                },
+            }
+        },
+        "/api/staff/logout": {
+            "post": {
+                "summary": "End the staff session",
+                "parameters": _csrf,
+                "responses": {
+                    "200": openapi.json_response("Logged out"),
+                    "403": openapi.error("Missing CSRF token"),
+                },
+            }
+        },
+        "/api/staff/health": {
+            "get": {
+                "summary": "Service heartbeat, backend health (link, scan rate, latency, faults, flicker, "
+                "references, lamp feedback) and the public board",
+                "responses": {"200": openapi.json_response("Health"), **_staff},
+            }
+        },
+        "/api/staff/slots": {
+            "get": {
+                "summary": "Slot test: raw presence and conduction per slot (refused during a game)",
+                "responses": {
+                    "200": openapi.json_response("Readings"),
+                    **_staff,
+                    "409": openapi.error("A game is running"),
+                },
+            }
+        },
+        "/api/staff/lamp-test": {
+            "post": {
+                "summary": "Light every lamp (on) or end the lamp test (refused during a game)",
+                "parameters": _csrf,
+                "requestBody": openapi.json_body(
+                    {"type": "object", "required": ["on"], "properties": {"on": {"type": "boolean"}}}
+                ),
+                "responses": {"200": openapi.json_response("Done"), **_staff, **_bad, **_command_errors},
+            }
+        },
+        "/api/staff/self-test": {
+            "post": {
+                "summary": "Run the board's self-test (refused during a game)",
+                "parameters": _csrf,
+                "responses": {
+                    "200": openapi.json_response("The self-test result"),
+                    **_staff,
+                    **_command_errors,
+                },
+            }
+        },
+        "/api/staff/game": {
+            "post": {
+                "summary": "Start a new game",
+                "parameters": _csrf,
+                "requestBody": openapi.json_body(
+                    {
+                        "type": "object",
+                        "required": ["players"],
+                        "additionalProperties": False,
+                        "properties": {
+                            "players": {
+                                "type": "array",
+                                "minItems": MIN_PLAYERS,
+                                "maxItems": MAX_PLAYERS,
+                                "items": _player_schema,
+                            },
+                            "first": {
+                                "anyOf": [{"type": "integer", "minimum": 0}, {"const": "draw"}],
+                                "description": 'First seat, or "draw" (the default)',
+                            },
+                            "seed": {"type": "integer", "minimum": 0},
+                            "handicap": {
+                                "type": "object",
+                                "additionalProperties": {
+                                    "type": "integer",
+                                    "minimum": 0,
+                                    "maximum": MAX_HANDICAP,
+                                },
+                            },
+                        },
+                    }
+                ),
+                "responses": {
+                    "201": openapi.json_response("Started"),
+                    **_staff,
+                    **_bad,
+                    **_command_errors,
+                    "422": openapi.error("The service could not set up this game (its reason)"),
+                },
+            }
+        },
+        "/api/staff/game/abandon": {
+            "post": {
+                "summary": "Abandon the running game",
+                "parameters": _csrf,
+                "responses": {"200": openapi.json_response("Abandoned"), **_staff, **_command_errors},
+            }
+        },
+        "/api/staff/journal": {
+            "get": {
+                "summary": "Read the journal (private payloads only when no game is running)",
+                "parameters": [
+                    {"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                    {
+                        "name": "limit",
+                        "in": "query",
+                        "schema": {"type": "integer", "minimum": 0, "maximum": JOURNAL_PAGE},
+                    },
+                    {"name": "kind", "in": "query", "schema": {"type": "string"}},
+                ],
+                "responses": {
+                    "200": openapi.json_response("Entries"),
+                    **_staff,
+                    "400": openapi.error("Bad query"),
+                },
+            }
+        },
+        "/api/staff/journal/export": {
+            "get": {
+                "summary": "The whole journal as JSON Lines (a download)",
+                "responses": {
+                    "200": {"description": "JSON Lines", "content": {"application/x-ndjson": {}}},
+                    **_staff,
+                },
+            }
+        },
+    }
+)

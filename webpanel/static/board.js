@@ -1,0 +1,228 @@
+/* The live board (and the simulated board): drawn from the layout, kept live over SSE. */
+"use strict";
+(function () {
+  var SVG = "http://www.w3.org/2000/svg";
+  var svg = document.getElementById("board");
+  var isSim = svg.classList.contains("sim");
+  var slotEls = {};
+  var lampEls = {};
+  var board = null;
+  var lastId = null;
+  var source = null;
+  var retryTimer = null;
+
+  function el(name, attrs, parent) {
+    var node = document.createElementNS(SVG, name);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (parent) { parent.appendChild(node); }
+    return node;
+  }
+
+  function centre(pos) { return { x: pos[1] + 0.5, y: pos[0] + 0.5 }; }
+
+  function draw(layout) {
+    var rows = layout.grid.rows, cols = layout.grid.columns;
+    svg.setAttribute("viewBox", "-1.1 -1.1 " + (cols + 2.2) + " " + (rows + 2.2));
+    var wires = el("g", { "class": "wires" }, svg);
+    var ends = { "+": centre(layout.battery) };
+    Object.keys(layout.lamps).forEach(function (l) { ends[l] = centre(layout.lamps[l]); });
+    layout.rows.forEach(function (row) {
+      var pts = row.slots.map(function (s) { return centre(layout.slots[s]); });
+      var a = row.kind === "straight" ? ends["+"] : ends[row.lamps[0]];
+      var b = row.kind === "straight" ? ends[row.lamps[0]] : ends[row.lamps[1]];
+      // A straight row runs from the battery to its lamp; draw the wire through its slots.
+      var first = pts[0], last = pts[pts.length - 1];
+      var d = function (p, q) { return Math.hypot(p.x - q.x, p.y - q.y); };
+      if (d(first, a) > d(last, a)) { var t = a; a = b; b = t; }
+      var all = [a].concat(pts, [b]);
+      el("polyline", {
+        "class": "wire " + row.kind, "data-row": row.id,
+        "points": all.map(function (p) { return p.x + "," + p.y; }).join(" ")
+      }, wires);
+    });
+    var battery = el("g", { "class": "battery" }, svg);
+    el("rect", { x: ends["+"].x - 0.42, y: ends["+"].y - 0.42, width: 0.84, height: 0.84, rx: 0.12 }, battery);
+    el("text", { x: ends["+"].x, y: ends["+"].y + 0.02, "class": "label" }, battery).textContent = "+";
+    Object.keys(layout.lamps).forEach(function (name) {
+      var p = ends[name];
+      var g = el("g", { "class": "lamp", "data-lamp": name, id: "lamp-" + name }, svg);
+      el("circle", { cx: p.x, cy: p.y, r: 0.46 }, g);
+      el("text", { x: p.x, y: p.y + 0.02, "class": "label" }, g).textContent = name;
+      lampEls[name] = g;
+    });
+    var slots = el("g", { "class": "slots" }, svg);
+    Object.keys(layout.slots).forEach(function (name) {
+      var p = centre(layout.slots[name]);
+      var g = el("g", { "class": "slot", "data-slot": name, id: "slot-" + name, tabindex: isSim ? "0" : "-1" }, slots);
+      el("circle", { "class": "hole", cx: p.x, cy: p.y, r: 0.4 }, g);
+      el("circle", { "class": "pawn", cx: p.x, cy: p.y, r: 0.3 }, g);
+      el("text", { x: p.x, y: p.y + 0.02, "class": "name" }, g).textContent = name;
+      slotEls[name] = g;
+      if (isSim) {
+        g.addEventListener("click", function () { simClick(name); });
+        g.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { simClick(name); } });
+      }
+    });
+  }
+
+  function seatColour(seats, owner) {
+    if (owner === null || owner === undefined || !seats[owner]) { return null; }
+    return seats[owner].colour;
+  }
+
+  function render(b) {
+    board = b;
+    var game = b.game && b.game.view ? b.game : null;
+    var seats = game ? game.view.seats : [];
+    Object.keys(slotEls).forEach(function (name) {
+      var g = slotEls[name];
+      var pawn = b.pawns[name];
+      var pawnEl = g.querySelector(".pawn");
+      if (pawn) {
+        g.classList.add("occupied");
+        g.setAttribute("data-owner", pawn.owner === null ? "none" : String(pawn.owner));
+        var colour = seatColour(seats, pawn.owner);
+        pawnEl.setAttribute("fill", colour || "#8a8a8a");
+      } else {
+        g.classList.remove("occupied");
+        g.removeAttribute("data-owner");
+        pawnEl.removeAttribute("fill");
+      }
+    });
+    var troubled = {};
+    b.anomalies.concat(b.faults).forEach(function (a) { if (a.slot) { troubled[a.slot] = true; } });
+    Object.keys(slotEls).forEach(function (name) { slotEls[name].classList.toggle("anomaly", !!troubled[name]); });
+    Object.keys(lampEls).forEach(function (name) {
+      var lit = b.lamps.lit.indexOf(name) >= 0;
+      lampEls[name].classList.toggle("lit", lit);
+      var owner = seats.findIndex(function (s) { return s.lamp === name; });
+      lampEls[name].querySelector("circle").setAttribute("stroke", owner >= 0 ? seats[owner].colour : "#555");
+    });
+    renderStatus(b, game, seats);
+    Panel.showService(b.service.running);
+  }
+
+  function renderStatus(b, game, seats) {
+    var turn = document.getElementById("turn");
+    var list = document.getElementById("seats");
+    var result = document.getElementById("result");
+    list.textContent = "";
+    seats.forEach(function (s, i) {
+      var li = document.createElement("li");
+      li.className = "seat" + (s.eliminated ? " out" : "") + (game.view.to_move === i ? " to-move" : "");
+      var dot = el("svg", { "class": "dot", viewBox: "0 0 2 2", width: "1em", height: "1em" });
+      el("circle", { cx: 1, cy: 1, r: 0.9, fill: s.colour }, dot);
+      li.appendChild(dot);
+      var label = s.name + " — lamp " + s.lamp + (s.eliminated ? " (out)" : "") +
+        (typeof s.pawns_left === "number" ? " — " + s.pawns_left + " pawns left" : "");
+      li.appendChild(document.createTextNode(label));
+      list.appendChild(li);
+    });
+    if (!game) {
+      turn.textContent = b.service.running ? "No game running." : "Board service not running.";
+    } else if (game.status === "running" && b.paused) {
+      turn.textContent = "Game paused: put the board right (see below)";
+    } else if (game.status === "running" && game.view.to_move !== null && seats[game.view.to_move]) {
+      turn.textContent = seats[game.view.to_move].name + " to play";
+    } else if (game.status === "abandoned") {
+      turn.textContent = "Game abandoned.";
+    } else {
+      turn.textContent = "Game over.";
+    }
+    var outcome = game && game.view.outcome;
+    if (outcome) {
+      var winners = (outcome.winners || []).map(function (i) { return seats[i] ? seats[i].name : "?"; });
+      var text = winners.length === 1 ? winners[0] + " wins" : (winners.length ? "Tie: " + winners.join(", ") : "No winner");
+      if (game.points) { text += " — points " + game.points.join(" / "); }
+      result.textContent = text + " (" + (outcome.reason || outcome.termination) + ")";
+      result.hidden = false;
+    } else {
+      result.hidden = true;
+    }
+    var anomalies = document.getElementById("anomalies");
+    anomalies.textContent = "";
+    b.anomalies.concat(b.faults).slice(-5).forEach(function (a) {
+      var li = document.createElement("li");
+      li.textContent = (a.slot ? a.slot + ": " : "") + (a.message || a.kind);
+      anomalies.appendChild(li);
+    });
+    if (b.lamps.test) { turn.textContent += " (lamp test)"; }
+    if (b.scanner_faulted || b.lamps.safe) { turn.textContent += " — board fault: lamps in their safe state"; }
+  }
+
+  function setConn(state, label) {
+    var conn = document.getElementById("conn");
+    conn.setAttribute("data-state", state);
+    conn.textContent = label;
+  }
+
+  function connect() {
+    if (source) { source.close(); }
+    var url = "/api/events" + (lastId !== null ? "?last_event_id=" + lastId : "");
+    source = new EventSource(url);
+    source.addEventListener("open", function () { setConn("live", "live"); });
+    source.addEventListener("board", function (e) {
+      lastId = Number(e.lastEventId);
+      render(JSON.parse(e.data));
+    });
+    source.addEventListener("service", function (e) {
+      var running = JSON.parse(e.data).running;
+      Panel.showService(running);
+      if (board) { board.service.running = running; renderStatus(board, board.game, board.game ? board.game.view.seats : []); }
+    });
+    source.addEventListener("error", function () {
+      // The browser retries a dropped stream itself; a refused one (503: too many pages) it does not.
+      if (source.readyState === EventSource.CLOSED) {
+        setConn("waiting", "reconnecting…");
+        clearTimeout(retryTimer);
+        retryTimer = setTimeout(connect, 3000 + Math.random() * 2000);
+      } else {
+        setConn("waiting", "reconnecting…");
+      }
+    });
+  }
+
+  async function simClick(slot) {
+    var msg = document.getElementById("sim-msg");
+    var occupied = board && board.pawns[slot];
+    var kind = document.querySelector('input[name="pawn"]:checked');
+    var pawn = occupied ? null : (kind ? kind.value : "attack");
+    msg.textContent = "";
+    try {
+      await Panel.api("POST", "/api/sim/slots/" + encodeURIComponent(slot), { pawn: pawn });
+    } catch (err) {
+      msg.textContent = err.message;
+    }
+  }
+
+  function wireTestButton() {
+    var button = document.getElementById("test-button");
+    if (!button) { return; }
+    var held = false;
+    async function set(value) {
+      if (held === value) { return; }
+      held = value;
+      try { await Panel.api("POST", "/api/sim/button", { held: value }); }
+      catch (err) { document.getElementById("sim-msg").textContent = err.message; }
+    }
+    button.addEventListener("pointerdown", function () { set(true); });
+    ["pointerup", "pointerleave", "pointercancel"].forEach(function (n) {
+      button.addEventListener(n, function () { set(false); });
+    });
+  }
+
+  async function start() {
+    try {
+      draw(await Panel.api("GET", "/api/layout"));
+      var first = await Panel.api("GET", "/api/board");
+      lastId = first.id;
+      render(first);
+    } catch (err) {
+      setConn("error", "cannot load the board: " + err.message);
+    }
+    wireTestButton();
+    connect();
+  }
+
+  start();
+})();

@@ -1,0 +1,204 @@
+"""Following the board for every open page: one reader, many event streams.
+
+One background thread per panel process polls the ``board_state`` row (a
+single-row read, every ``poll_interval``) and, when the board service has
+written a new state, builds its public view once and wakes every waiting
+stream. Streams are Server-Sent Events: each ``board`` event has the journal
+id of the state it carries as its id, so a browser that reconnects with
+``Last-Event-ID`` is sent the current state only if it missed something.
+
+Every open stream holds one server thread, so streams are bounded: at most
+``max_streams`` at once (beyond that: 503 with ``Retry-After``, the page
+retries), each ends after ``stream_max_seconds`` (the browser reconnects and
+resumes), and a comment every ``heartbeat_seconds`` lets the server notice a
+client that went away.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from store.db import connect
+from webpanel.config import PanelSettings
+from webpanel.view import public_board
+
+log = logging.getLogger(__name__)
+
+RETRY_MS = 1000
+"""What the browser waits before reconnecting when a stream ends."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The latest board as streams see it."""
+
+    version: int
+    journal_id: int
+    running: bool
+    board_json: str
+
+
+class BoardFollower:
+    """Polls the shared database and wakes the streams when the board changes."""
+
+    def __init__(self, settings: PanelSettings) -> None:
+        self.settings = settings
+        self._cond = threading.Condition()
+        self._snapshot: Snapshot | None = None
+        self._streams = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._start_lock = threading.Lock()
+        self.polls = 0
+
+    # -- the reader thread -------------------------------------------------
+
+    def start(self) -> None:
+        with self._start_lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="board-follower", daemon=True)
+                self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        conn = None
+        while not self._stop.is_set():
+            try:
+                if conn is None:
+                    conn = connect(self.settings.database)
+                self._poll(conn)
+            except Exception:  # a locked or vanished database must not kill the reader
+                log.exception("cannot read the board state; retrying")
+                if conn is not None:
+                    conn.close()
+                conn = None
+                self._stop.wait(1.0)
+            self._stop.wait(self.settings.poll_interval)
+        if conn is not None:
+            conn.close()
+
+    def _poll(self, conn: Any) -> None:
+        self.polls += 1
+        row = conn.execute("SELECT journal_id, updated_at FROM board_state WHERE id = 1").fetchone()
+        journal_id = int(row[0]) if row else 0
+        running = row is not None and time.time() - float(row[1]) < self.settings.service_stale_seconds
+        current = self._snapshot
+        if current is not None and current.journal_id == journal_id and current.running == running:
+            return
+        public = None
+        if row is not None:
+            full = conn.execute("SELECT journal_id, public FROM board_state WHERE id = 1").fetchone()
+            journal_id, public = int(full[0]), json.loads(full[1])
+        board = public_board(public, journal_id=journal_id, service_running=running)
+        with self._cond:
+            version = (current.version + 1) if current else 1
+            self._snapshot = Snapshot(
+                version, journal_id, running, json.dumps(board, separators=(",", ":"))
+            )
+            self._cond.notify_all()
+
+    # -- what streams use --------------------------------------------------
+
+    def latest(self, timeout: float = 2.0) -> Snapshot | None:
+        """The current snapshot, waiting briefly for the first poll."""
+        self.start()
+        with self._cond:
+            self._cond.wait_for(lambda: self._snapshot is not None or self._stop.is_set(), timeout)
+            return self._snapshot
+
+    def wait_newer(self, version: int, timeout: float) -> Snapshot | None:
+        """The snapshot once it is newer than *version*, or ``None`` after *timeout*."""
+        with self._cond:
+            self._cond.wait_for(
+                lambda: (
+                    self._stop.is_set() or (self._snapshot is not None and self._snapshot.version > version)
+                ),
+                timeout,
+            )
+            snap = self._snapshot
+        return snap if snap is not None and snap.version > version else None
+
+    @property
+    def open_streams(self) -> int:
+        return self._streams
+
+    def try_open_stream(self) -> bool:
+        with self._cond:
+            if self._streams >= self.settings.max_streams:
+                return False
+            self._streams += 1
+            return True
+
+    def close_stream(self) -> None:
+        with self._cond:
+            self._streams -= 1
+
+    @property
+    def stopped(self) -> bool:
+        return self._stop.is_set()
+
+
+def sse(event: str, data: str, event_id: int | None = None) -> str:
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    return f"{head}event: {event}\ndata: {data}\n\n"
+
+
+class EventStream:
+    """The body of one SSE response; releases its place when closed (even if never iterated)."""
+
+    def __init__(self, follower: BoardFollower, *, last_event_id: int | None) -> None:
+        self.follower = follower
+        self.last_event_id = last_event_id
+        self._closed = False
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self._events():
+            yield chunk.encode()
+
+    def _events(self) -> Iterator[str]:
+        settings = self.follower.settings
+        deadline = time.monotonic() + settings.stream_max_seconds
+        yield f"retry: {RETRY_MS}\n\n"
+        snap = self.follower.latest()
+        sent_id, sent_running, version = self.last_event_id, None, 0
+        if snap is not None:
+            version = snap.version
+            if sent_id is None or snap.journal_id != sent_id:
+                yield sse("board", snap.board_json, snap.journal_id)
+                sent_id = snap.journal_id
+            yield sse("service", json.dumps({"running": snap.running}))
+            sent_running = snap.running
+        while not self.follower.stopped:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            snap = self.follower.wait_newer(version, min(settings.heartbeat_seconds, remaining))
+            if snap is None:
+                yield ": keep-alive\n\n"
+                continue
+            version = snap.version
+            if snap.journal_id != sent_id:
+                yield sse("board", snap.board_json, snap.journal_id)
+                sent_id = snap.journal_id
+            if snap.running != sent_running:
+                yield sse("service", json.dumps({"running": snap.running}))
+                sent_running = snap.running
+        # Ending is routine: the browser reconnects after ``retry`` and resumes from its last id.
+        yield sse("reconnect", json.dumps({"after_ms": RETRY_MS}))
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.follower.close_stream()

@@ -1,0 +1,551 @@
+"""The tournaments blueprint: public pages, staff forms and the JSON API.
+
+Staff forms post back to the pages (they work on any tablet browser, no
+script needed); each entry form carries a request id so that a form sent
+twice (a double tap, a resend after a power cut) is recorded once.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask.typing import ResponseReturnValue
+
+from games.exc import GameError
+from games.hautetension.seats import DEFAULT_COLOURS
+from games.hautetension.tournament import Lighting, Table, Tournament, TournamentError
+from games.hautetension.tournament_points import ResultError, game_points
+from store.commands import CommandKind
+from store.tournaments import (
+    BoardGame,
+    BoardGameError,
+    Recorded,
+    TournamentInfo,
+    TournamentNotFoundError,
+    Tournaments,
+)
+from webpanel import openapi
+from webpanel.auth import is_staff, staff_required
+from webpanel.db import board_state, game_running, get_db, submit
+from webpanel.errors import ApiError, json_object
+from webpanel.tournaments import present
+
+bp = Blueprint(
+    "tournaments",
+    __name__,
+    template_folder="templates",
+    static_folder="static",
+    static_url_path="/tournaments/static",
+)
+
+ENTRY_ERRORS = (GameError, BoardGameError, ValueError)
+"""What a refused entry raises (tournament rules, impossible results, board games that do not fit)."""
+
+
+def store() -> Tournaments:
+    return Tournaments(get_db())
+
+
+def actor() -> str:
+    return f"staff@{request.remote_addr or 'unknown'}"
+
+
+def _load(tid: int) -> tuple[TournamentInfo, Tournament]:
+    try:
+        return store().get(tid), store().load(tid)
+    except TournamentNotFoundError:
+        abort(404)
+
+
+def _record(
+    tid: int, command: Callable[[Tournament], dict[str, Any]], *, request_id: str | None = None
+) -> Recorded:
+    return store().record(tid, command, actor=actor(), request_id=request_id or None)
+
+
+def _already_recorded(tid: int) -> bool:
+    """Whether this form's request id was recorded before (a double tap, a resend)."""
+    request_id = request.form.get("request_id")
+    return request_id is not None and request_id != "" and store().find_request(tid, request_id) is not None
+
+
+def _back(tid: int) -> ResponseReturnValue:
+    return redirect(url_for("tournaments.overview", tid=tid), code=303)
+
+
+# -- public pages -------------------------------------------------------------------
+
+
+@bp.get("/tournaments")
+def index() -> str:
+    return render_template("tournaments/index.html", tournaments=store().all())
+
+
+@bp.get("/tournaments/<int:tid>")
+def overview(tid: int) -> str:
+    info, t = _load(tid)
+    current = present.round_view(t, len(t.rounds)) if t.rounds else None
+    return render_template(
+        "tournaments/overview.html",
+        info=info,
+        t=present.tournament_view(info, t),
+        standings=present.standings_view(t),
+        current=current,
+        rounds=list(range(1, len(t.rounds) + 1)),
+        can_register=not t.rounds,
+        kiosk=bool(request.args.get("kiosk")),
+    )
+
+
+@bp.get("/tournaments/<int:tid>/rounds/<int:number>")
+def round_page(tid: int, number: int) -> str:
+    info, t = _load(tid)
+    if not 1 <= number <= len(t.rounds):
+        abort(404)
+    return render_template("tournaments/round.html", info=info, r=present.round_view(t, number))
+
+
+@bp.get("/tournaments/<int:tid>/players/<int:player>")
+def player_page(tid: int, player: int) -> str:
+    info, t = _load(tid)
+    line = next((s for s in present.standings_view(t) if s["player"] == player), None)
+    if line is None:
+        abort(404)
+    games = []
+    for game in line["games"]:
+        table = t.round(game["round"]).table(game["table"])
+        games.append({**game, "opponents": [t.names[p] for p in table.seats if p != player]})
+    return render_template("tournaments/player.html", info=info, s=line, games=games)
+
+
+@bp.get("/tournaments/<int:tid>/standings.csv")
+def standings_csv(tid: int) -> ResponseReturnValue:
+    info, t = _load(tid)
+    return _csv(present.standings_csv(t), f"tournament-{info.id}-standings.csv")
+
+
+@bp.get("/tournaments/<int:tid>/games.csv")
+def games_csv(tid: int) -> ResponseReturnValue:
+    info, t = _load(tid)
+    return _csv(present.games_csv(t), f"tournament-{info.id}-games.csv")
+
+
+def _csv(text: str, filename: str) -> Response:
+    response = Response(text, mimetype="text/csv")
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# -- staff pages ----------------------------------------------------------------------
+
+
+@bp.post("/tournaments")
+@staff_required
+def create() -> ResponseReturnValue:
+    form = request.form
+    try:
+        step = form.get("handicap_step", "").strip()
+        info = store().create(
+            form.get("name", ""),
+            seed=form.get("seed", "").strip() or None,
+            handicap=form.get("handicap") == "on",
+            handicap_step=int(step) if step else None,
+        )
+    except ENTRY_ERRORS as exc:
+        flash(_message(exc), "error")
+        return redirect(url_for("tournaments.index"), code=303)
+    return _back(info.id)
+
+
+@bp.post("/tournaments/<int:tid>/players")
+@staff_required
+def register(tid: int) -> ResponseReturnValue:
+    _load(tid)
+    names = [n for n in request.form.get("names", "").splitlines() if n.strip()]
+    try:
+        for name in names or [""]:
+            _record(tid, functools.partial(Tournament.register, name=name))
+    except ENTRY_ERRORS as exc:
+        flash(_message(exc), "error")
+    return _back(tid)
+
+
+@bp.post("/tournaments/<int:tid>/players/<int:player>/withdraw")
+@staff_required
+def withdraw(tid: int, player: int) -> ResponseReturnValue:
+    _load(tid)
+    try:
+        _record(tid, lambda t: t.withdraw(player))
+    except ENTRY_ERRORS as exc:
+        flash(_message(exc), "error")
+    return _back(tid)
+
+
+@bp.post("/tournaments/<int:tid>/rounds")
+@staff_required
+def next_round(tid: int) -> ResponseReturnValue:
+    _load(tid)
+    try:
+        recorded = _record(tid, lambda t: t.next_round(), request_id=request.form.get("request_id"))
+    except ENTRY_ERRORS as exc:
+        flash(_message(exc), "error")
+        return _back(tid)
+    number = recorded.entry.event["data"]["round"]
+    return redirect(url_for("tournaments.round_page", tid=tid, number=number), code=303)
+
+
+@bp.route("/tournaments/<int:tid>/rounds/<int:number>/tables/<int:table>", methods=["GET", "POST"])
+@staff_required
+def entry(tid: int, number: int, table: int) -> Any:
+    """The tablet page of one table: enter (or correct) its result by lamp order, or attach a board game."""
+    info, t = _load(tid)
+    try:
+        seated = t.round(number).table(table)
+    except TournamentError:
+        abort(404)
+    error = None
+    preview = None
+    status = 200
+    form = request.form if request.method == "POST" else {}
+    if request.method == "POST" and _already_recorded(tid):
+        flash(f"Round {number}, table {table}: this entry was already recorded.", "ok")
+        return redirect(url_for("tournaments.entry", tid=tid, number=number, table=table), code=303)
+    if request.method == "POST":
+        try:
+            lightings = present.lightings_from_form(request.form, len(seated.seats))
+            correction = t.result(number, table) is not None
+            if correction and request.form.get("confirm_correction") != "on":
+                raise ResultError("this table already has a result: tick “replace it” to correct it")
+            if request.form.get("action") == "preview":
+                preview = list(game_points(len(seated.seats), lightings))
+            else:
+                _record(
+                    tid,
+                    lambda t: t.enter_result(number, table, lightings, correction=correction),
+                    request_id=request.form.get("request_id"),
+                )
+                flash(f"Round {number}, table {table}: result recorded.", "ok")
+                return redirect(url_for("tournaments.entry", tid=tid, number=number, table=table), code=303)
+        except ENTRY_ERRORS as exc:
+            error, status = _message(exc), 422
+    return (
+        render_template(
+            "tournaments/entry.html",
+            info=info,
+            number=number,
+            table=present.table_view(t, number, seated),
+            form=form,
+            error=error,
+            preview=preview,
+            request_id=secrets.token_urlsafe(12),
+            board_games=_matching_first(store().finished_board_games(limit=20), t, seated),
+            next_pending=[x.number for x in t.pending_tables()] if len(t.rounds) == number else [],
+        ),
+        status,
+    )
+
+
+def _matching_first(games: list[BoardGame], t: Tournament, table: Table) -> list[BoardGame]:
+    """Board games with exactly this table's players first (they were started from this table)."""
+    names = sorted(t.names[p].casefold() for p in table.seats)
+    return sorted(games, key=lambda g: sorted(n.casefold() for n in g.players) != names)
+
+
+@bp.post("/tournaments/<int:tid>/rounds/<int:number>/tables/<int:table>/start")
+@staff_required
+def start_on_board(tid: int, number: int, table: int) -> ResponseReturnValue:
+    """Start the table's game on the board: its players in seat order, who starts, its handicap.
+
+    The board game then carries the players' names, so its result attaches to
+    this table by name.
+    """
+    _, t = _load(tid)
+    try:
+        seated = t.round(number).table(table)
+    except TournamentError:
+        abort(404)
+    colours = DEFAULT_COLOURS[: len(seated.seats)]
+    players = [{"name": t.names[p], "colour": c} for p, c in zip(seated.seats, colours, strict=True)]
+    payload: dict[str, Any] = {"players": players, "first": seated.first}
+    if seated.handicap:
+        payload["handicap"] = dict(seated.handicap)
+    try:
+        if game_running(board_state()):
+            raise ApiError(409, "a game is running on the board: finish or abandon it first")
+        command = submit(CommandKind.NEW_GAME, payload, failed_status=422)
+        game = (command.result or {}).get("game")
+        flash(f"Round {number}, table {table}: started on the board (game {game}).", "ok")
+    except ApiError as exc:
+        flash(_message(exc), "error")
+    return redirect(url_for("tournaments.entry", tid=tid, number=number, table=table), code=303)
+
+
+@bp.post("/tournaments/<int:tid>/rounds/<int:number>/tables/<int:table>/board")
+@staff_required
+def attach_board(tid: int, number: int, table: int) -> ResponseReturnValue:
+    _, t = _load(tid)
+    if _already_recorded(tid):
+        return redirect(url_for("tournaments.entry", tid=tid, number=number, table=table), code=303)
+    try:
+        game_text = request.form.get("game_id", "").strip()
+        if not game_text.isdigit():
+            raise BoardGameError("choose a board game from the list")
+        game_id = int(game_text)
+        correction = t.result(number, table) is not None
+        if correction and request.form.get("confirm_correction") != "on":
+            raise ResultError("this table already has a result: tick “replace it” to correct it")
+        store().attach_board_game(
+            tid,
+            number,
+            table,
+            game_id,
+            actor=actor(),
+            request_id=request.form.get("request_id") or None,
+            correction=correction,
+        )
+        flash(f"Round {number}, table {table}: result taken from board game {game_id}.", "ok")
+    except ENTRY_ERRORS as exc:
+        flash(_message(exc), "error")
+    return redirect(url_for("tournaments.entry", tid=tid, number=number, table=table), code=303)
+
+
+@bp.get("/tournaments/<int:tid>/audit")
+@staff_required
+def audit_page(tid: int) -> str:
+    info, t = _load(tid)
+    entries = store().audit(tid)
+    return render_template("tournaments/audit.html", info=info, entries=present.audit_view(t, entries))
+
+
+@bp.get("/tournaments/<int:tid>/undo")
+@staff_required
+def undo_page(tid: int) -> str:
+    """Ask before undoing: say which entry would be undone."""
+    info, t = _load(tid)
+    live = [e for e in store().audit(tid) if not e.is_undone]
+    last = present.audit_view(t, live[-1:])
+    return render_template("tournaments/undo.html", info=info, last=last[0] if last else None)
+
+
+@bp.post("/tournaments/<int:tid>/undo")
+@staff_required
+def undo(tid: int) -> ResponseReturnValue:
+    _, t = _load(tid)
+    try:
+        undone = store().undo(tid, actor=actor())
+        flash(f"Undone: {present.summarize(t, undone.event)}.", "ok")
+    except ENTRY_ERRORS as exc:
+        flash(_message(exc), "error")
+    return _back(tid)
+
+
+@bp.app_template_filter("tournament_time")
+def _tournament_time(value: float) -> str:
+    return datetime.datetime.fromtimestamp(value, datetime.UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _message(exc: BaseException) -> str:
+    text = str(exc)
+    return text[:1].upper() + text[1:] if text else exc.__class__.__name__
+
+
+# -- JSON API ---------------------------------------------------------------------------
+
+
+def _api_id(value: str, what: str) -> int:
+    if not value.isdigit():
+        raise ApiError(404, f"no such {what}: {value}")
+    return int(value)
+
+
+def _api_load(tid_text: str) -> tuple[TournamentInfo, Tournament]:
+    tid = _api_id(tid_text, "tournament")
+    try:
+        return store().get(tid), store().load(tid)
+    except TournamentNotFoundError as exc:
+        raise ApiError(404, str(exc)) from None
+
+
+@bp.get("/api/tournaments")
+def api_list() -> Response:
+    return jsonify(
+        {"tournaments": [{"id": i.id, "name": i.name, "created_at": i.created_at} for i in store().all()]}
+    )
+
+
+@bp.get("/api/tournaments/<tid>")
+def api_get(tid: str) -> ResponseReturnValue:
+    info, t = _api_load(tid)
+    body = present.tournament_view(info, t)
+    if not is_staff():
+        # The seed decides the draws still to come: staff only.
+        body["settings"].pop("seed", None)
+    body["standings"] = present.standings_view(t)
+    body["round_details"] = [present.round_view(t, n) for n in range(1, len(t.rounds) + 1)]
+    return jsonify(body)
+
+
+@bp.post("/api/tournaments/<tid>/rounds/<number>/tables/<table>/result")
+@staff_required
+def api_result(tid: str, number: str, table: str) -> Any:
+    info, t = _api_load(tid)
+    round_number, table_number = _api_id(number, "round"), _api_id(table, "table")
+    body = json_object(allowed={"lightings", "correction", "request_id"}, required={"lightings"})
+    raw = body["lightings"]
+    if not isinstance(raw, list) or not all(isinstance(x, dict) for x in raw):
+        raise ApiError(400, "lightings must be a list of {seats: [seat, …], by: seat}")
+    correction = body.get("correction", False)
+    request_id = body.get("request_id")
+    if not isinstance(correction, bool):
+        raise ApiError(400, "correction must be true or false")
+    if request_id is not None and (not isinstance(request_id, str) or not 1 <= len(request_id) <= 100):
+        raise ApiError(400, "request_id must be a string of 1 to 100 characters")
+    try:
+        t.round(round_number).table(table_number)
+    except TournamentError as exc:
+        raise ApiError(404, str(exc)) from None
+    if request_id is not None:
+        earlier = store().find_request(info.id, request_id)
+        if earlier is not None:
+            return jsonify(
+                {
+                    "entry": earlier.id,
+                    "duplicate": True,
+                    "points": earlier.event.get("result", {}).get("points"),
+                }
+            )
+    recorded_before = t.result(round_number, table_number) is not None
+    if recorded_before != correction:
+        raise ApiError(
+            409,
+            "this table already has a result: send correction: true to replace it"
+            if recorded_before
+            else "this table has no result to correct yet",
+        )
+    try:
+        lightings = [Lighting.from_dict(x) for x in raw]
+        recorded = _record(
+            info.id,
+            lambda t: t.enter_result(round_number, table_number, lightings, correction=correction),
+            request_id=request_id,
+        )
+    except ENTRY_ERRORS as exc:
+        raise ApiError(422, str(exc)) from None
+    result = recorded.entry.event["result"]
+    return jsonify(
+        {"entry": recorded.entry.id, "duplicate": recorded.duplicate, "points": result["points"]}
+    ), (200 if recorded.duplicate else 201)
+
+
+@bp.post("/api/tournaments/<tid>/undo")
+@staff_required
+def api_undo(tid: str) -> ResponseReturnValue:
+    info, t = _api_load(tid)
+    try:
+        undone = store().undo(info.id, actor=actor())
+    except TournamentError as exc:
+        raise ApiError(409, str(exc)) from None
+    return jsonify({"undone": undone.id, "summary": present.summarize(t, undone.event)})
+
+
+_TOURNAMENT_ID = {"name": "tid", "in": "path", "required": True, "schema": {"type": "integer"}}
+_ROUND = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
+_TABLE = {"name": "table", "in": "path", "required": True, "schema": {"type": "integer"}}
+
+openapi.add_schemas(
+    {
+        "Lighting": {
+            "type": "object",
+            "required": ["seats"],
+            "description": "Lamps that lit on one placement: table seats (0 = first seat) and the seat that"
+            " placed the pawn (required when several lamps lit at once).",
+            "properties": {
+                "seats": {"type": "array", "items": {"type": "integer"}},
+                "by": {"type": ["integer", "null"]},
+            },
+        },
+    }
+)
+openapi.add_paths(
+    {
+        "/api/tournaments": {
+            "get": {
+                "summary": "Every tournament, latest first",
+                "responses": {"200": openapi.json_response("Tournaments")},
+            }
+        },
+        "/api/tournaments/{tid}": {
+            "get": {
+                "summary": "A tournament: status, standings (each player's games) and every round's tables",
+                "parameters": [_TOURNAMENT_ID],
+                "responses": {
+                    "200": openapi.json_response("The tournament"),
+                    "404": openapi.error("No such tournament"),
+                },
+            }
+        },
+        "/api/tournaments/{tid}/rounds/{number}/tables/{table}/result": {
+            "post": {
+                "summary": "Enter (or, with correction, replace) a table's result by lamp order;"
+                " the points are computed",
+                "parameters": [_TOURNAMENT_ID, _ROUND, _TABLE, openapi.CSRF_PARAMETER],
+                "requestBody": openapi.json_body(
+                    {
+                        "type": "object",
+                        "required": ["lightings"],
+                        "properties": {
+                            "lightings": {
+                                "type": "array",
+                                "items": {"$ref": "#/components/schemas/Lighting"},
+                            },
+                            "correction": {"type": "boolean"},
+                            "request_id": {
+                                "type": "string",
+                                "description": "Sent again, returns the entry already made",
+                            },
+                        },
+                    }
+                ),
+                "responses": {
+                    "201": openapi.json_response("Recorded: {entry, duplicate, points}"),
+                    "200": openapi.json_response("Already recorded under this request_id"),
+                    "400": openapi.error("Malformed body"),
+                    "401": openapi.error("Staff only"),
+                    "404": openapi.error("No such tournament, round or table"),
+                    "409": openapi.error(
+                        "The table already has a result (send correction) or has none to correct"
+                    ),
+                    "422": openapi.error("A lamp order that cannot have happened"),
+                },
+            }
+        },
+        "/api/tournaments/{tid}/undo": {
+            "post": {
+                "summary": "Undo the tournament's last entry (kept in the audit trail as undone)",
+                "parameters": [_TOURNAMENT_ID, openapi.CSRF_PARAMETER],
+                "responses": {
+                    "200": openapi.json_response("What was undone"),
+                    "401": openapi.error("Staff only"),
+                    "404": openapi.error("No such tournament"),
+                    "409": openapi.error("Nothing to undo"),
+                },
+            }
+        },
+    }
+)
