@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,10 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
+    # Stop cleanly on SIGTERM (systemd) and on SIGINT even when the parent
+    # started us with SIGINT ignored (a background job inherits SIG_IGN).
+    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
     try:
         server.run()  # type: ignore[attr-defined]
     except KeyboardInterrupt:
@@ -82,6 +87,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         close_app(app)
     return 0
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _pin_is_set(app: Any) -> bool:

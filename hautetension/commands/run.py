@@ -172,6 +172,8 @@ def run(args: argparse.Namespace) -> int:
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, _terminate)
+    # Ctrl-C must work even if we were started with SIGINT ignored (a background job).
+    signal.signal(signal.SIGINT, _terminate)
     try:
         board = controller.start_board()
         problem = _wait_for_heartbeat(db, board.pid, controller)
