@@ -22,7 +22,7 @@ in step.
 try:  # CPython: the C implementation of the same CRC, about 50 times faster.
     from binascii import crc_hqx as _crc_hqx
 except ImportError:  # MicroPython's binascii has no crc_hqx.
-    _crc_hqx = None
+    _crc_hqx = None  # type: ignore[assignment]
 
 MAX_PAYLOAD = 250
 """Largest payload a frame may carry, in bytes."""
@@ -184,7 +184,7 @@ class Decoder:
 
     def feed(self, data: bytes) -> list:
         """Add received bytes; return the frames they completed, in order."""
-        frames = []
+        frames = []  # type: list[bytes]
         start = 0
         end = len(data)
         while start < end:

@@ -51,7 +51,7 @@ class ConnectionPool:
     def get(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = connect(self.database)
+            conn = connect(os.fspath(self.database))
             with self._lock:
                 if self._closed:
                     conn.close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 
 from flask import Flask
-from waitress.server import create_server  # type: ignore[import-untyped]
+from waitress.server import create_server
 
 from webpanel.config import PanelSettings
 
