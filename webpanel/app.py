@@ -26,6 +26,7 @@ BLUEPRINTS: list[str | Blueprint] = [
     "webpanel.staff:bp",
     "webpanel.openapi:bp",
     "webpanel.tournaments:bp",
+    "webpanel.lobby:bp",
 ]
 """Every area of the panel, registered in this order: ``"module:attribute"`` or a Blueprint."""
 

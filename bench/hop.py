@@ -1,0 +1,132 @@
+"""|Hop> benchmark: random playouts per second and MCTS iterations per second, on 5×5 and 6×6.
+
+    .venv/bin/python bench/hop.py [--playouts 100] [--positions 8] [--iterations 300]
+
+For each shipped board size (5×5 with two players, 6×6 with four in two
+teams), side by side in the same run:
+
+* playouts -- random games (Master level, so the energy rule is on) to their
+  end on the engine's :class:`games.hop.rules.State`, what the computer
+  players search, against the baseline of the very same games played through
+  the games frame (JSON moves, ``legal_moves``/``push``, what the panel uses);
+* search -- MCTS iterations per second on seeded positions, and the positions
+  it evaluates per second against the greedy player's rate on the same
+  positions (the baseline).
+
+Machine-independent counts (decisions per playout, positions evaluated per
+MCTS iteration) are printed with the rates: they change only when the rules
+or the search do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.hop.ai import GreedyPlayer, MctsPlayer  # noqa: E402
+from games.hop.game import Hop  # noqa: E402
+from games.hop.rules import Phase, State  # noqa: E402
+
+BOARDS = {"5×5": ["a", "b"], "6×6": ["a", "b", "c", "d"]}
+OPTIONS = {"level": "master"}
+
+
+def engine_playout(players: list[str], seed: int) -> int:
+    """A random game on the engine's state; returns the number of decisions played."""
+    state = Hop.new(players, options=OPTIONS, seed=seed).state
+    rng = random.Random(seed)
+    steps = 0
+    while state.phase != Phase.OVER:
+        state.apply(rng.choice(state.legal_actions()))
+        steps += 1
+    return steps
+
+
+def frame_playout(players: list[str], seed: int) -> int:
+    """The same game through the frame's JSON moves."""
+    game = Hop.new(players, options=OPTIONS, seed=seed)
+    rng = random.Random(seed)
+    steps = 0
+    while not game.is_over():
+        game.push(rng.choice(game.legal_moves()))
+        steps += 1
+    return steps
+
+
+def playouts(size: str, count: int) -> None:
+    players = BOARDS[size]
+    results = {}
+    for name, run in (("frame (baseline)", frame_playout), ("engine", engine_playout)):
+        start = time.perf_counter()
+        steps = [run(players, seed) for seed in range(count)]
+        results[name] = (count / (time.perf_counter() - start), steps)
+    base_rate, base_steps = results["frame (baseline)"]
+    rate, steps = results["engine"]
+    assert base_steps == steps, "the engine and the frame must play the very same games"
+    print(f"{size}, {len(players)} players: random playouts, {count} seeded games")
+    print(f"  decisions per playout: mean {statistics.mean(steps):.1f}, max {max(steps)}")
+    print(f"  frame (baseline) {base_rate:9.1f} playouts/s")
+    print(f"  engine           {rate:9.1f} playouts/s   x{rate / base_rate:.2f}")
+
+
+def sample_positions(players: list[str], count: int) -> list[State]:
+    """Positions with a choice to make, from seeded greedy games."""
+    found: list[State] = []
+    seed = 0
+    while len(found) < count:
+        game = Hop.new(players, options=OPTIONS, seed=seed)
+        rng = random.Random(seed)
+        greedy = GreedyPlayer(rng)
+        while not game.is_over() and len(found) < count:
+            if len(game.state.legal_actions()) > 1 and rng.random() < 0.2:
+                found.append(game.state.copy())
+            game.push(greedy.choose(game))
+        seed += 1
+    return found
+
+
+def search(size: str, count: int, iterations: int) -> None:
+    positions = sample_positions(BOARDS[size], count)
+    greedy = GreedyPlayer(random.Random(0))
+    start = time.perf_counter()
+    for state in positions:
+        greedy.choose_action(state.copy())
+    greedy_rate = greedy.nodes / (time.perf_counter() - start)
+    mcts = MctsPlayer(random.Random(0), iterations=iterations)
+    start = time.perf_counter()
+    for state in positions:
+        mcts.choose_action(state.copy())
+    elapsed = time.perf_counter() - start
+    searched = mcts.searched // iterations  # a single legal action or a win needs no search
+    mcts_rate = mcts.nodes / elapsed
+    print(
+        f"{size}: search, {count} seeded positions ({searched} searched), {iterations} MCTS iterations each"
+    )
+    print(f"  greedy (baseline) {greedy_rate:9.0f} positions evaluated/s")
+    print(f"  mcts              {mcts_rate:9.0f} positions evaluated/s   x{mcts_rate / greedy_rate:.2f}")
+    print(
+        f"  mcts              {mcts.searched / elapsed:9.0f} iterations/s   "
+        f"{mcts.nodes / max(1, mcts.searched):.1f} positions evaluated per iteration"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--playouts", type=int, default=100)
+    parser.add_argument("--positions", type=int, default=8)
+    parser.add_argument("--iterations", type=int, default=300)
+    args = parser.parse_args(argv)
+    for size in BOARDS:
+        playouts(size, args.playouts)
+        search(size, args.positions, args.iterations)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

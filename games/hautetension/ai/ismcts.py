@@ -1,0 +1,178 @@
+"""Information-set Monte Carlo tree search (single observer).
+
+Each iteration imagines one *determinisation* of the hidden pawns, consistent
+with everything the searching seat has seen
+(:meth:`~games.hautetension.ai.infoset.InformationSet.determinise`), picks one
+of the seat's own placements by UCB1 (the same placements exist in every
+determinisation, since only opponents' kinds are hidden), and plays the game
+out with a fast tactical policy: light an opponent's lamp when a row is one
+attack pawn from closing, block such a row to one's own lamp with a defense
+pawn, otherwise build rows towards opponents' lamps. The placement visited most
+is played. The tree is cut at the seat's own placement: deeper, the rollout
+policy plays, which keeps a move within a fixed, small budget.
+
+The candidate placements are the heuristic player's best few (progressive
+pruning): scoring all 160 placements by simulation would spread a Raspberry
+Pi's budget too thin.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from games.hautetension.ai.heuristic import Evaluator
+from games.hautetension.ai.infoset import InformationSet
+from games.hautetension.ai.sim import Sim
+
+ITERATIONS = 1000
+"""Default playouts per move (about 0.3 s on a desktop core, 1-2 s on a Raspberry Pi 4)."""
+CANDIDATES = 10
+DEFENSE_CANDIDATES = 3
+DETERMINISATIONS = 24
+EXPLORATION = 0.5
+SAMPLED_SLOTS = 3
+BLOCK_PROBABILITY = 1.0
+"""How often a rollout player blocks a row one pawn from lighting its lamp (it cannot be sure)."""
+
+
+def row_signs(sim: Sim) -> list[list[int]]:
+    """Per seat and row: +1 if closing it heads for an opponent's lamp, -1 for one's own, 0 else."""
+    signs = []
+    for seat in range(sim.n):
+        own = sim.owner_node[seat]
+        others = {sim.owner_node[p] for p in range(sim.n) if p != seat}
+        row = []
+        for a, b in sim.board.ends:
+            if own in (a, b):
+                row.append(-1)
+            elif a in others or b in others:
+                row.append(1)
+            else:
+                row.append(0)
+        signs.append(row)
+    return signs
+
+
+def policy_move(sim: Sim, signs: list[list[int]], rng: random.Random) -> tuple[int, bool]:
+    """The rollout policy's placement for the seat to move (it knows every kind)."""
+    me = sim.to_move
+    attack_left, defense_left = sim.stock[me]
+    block = -1
+    if sim.hot:
+        best, best_count = -1, 0
+        for r, s in sim.hot.items():
+            lit = sim.would_light(r)
+            if not lit:
+                continue
+            owners = sim.owners(lit)
+            if me in owners:
+                block = s
+            elif len(owners) > best_count:
+                best, best_count = s, len(owners)
+        if best >= 0 and attack_left:
+            return best, True
+        if block >= 0 and defense_left and rng.random() < BLOCK_PROBABILITY:
+            return block, False
+    mine = signs[me]
+    free = sim.free
+    rows_of = sim.board.rows_of
+    row_att, row_occ = sim.row_att, sim.row_occ
+    pick, pick_score, guard = -1, -1e9, -1
+    for _ in range(SAMPLED_SLOTS):
+        s = free[int(rng.random() * len(free))]
+        if s == block:
+            continue
+        score = 0
+        for r in rows_of[s]:
+            if row_att[r] != row_occ[r]:
+                continue  # a defense already kills this row
+            sign = mine[r]
+            score += sign * (row_att[r] + 1)
+            if sign < 0 and row_att[r] >= 3:
+                guard = s
+        if score > pick_score:
+            pick, pick_score = s, score
+    if guard >= 0 and defense_left:
+        return guard, False
+    if pick < 0:
+        pick = free[int(rng.random() * len(free))]
+    if not attack_left:
+        return pick, False
+    return pick, True
+
+
+def rollout(sim: Sim, signs: list[list[int]], rng: random.Random) -> None:
+    while not sim.over:
+        slot, attack = policy_move(sim, signs, rng)
+        sim.push(slot, attack)
+
+
+class ISMCTSPlayer:
+    """Searches ``iterations`` determinised playouts per move (seeded, so reproducible)."""
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        *,
+        iterations: int = ITERATIONS,
+        candidates: int = CANDIDATES,
+        determinisations: int = DETERMINISATIONS,
+        exploration: float = EXPLORATION,
+        defense_candidates: int = DEFENSE_CANDIDATES,
+    ) -> None:
+        self.defense_candidates = defense_candidates
+        self.rng = rng or random.Random()
+        self.iterations = iterations
+        self.candidates = candidates
+        self.determinisations = determinisations
+        self.exploration = exploration
+        self.last_iterations = 0
+        """Playouts run for the last move (for the benchmark), and what they cost:"""
+        self.last_placements = 0
+        """placements played in those playouts (the root placement included);"""
+        self.last_determinisations = (0, 0)
+        """(determinisations drawn, of which reproduce every observation)."""
+
+    def choose_from(self, info: InformationSet) -> tuple[int, bool]:
+        rng = self.rng
+        found = Evaluator(info).candidates()
+        attacks = [c for c in found if c.attack][: self.candidates]
+        defenses = [c for c in found if not c.attack][: self.defense_candidates]
+        keep = {id(c) for c in attacks + defenses}
+        moves = [(c.slot, c.attack) for c in found if id(c) in keep]
+        self.last_iterations = 0
+        if len(moves) == 1 or self.iterations <= 0:
+            return moves[0]
+        drawn = [info.determinise(rng) for _ in range(min(self.determinisations, self.iterations))]
+        pool = [sim for sim, _consistent in drawn]
+        self.last_determinisations = (len(drawn), sum(1 for _sim, consistent in drawn if consistent))
+        placements = 0
+        signs = row_signs(pool[0])
+        me = info.me
+        visits = [0] * len(moves)
+        wins = [0.0] * len(moves)
+        for it in range(self.iterations):
+            k = self._select(visits, wins, it)
+            sim = pool[it % len(pool)].copy()
+            sim.to_move = me
+            start = sim.moves
+            sim.push(*moves[k])
+            rollout(sim, signs, rng)
+            placements += sim.moves - start
+            visits[k] += 1
+            wins[k] += sim.rewards()[me]
+        self.last_iterations = self.iterations
+        self.last_placements = placements
+        best = max(range(len(moves)), key=lambda k: (visits[k], wins[k]))
+        return moves[best]
+
+    def _select(self, visits: list[int], wins: list[float], total: int) -> int:
+        for k, n in enumerate(visits):
+            if n == 0:
+                return k
+        log_total = math.log(total)
+        c = self.exploration
+        return max(
+            range(len(visits)), key=lambda k: wins[k] / visits[k] + c * math.sqrt(log_total / visits[k])
+        )

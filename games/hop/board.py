@@ -1,0 +1,275 @@
+"""|Hop> boards as data: site cards and electrodes joined by straight lines.
+
+A board file (``games/hop/boards/*.json``) names its nodes and lists the
+straight lines they sit on; two nodes are adjacent when they follow each
+other on a line. Lines are what the straight movements (quantum Newton's
+cradle, quantum tunnel) follow, so any layout the rules invite -- square,
+triangle, hexagon -- is written the same way (a hexagonal layout simply has
+lines in three directions). Electrodes take the place of a site card: an
+electrode is a node of the lines like any site, listed in the order of play
+with its colour. Every problem of a file is reported at once.
+
+The compiled :class:`Board` numbers the nodes and keeps, for every node, its
+*rays*: the nodes met going away from it along each of its lines, nearest
+first, so that move generation is list walking.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from games.hop.exc import BoardError, UnknownBoardError
+
+DEFAULT_BOARDS: Final[dict[int, str]] = {2: "square-5x5-2", 3: "square-5x5-3", 4: "square-6x6-4"}
+"""The board each player count uses unless told otherwise (DESIGN §5)."""
+_SHIPPED: dict[str, Board] = {}
+
+
+@dataclass(frozen=True)
+class Board:
+    """A validated board with its nodes numbered for the rules engine."""
+
+    name: str
+    description: str
+    nodes: tuple[str, ...]
+    """Every node's name by number (sites and electrodes)."""
+    positions: tuple[tuple[float, float], ...]
+    """Where each node is drawn (x to the right, y upward, one unit per card)."""
+    lines: tuple[tuple[int, ...], ...]
+    colours: tuple[str, ...]
+    """The electrodes' colours, in the order of play (seat k plays colour k)."""
+    electrodes: tuple[int, ...]
+    """The node of each colour's electrode."""
+    teams: tuple[int, ...]
+    """The team of each colour (every colour its own team unless the board pairs them)."""
+    index: dict[str, int] = field(repr=False)
+    electrode_at: tuple[int, ...] = field(repr=False)
+    """For each node, the colour whose electrode it is, or -1 for a site."""
+    rays: tuple[tuple[tuple[int, ...], ...], ...] = field(repr=False)
+    """For each node, the nodes met going away from it along each line, nearest first."""
+    neighbours: tuple[tuple[int, ...], ...] = field(repr=False)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """Tables computed from the board by its users (e.g. the players' distances)."""
+
+    @property
+    def seats(self) -> int:
+        return len(self.colours)
+
+    @property
+    def sites(self) -> tuple[int, ...]:
+        return tuple(n for n in range(len(self.nodes)) if self.electrode_at[n] < 0)
+
+    def is_electrode(self, node: int) -> bool:
+        return self.electrode_at[node] >= 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The board as the panel draws it."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "nodes": {name: list(self.positions[n]) for n, name in enumerate(self.nodes)},
+            "lines": [[self.nodes[n] for n in line] for line in self.lines],
+            "electrodes": [
+                {"colour": colour, "node": self.nodes[node], "team": self.teams[k]}
+                for k, (colour, node) in enumerate(zip(self.colours, self.electrodes, strict=True))
+            ],
+        }
+
+
+def board_names() -> list[str]:
+    folder = resources.files("games.hop") / "boards"
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+
+
+def load_board(name_or_path: str | Path) -> Board:
+    """A shipped board by name, or a board file by path; BoardError lists every problem."""
+    text = str(name_or_path)
+    if text in _SHIPPED:
+        return _SHIPPED[text]  # boards are immutable: every game shares the shipped ones
+    if text in board_names():
+        raw = (resources.files("games.hop") / "boards" / f"{text}.json").read_text(encoding="utf-8")
+        _SHIPPED[text] = _parse(raw, source=f"board {text!r}")
+        return _SHIPPED[text]
+    if text.endswith(".json") and Path(text).is_file():
+        return _parse(Path(text).read_text(encoding="utf-8"), source=text)
+    raise UnknownBoardError(
+        f"there is no board {text!r} (shipped: {', '.join(board_names())})", source="board"
+    )
+
+
+def _parse(raw: str, *, source: str) -> Board:
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise BoardError(f"not valid JSON ({exc})", source=source) from exc
+    return compile_board(data, source=source)
+
+
+def compile_board(data: Any, *, source: str = "board") -> Board:
+    """Check a board description and number it; every problem is reported at once."""
+    if not isinstance(data, dict):
+        raise BoardError("a board is a JSON object with nodes, lines and electrodes", source=source)
+    problems: list[str] = []
+    nodes_raw = data.get("nodes")
+    if not isinstance(nodes_raw, dict) or not nodes_raw:
+        raise BoardError('"nodes" maps each node name to its [x, y] position', source=source)
+    names = [str(n) for n in nodes_raw]
+    index = {name: k for k, name in enumerate(names)}
+    positions: list[tuple[float, float]] = []
+    for name, pos in nodes_raw.items():
+        if not (isinstance(pos, list) and len(pos) == 2 and all(isinstance(v, int | float) for v in pos)):
+            problems.append(f"node {name!r} needs a position [x, y]")
+            pos = [0, 0]
+        positions.append((float(pos[0]), float(pos[1])))
+    lines = _lines(data.get("lines"), index, problems)
+    colours, electrodes, teams = _electrodes(data, index, problems)
+    if problems:
+        raise BoardError(problems, source=source)
+    electrode_at = [-1] * len(names)
+    for colour, node in enumerate(electrodes):
+        electrode_at[node] = colour
+    rays: list[list[tuple[int, ...]]] = [[] for _ in names]
+    for line in lines:
+        for k, node in enumerate(line):
+            if k + 1 < len(line):
+                rays[node].append(tuple(line[k + 1 :]))
+            if k > 0:
+                rays[node].append(tuple(reversed(line[:k])))
+    neighbours = [tuple(ray[0] for ray in node_rays) for node_rays in rays]
+    _check_shape(names, neighbours, electrodes, electrode_at, problems)
+    if problems:
+        raise BoardError(problems, source=source)
+    return Board(
+        name=str(data.get("name", source)),
+        description=str(data.get("description", "")),
+        nodes=tuple(names),
+        positions=tuple(positions),
+        lines=tuple(tuple(line) for line in lines),
+        colours=tuple(colours),
+        electrodes=tuple(electrodes),
+        teams=tuple(teams),
+        index=index,
+        electrode_at=tuple(electrode_at),
+        rays=tuple(tuple(r) for r in rays),
+        neighbours=tuple(neighbours),
+    )
+
+
+def _lines(raw: Any, index: dict[str, int], problems: list[str]) -> list[list[int]]:
+    if not isinstance(raw, list) or not raw:
+        problems.append('"lines" lists the straight lines of nodes, e.g. ["a1", "b1", "c1"]')
+        return []
+    lines: list[list[int]] = []
+    pairs: set[frozenset[int]] = set()
+    for k, line in enumerate(raw):
+        if not isinstance(line, list) or len(line) < 2:
+            problems.append(f"line {k + 1} must list at least two nodes")
+            continue
+        unknown = [n for n in line if n not in index]
+        if unknown:
+            problems.append(f"line {k + 1} names unknown nodes {unknown}")
+            continue
+        numbers = [index[n] for n in line]
+        if len(set(numbers)) != len(numbers):
+            problems.append(f"line {k + 1} passes twice through the same node")
+            continue
+        for a, b in zip(numbers, numbers[1:], strict=False):
+            pair = frozenset((a, b))
+            if pair in pairs:
+                problems.append(
+                    f"nodes {line[numbers.index(a)]} and {line[numbers.index(b)]} are joined by two lines"
+                )
+            pairs.add(pair)
+        lines.append(numbers)
+    return lines
+
+
+def _electrodes(
+    data: dict[str, Any], index: dict[str, int], problems: list[str]
+) -> tuple[list[str], list[int], list[int]]:
+    raw = data.get("electrodes")
+    if not isinstance(raw, list) or not 2 <= len(raw) <= 4:
+        problems.append('"electrodes" lists 2 to 4 electrodes {"colour", "node"} in the order of play')
+        return [], [], []
+    colours: list[str] = []
+    electrodes: list[int] = []
+    teams: list[int] = []
+    for k, item in enumerate(raw):
+        if (
+            not isinstance(item, dict)
+            or not isinstance(item.get("colour"), str)
+            or item.get("node") not in index
+        ):
+            problems.append(f"electrode {k + 1} needs a colour and the node it takes the place of")
+            continue
+        if item["colour"] in colours:
+            problems.append(f"two electrodes are {item['colour']}")
+        if index[item["node"]] in electrodes:
+            problems.append(f"two electrodes take the place of node {item['node']}")
+        team = item.get("team", k)
+        if not isinstance(team, int) or isinstance(team, bool) or not 0 <= team < len(raw):
+            problems.append(f"electrode {item['colour']}'s team must be a number from 0 to {len(raw) - 1}")
+            team = k
+        colours.append(item["colour"])
+        electrodes.append(index[item["node"]])
+        teams.append(team)
+    if len(set(teams)) < 2:
+        problems.append("a board needs at least two teams")
+    return colours, electrodes, teams
+
+
+def _check_shape(
+    names: list[str],
+    neighbours: list[tuple[int, ...]],
+    electrodes: list[int],
+    electrode_at: list[int],
+    problems: list[str],
+) -> None:
+    """Every node is on a line, and every site and electrode is reachable from every electrode."""
+    lonely = [names[n] for n, near in enumerate(neighbours) if not near]
+    if lonely:
+        problems.append(f"nodes {lonely} are on no line")
+    start = electrodes[0]
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        if node != start and electrode_at[node] >= 0:
+            continue  # electrons never pass through an electrode
+        for other in neighbours[node]:
+            if other not in seen:
+                seen.add(other)
+                queue.append(other)
+    cut_off = [names[n] for n in range(len(names)) if n not in seen]
+    if cut_off:
+        problems.append(f"nodes {cut_off} cannot be reached from electrode {names[start]}")
+
+
+def square_board(
+    size: int, corners: list[tuple[str, str]], *, teams: list[int] | None = None, name: str, description: str
+) -> dict[str, Any]:
+    """The description of a square grid of ``size``×``size`` cards (columns a…, rows 1…).
+
+    ``corners`` gives (colour, node) of each electrode in the order of play.
+    Used to write the shipped square boards; other shapes are written by hand.
+    """
+    columns = "abcdefghij"[:size]
+    nodes = {f"{c}{r + 1}": [x, r] for x, c in enumerate(columns) for r in range(size)}
+    rows = [[f"{c}{r + 1}" for c in columns] for r in range(size)]
+    cols = [[f"{c}{r + 1}" for r in range(size)] for c in columns]
+    electrodes = [
+        {"colour": colour, "node": node, **({"team": teams[k]} if teams else {})}
+        for k, (colour, node) in enumerate(corners)
+    ]
+    return {
+        "name": name,
+        "description": description,
+        "nodes": nodes,
+        "lines": rows + cols,
+        "electrodes": electrodes,
+    }

@@ -1,0 +1,390 @@
+"""|Hop> on the games frame: options, move notation, readable errors, views.
+
+Moves are JSON values (docs/hop.md has the full notation):
+
+* ``{"block": "tunnel"}`` -- the blocker (the player on the active player's
+  left) blocks one movement action for this turn;
+* ``{"action": "hop", "from": "a1", "spin": "up", "to": "b1"}`` and
+  likewise ``"cradle"`` and ``"tunnel"`` (``to`` is where the electron that
+  moves lands: for the cradle, the last electron of the line);
+  ``{"action": "doublon", "from": "b2", "to": "b3"}``;
+  ``{"action": "spin-flip", "at": "b2", "spin": "up"}`` (the spin it leaves);
+* ``{"pass": true}`` -- only when no movement action is possible; it ends the turn.
+
+Every legal move comes with its energy change: :meth:`Hop.energy_change` and
+:meth:`Hop.annotated_moves` (the board's ΔE; the mover pays it to the bank
+when positive, takes it from the bank when negative).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Final
+
+from games.frame import JSON, BadOptionsError, DigitalGame, Move, Outcome
+from games.hop.board import DEFAULT_BOARDS, Board, board_names, load_board
+from games.hop.exc import (
+    BlockedActionError,
+    BlockError,
+    BoardError,
+    EnergyError,
+    ImpossibleMoveError,
+    NotationError,
+    NotYourElectronError,
+    PlaceTakenError,
+    WrongPhaseError,
+)
+from games.hop.rules import (
+    ACTION_KINDS,
+    ACTION_NAMES,
+    BLOCK,
+    CRADLE,
+    DOUBLON,
+    EMPTY,
+    HOP,
+    LEVELS,
+    PASS,
+    PASS_ACTION,
+    SPIN_FLIP,
+    SPINS,
+    TUNNEL,
+    Action,
+    Phase,
+    State,
+    Termination,
+    start_state,
+)
+
+DEFAULT_MAX_ROUNDS: Final = 100
+"""Turns per player before a game with no winner is drawn (docs/hop.md)."""
+FIELDS: Final = {"positive": 1, "negative": -1}
+INTERACTIONS: Final = {"attractive": -1, "repulsive": 1}
+
+
+class Hop(DigitalGame):
+    """A game of |Hop> for 2 to 4 players (four players play in two teams)."""
+
+    name: ClassVar[str] = "hop"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+
+    def __init__(
+        self, players: Sequence[str], *, options: Mapping[str, JSON] | None = None, seed: int | None = None
+    ) -> None:
+        super().__init__(players, options=options, seed=seed)
+        if self.options["level"] != "bachelor":
+            # The Hamiltonian cards are drawn from the seed, then written into the options
+            # so that a saved game says which cards were played.
+            draw = random.Random(f"hop/{self.seed}/hamiltonian")
+            for key, sides in (("field", FIELDS), ("interaction", INTERACTIONS)):
+                if self.options[key] == "random":
+                    self.options[key] = draw.choice(sorted(sides))
+        self.board: Board = load_board(self.options["board"])
+        self._restart()
+
+    def check_options(self, options: dict[str, JSON]) -> dict[str, JSON]:
+        known = {"level", "board", "field", "interaction", "max_rounds"}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise BadOptionsError(
+                f"hop has no option {', '.join(unknown)} (options: {', '.join(sorted(known))})"
+            )
+        level = options.get("level", "bachelor")
+        if level not in LEVELS:
+            raise BadOptionsError(f"the level is {' or '.join(LEVELS)}, not {level!r}")
+        board_name = options.get("board", DEFAULT_BOARDS[len(self.players)])
+        if not isinstance(board_name, str) or board_name not in board_names():
+            # only shipped boards: a path would let a player read the server's files
+            raise BadOptionsError(
+                f"the board option names a shipped board ({', '.join(board_names())}), not {board_name!r}"
+            )
+        try:
+            board = load_board(board_name)
+        except BoardError as exc:
+            raise BadOptionsError(str(exc)) from exc
+        if board.seats != len(self.players):
+            raise BadOptionsError(f"board {board_name} is for {board.seats} players, not {len(self.players)}")
+        checked: dict[str, JSON] = {"level": level, "board": board_name}
+        for key, sides in (("field", FIELDS), ("interaction", INTERACTIONS)):
+            value = options.get(key, "random" if level != "bachelor" else None)
+            if level == "bachelor":
+                if value is not None:
+                    raise BadOptionsError(f"the Bachelor level has no Hamiltonian: leave out {key}")
+            elif value not in (*sides, "random"):
+                raise BadOptionsError(f"the {key} card is {', '.join(sides)} or random, not {value!r}")
+            checked[key] = value
+        max_rounds = options.get("max_rounds", DEFAULT_MAX_ROUNDS)
+        if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
+            raise BadOptionsError(
+                f"max_rounds is a whole number of turns per player, at least 1, not {max_rounds!r}"
+            )
+        checked["max_rounds"] = max_rounds
+        return checked
+
+    def _restart(self) -> None:
+        field = FIELDS.get(str(self.options["field"]), 0)
+        interaction = INTERACTIONS.get(str(self.options["interaction"]), 0)
+        self.state: State = start_state(
+            self.board,
+            players=len(self.players),
+            level=str(self.options["level"]),
+            field=field,
+            interaction=interaction,
+            max_turns=int(self.options["max_rounds"]) * len(self.players),
+        )
+
+    # -- state ----------------------------------------------------------
+
+    @property
+    def to_act(self) -> int | None:
+        return self.state.to_act
+
+    def legal_moves(self) -> list[Move]:
+        return [self.move_to_json(a) for a in self.state.legal_actions()]
+
+    def annotated_moves(self) -> list[dict[str, JSON]]:
+        """Every legal move with the energy change it causes (``energy_change``, the board's ΔE)."""
+        return [
+            {"move": self.move_to_json(a), "energy_change": self.state.energy_change(a)}
+            for a in self.state.legal_actions()
+        ]
+
+    def energy_change(self, move: Move) -> int:
+        """The board's ΔE if ``move`` is pushed: the mover pays it when positive, takes -ΔE when negative."""
+        return self.state.energy_change(self.parse_move(move))
+
+    def _apply(self, move: Move) -> None:
+        self.state.apply(self.parse_move(move))
+
+    def outcome(self) -> Outcome | None:
+        state = self.state
+        if state.phase != Phase.OVER:
+            return None
+        if state.losers:
+            return Outcome(Termination.ELECTRODE_REACHED, winners=state.winners())
+        return Outcome(Termination.TURN_LIMIT)
+
+    # -- notation -------------------------------------------------------
+
+    def move_to_json(self, action: Action) -> Move:
+        kind, source, spin, to, _ = action
+        nodes = self.board.nodes
+        if kind == BLOCK:
+            return {"block": ACTION_NAMES[source]}
+        if kind == PASS:
+            return {"pass": True}
+        name = ACTION_NAMES[kind]
+        if kind == SPIN_FLIP:
+            return {"action": name, "at": nodes[source], "spin": SPINS[spin]}
+        if kind == DOUBLON:
+            return {"action": name, "from": nodes[source], "to": nodes[to]}
+        return {"action": name, "from": nodes[source], "spin": SPINS[spin], "to": nodes[to]}
+
+    def parse_move(self, move: Move) -> Action:
+        """The engine's action for a JSON move legal now, or a specific IllegalMoveError."""
+        if not isinstance(move, Mapping):
+            raise NotationError(
+                f'{move!r} is not a move: {{"block": ...}}, {{"action": ...}} or {{"pass": true}}'
+            )
+        state = self.state
+        if "block" in move:
+            return self._parse_block(move)
+        if state.phase == Phase.BLOCK:
+            raise WrongPhaseError(
+                f"{self._who(state.blocker)} must first block one of "
+                f"{self._who(state.turn)}'s movement actions"
+            )
+        if "pass" in move:
+            if set(move) != {"pass"} or move["pass"] is not True:
+                raise NotationError('a pass is written {"pass": true}')
+            if state.legal_actions() != [PASS_ACTION]:
+                raise WrongPhaseError(
+                    "a movement action is possible: passing is only for a player who cannot move"
+                )
+            return PASS_ACTION
+        return self._parse_movement(move)
+
+    def _parse_block(self, move: Mapping[str, Any]) -> Action:
+        state = self.state
+        if set(move) != {"block"} or move["block"] not in ACTION_KINDS:
+            raise NotationError(f'a block is {{"block": action}} with an action of {", ".join(ACTION_KINDS)}')
+        kind = ACTION_KINDS[move["block"]]
+        if state.phase != Phase.BLOCK:
+            raise WrongPhaseError(f"the block of this turn is made; {self._who(state.turn)} moves")
+        if kind not in state.movement_board:
+            raise BlockError(f"{move['block']} is not on the {state.level} movement board")
+        if kind == state.last_blocked[state.turn]:
+            raise BlockError(
+                f"{move['block']} was blocked for {self._who(state.turn)} last turn: "
+                "the same action cannot be blocked two turns in a row"
+            )
+        return (BLOCK, kind, -1, -1, -1)
+
+    def _parse_movement(self, move: Mapping[str, Any]) -> Action:
+        state = self.state
+        name = move.get("action")
+        if name not in ACTION_KINDS:
+            raise NotationError(f"the action is one of {', '.join(ACTION_KINDS)}, not {name!r}")
+        kind = ACTION_KINDS[name]
+        if kind == SPIN_FLIP:
+            keys, source_key = {"action", "at", "spin"}, "at"
+        elif kind == DOUBLON:
+            keys, source_key = {"action", "from", "to"}, "from"
+        else:
+            keys, source_key = {"action", "from", "spin", "to"}, "from"
+        if set(move) != keys:
+            raise NotationError(
+                f"a {name} is written with {', '.join(sorted(keys))}, not {', '.join(sorted(move))}"
+            )
+        source = self._node(move[source_key])
+        to = source if kind == SPIN_FLIP else self._node(move["to"])
+        spin = -1 if kind == DOUBLON else self._spin(move["spin"])
+        if kind not in state.movement_board:
+            raise ImpossibleMoveError(f"{name} is not on the {state.level} movement board")
+        if kind == state.blocked:
+            raise BlockedActionError(f"{name} is blocked this turn")
+        self._check_source(kind, source, spin, move[source_key])
+        for action in state.movements(state.turn):
+            if action[:4] == (kind, source, spin, to):
+                delta = state.energy_change(action)
+                if not state.affordable(action):
+                    payer = (
+                        f"{self._who(state.turn)} has {state.energy[state.turn]}"
+                        if delta > 0
+                        else f"the bank has {state.bank}"
+                    )
+                    raise EnergyError(
+                        f"this {name} changes the energy by {delta:+d} and cannot be balanced: {payer}"
+                    )
+                return action
+        if kind in (HOP, DOUBLON, SPIN_FLIP):
+            self._check_destination(kind, to, spin)
+        raise ImpossibleMoveError(self._why_impossible(kind, move))
+
+    def _who(self, seat: int) -> str:
+        return f"{self.players[seat]} ({self.board.colours[seat]})"
+
+    def _node(self, value: Any) -> int:
+        if not isinstance(value, str) or value not in self.board.index:
+            raise NotationError(
+                f"{value!r} is not a node of board {self.board.name} (e.g. {self.board.nodes[1]!r})"
+            )
+        return self.board.index[value]
+
+    def _spin(self, value: Any) -> int:
+        if value not in SPINS:
+            raise NotationError(f'a spin is "up" or "down", not {value!r}')
+        return SPINS.index(value)
+
+    def _check_source(self, kind: int, source: int, spin: int, name: str) -> None:
+        state = self.state
+        board = self.board
+        seat = state.turn
+        e = board.electrode_at[source]
+        if e >= 0:
+            needed = 2 if kind == DOUBLON else 1
+            if e != seat or state.stock[seat][seat] < needed or kind == SPIN_FLIP:
+                raise NotYourElectronError(
+                    f"electrode {name} is not {self._who(seat)}'s electrode holding {needed} of its electrons"
+                    if kind != SPIN_FLIP
+                    else "a spin flip is made on a site, not in an electrode"
+                )
+            return
+        spins = (0, 1) if kind == DOUBLON else (spin,)
+        for s in spins:
+            if state.place[2 * source + s] != seat:
+                raise NotYourElectronError(
+                    f"spin {SPINS[s]} of {name} holds no {board.colours[seat]} electron"
+                )
+
+    def _check_destination(self, kind: int, to: int, spin: int) -> None:
+        state = self.state
+        if self.board.electrode_at[to] >= 0:
+            return
+        if kind == SPIN_FLIP:
+            spins: tuple[int, ...] = (1 - spin,)
+        elif kind == DOUBLON:
+            spins = (0, 1)
+        else:
+            spins = (spin,)
+        for s in spins:
+            if state.place[2 * to + s] != EMPTY:
+                raise PlaceTakenError(f"spin {SPINS[s]} of {self.board.nodes[to]} already holds an electron")
+
+    def _why_impossible(self, kind: int, move: Mapping[str, Any]) -> str:
+        name = ACTION_NAMES[kind]
+        if kind in (HOP, DOUBLON):
+            return (
+                f"no {name} from {move['from']} to {move['to']}: it goes to an orthogonally adjacent site "
+                "(a hop may also enter an electrode of another team)"
+            )
+        if kind in (CRADLE, TUNNEL):
+            what = "the last electron of the line" if kind == CRADLE else "the electron"
+            return (
+                f"no {name} from {move['from']} to {move['to']}: it needs a straight line of "
+                f"spin-{move['spin']} electrons next to {move['from']}, and {what} lands just beyond it"
+                + (" (never in the mover's own team's electrode)" if kind == TUNNEL else "")
+            )
+        return f"no spin flip at {move['at']}"
+
+    # -- views ----------------------------------------------------------
+
+    def view(self, seat: int | None = None) -> dict[str, JSON]:
+        """The whole table: |Hop> hides nothing from anyone."""
+        state = self.state
+        board = self.board
+        colours = board.colours
+        sites = {
+            board.nodes[n]: {
+                SPINS[s]: (None if state.place[2 * n + s] == EMPTY else colours[state.place[2 * n + s]])
+                for s in (0, 1)
+            }
+            for n in board.sites
+        }
+        electrodes = {
+            colours[e]: {colours[c]: count for c, count in enumerate(state.stock[e]) if count}
+            for e in range(state.players)
+        }
+        outcome = self.outcome()
+        to_act = state.to_act
+        return {
+            "game": self.name,
+            "seat": seat,
+            "players": [
+                {"name": name, "colour": colours[k], "team": board.teams[k], "energy": state.energy[k]}
+                for k, name in enumerate(self.players)
+            ],
+            "level": state.level,
+            "hamiltonian": None
+            if state.level == "bachelor"
+            else {"field": self.options["field"], "interaction": self.options["interaction"]},
+            "board": board.to_dict(),
+            "sites": sites,
+            "electrodes": electrodes,
+            "bank": state.bank,
+            "board_energy": state.board_energy(),
+            "movement_board": [ACTION_NAMES[k] for k in state.movement_board],
+            "turn": state.turn,
+            "turns_played": state.turns,
+            "max_turns": state.max_turns,
+            "phase": state.phase.name.lower(),
+            "blocker": state.blocker,
+            "blocked": None if state.blocked < 0 else ACTION_NAMES[state.blocked],
+            # While the block is due: the action blocked for this player last turn, which may not be again.
+            "not_blockable": (
+                ACTION_NAMES[state.last_blocked[state.turn]]
+                if state.phase == Phase.BLOCK and state.last_blocked[state.turn] >= 0
+                else None
+            ),
+            "to_act": to_act,
+            "legal_moves": self.annotated_moves(),
+            "outcome": None if outcome is None else outcome.to_json(),
+            "history": list(self.history),
+        }
+
+    def __repr__(self) -> str:
+        return f"<Hop {self.options} moves={len(self.history)}>"
+
+
+__all__ = ["Hop", "Termination"]

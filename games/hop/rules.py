@@ -1,0 +1,399 @@
+"""The |Hop> rules over a compact, copyable :class:`State`.
+
+Everything the game is -- electrons on spins, electrons in electrodes, energy
+tokens, whose turn and which action is blocked -- lives in one plain
+:class:`State` that movement actions (and, at the Doctorate level, effects)
+transform. Actions are small tuples (:data:`Action`); the JSON notation of
+the frame is in :mod:`games.hop.game`.
+
+Places: every site has a spin-up place (index ``2*node``) and a spin-down
+place (``2*node + 1``), each holding at most one electron of any colour
+(``EMPTY`` or the colour number). Electrodes hold electrons without spin,
+counted per colour in :attr:`State.stock`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass
+from typing import Final, TypeAlias
+
+from games.hop.board import Board
+
+ELECTRONS: Final = 7
+"""Electrons per colour (28 tokens for 4 colours)."""
+ENERGY_TOKENS: Final = 8
+EMPTY: Final = -1
+UP: Final = 0
+DOWN: Final = 1
+SPINS: Final = ("up", "down")
+
+# Movement actions (kinds) and the two turn steps that are not movements.
+HOP: Final = 0
+DOUBLON: Final = 1
+SPIN_FLIP: Final = 2
+CRADLE: Final = 3
+TUNNEL: Final = 4
+BLOCK: Final = 8
+PASS: Final = 9
+ACTION_NAMES: Final = {
+    HOP: "hop",
+    DOUBLON: "doublon",
+    SPIN_FLIP: "spin-flip",
+    CRADLE: "cradle",
+    TUNNEL: "tunnel",
+}
+ACTION_KINDS: Final = {name: kind for kind, name in ACTION_NAMES.items()}
+
+MOVEMENT_BOARDS: Final[dict[str, tuple[int, ...]]] = {
+    "bachelor": (HOP, DOUBLON, SPIN_FLIP, CRADLE, TUNNEL),
+    "master": (HOP, DOUBLON, SPIN_FLIP, CRADLE, TUNNEL),
+}
+"""The movement board of each level, as data: the actions a blocker may block
+and a player may make. (The Doctorate side puts the thesis defense in place of
+the quantum tunnel.)"""
+
+LEVELS: Final = tuple(MOVEMENT_BOARDS)
+
+Action: TypeAlias = tuple[int, int, int, int, int]
+"""``(kind, source, spin, to, origin)``.
+
+* movements: ``source`` is the node the player's electron moves from (or
+  strikes from, for the cradle), ``spin`` its spin (for an electron leaving
+  an electrode: the spin it takes; -1 for a doublon), ``to`` the node where
+  the moving electron ends, ``origin`` the node that electron comes from
+  (differs from ``source`` only for the cradle: the last electron of the line);
+* ``(BLOCK, kind, -1, -1, -1)``; ``(PASS, -1, -1, -1, -1)``.
+"""
+
+PASS_ACTION: Final[Action] = (PASS, -1, -1, -1, -1)
+
+
+class Phase(enum.IntEnum):
+    BLOCK = 0
+    """The player on the active player's left blocks one movement action."""
+    FIRST = 1
+    SECOND = 2
+    OVER = 3
+
+
+class Termination(enum.Enum):
+    ELECTRODE_REACHED = "electrode_reached"
+    """An electron entered an electrode of another team: that team has lost."""
+    TURN_LIMIT = "turn_limit"
+    """The turn limit was reached with no electrode reached: a draw."""
+
+
+@dataclass
+class State:
+    """A |Hop> position; copy it with :meth:`copy` (the board is shared)."""
+
+    board: Board
+    players: int
+    level: str
+    field: int
+    """The magnetic field h: +1 positive, -1 negative, 0 without a Hamiltonian."""
+    interaction: int
+    """Energy of a doubly occupied site: -1 attractive, +1 repulsive, 0 without a Hamiltonian."""
+    max_turns: int
+    place: list[int]
+    stock: list[list[int]]
+    """``stock[e][c]``: electrons of colour ``c`` in the electrode of colour ``e``."""
+    energy: list[int]
+    bank: int
+    turn: int = 0
+    """The active seat."""
+    phase: Phase = Phase.BLOCK
+    blocked: int = -1
+    """The action blocked this turn (-1 before the block)."""
+    last_blocked: list[int] = dataclasses.field(default_factory=list)
+    """Per seat, the action blocked on its previous turn (-1: none)."""
+    turns: int = 0
+    """Turns completed."""
+    losers: tuple[int, ...] = ()
+    """The seats of the team whose electrode was reached."""
+
+    def copy(self) -> State:
+        return State(
+            self.board,
+            self.players,
+            self.level,
+            self.field,
+            self.interaction,
+            self.max_turns,
+            self.place[:],
+            [row[:] for row in self.stock],
+            self.energy[:],
+            self.bank,
+            self.turn,
+            self.phase,
+            self.blocked,
+            self.last_blocked[:],
+            self.turns,
+            self.losers,
+        )
+
+    # -- who -------------------------------------------------------------
+
+    @property
+    def movement_board(self) -> tuple[int, ...]:
+        return MOVEMENT_BOARDS[self.level]
+
+    @property
+    def blocker(self) -> int:
+        """The seat on the active player's left (the next in the order of play)."""
+        return (self.turn + 1) % self.players
+
+    @property
+    def to_act(self) -> int | None:
+        if self.phase == Phase.OVER:
+            return None
+        return self.blocker if self.phase == Phase.BLOCK else self.turn
+
+    def team(self, seat: int) -> int:
+        return self.board.teams[seat]
+
+    def winners(self) -> tuple[int, ...]:
+        if not self.losers:
+            return ()
+        return tuple(s for s in range(self.players) if s not in self.losers)
+
+    # -- energy ----------------------------------------------------------
+
+    def site_energy(self, node: int) -> int:
+        """The Hamiltonian's energy of one site: -h·s per electron, plus the pair interaction."""
+        return self._energy(self.place[2 * node] != EMPTY, self.place[2 * node + 1] != EMPTY)
+
+    def board_energy(self) -> int:
+        return sum(self.site_energy(n) for n in self.board.sites)
+
+    def electrons(self, colour: int) -> int:
+        """Every electron of ``colour`` on the board and in the electrodes."""
+        return self.place.count(colour) + sum(row[colour] for row in self.stock)
+
+    # -- moves -----------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the actor may take now, with the energy rule applied."""
+        if self.phase == Phase.OVER:
+            return []
+        if self.phase == Phase.BLOCK:
+            last = self.last_blocked[self.turn]
+            return [(BLOCK, kind, -1, -1, -1) for kind in self.movement_board if kind != last]
+        moves = [a for a in self.movements(self.turn) if a[0] != self.blocked and self.affordable(a)]
+        return moves or [PASS_ACTION]
+
+    def affordable(self, action: Action) -> bool:
+        delta = self.energy_change(action)
+        if delta > 0:
+            return self.energy[self.turn] >= delta
+        return self.bank >= -delta
+
+    def energy_change(self, action: Action) -> int:
+        """ΔE of the board's energy if ``action`` is made (0 for blocks and passes)."""
+        kind, source, spin, to, origin = action
+        if kind >= BLOCK or not self.field and not self.interaction:
+            return 0
+        electrode_at = self.board.electrode_at
+        # The places the action empties (False) and fills (True); electrodes hold no energy.
+        changes: dict[int, bool] = {}
+        if kind == DOUBLON:
+            if electrode_at[source] < 0:
+                changes[2 * source] = changes[2 * source + 1] = False
+            changes[2 * to] = changes[2 * to + 1] = True
+        elif kind == SPIN_FLIP:
+            changes[2 * source + spin] = False
+            changes[2 * source + 1 - spin] = True
+        else:
+            if electrode_at[origin] < 0:
+                changes[2 * origin + spin] = False
+            if electrode_at[to] < 0:
+                changes[2 * to + spin] = True
+        place = self.place
+        delta = 0
+        for node in {index >> 1 for index in changes}:
+            up = place[2 * node] != EMPTY
+            down = place[2 * node + 1] != EMPTY
+            delta += self._energy(changes.get(2 * node, up), changes.get(2 * node + 1, down))
+            delta -= self._energy(up, down)
+        return delta
+
+    def _energy(self, up: bool, down: bool) -> int:
+        return -self.field * (up - down) + (self.interaction if up and down else 0)
+
+    def movements(self, seat: int) -> list[Action]:
+        """Every movement of ``seat``'s electrons the board allows, energy aside."""
+        board = self.board
+        place = self.place
+        out: list[Action] = []
+        own = board.electrodes[seat]
+        my_team = board.teams[seat]
+        electrode_at = board.electrode_at
+        teams = board.teams
+        for node, rays in enumerate(board.rays):
+            colour_here = electrode_at[node]
+            if colour_here >= 0:
+                if node == own and self.stock[seat][seat]:
+                    self._leave_electrode(node, rays, seat, out)
+                continue
+            for spin in (UP, DOWN):
+                if place[2 * node + spin] != seat:
+                    continue
+                if place[2 * node + 1 - spin] == EMPTY:
+                    out.append((SPIN_FLIP, node, spin, node, node))
+                elif spin == UP and place[2 * node + 1] == seat:
+                    for ray in rays:
+                        t = ray[0]
+                        if electrode_at[t] < 0 and place[2 * t] == EMPTY and place[2 * t + 1] == EMPTY:
+                            out.append((DOUBLON, node, -1, t, node))
+                for ray in rays:
+                    t = ray[0]
+                    e = electrode_at[t]
+                    if e < 0:
+                        if place[2 * t + spin] == EMPTY:
+                            out.append((HOP, node, spin, t, node))
+                        else:
+                            self._through_line(node, spin, ray, my_team, out)
+                    elif teams[e] != my_team:
+                        out.append((HOP, node, spin, t, node))
+        return out
+
+    def _leave_electrode(
+        self, node: int, rays: tuple[tuple[int, ...], ...], seat: int, out: list[Action]
+    ) -> None:
+        board = self.board
+        place = self.place
+        my_team = board.teams[seat]
+        for ray in rays:
+            t = ray[0]
+            e = board.electrode_at[t]
+            if e >= 0:
+                if board.teams[e] != my_team:
+                    out.append((HOP, node, UP, t, node))
+                continue
+            free = 0
+            for spin in (UP, DOWN):
+                if place[2 * t + spin] == EMPTY:
+                    free += 1
+                    out.append((HOP, node, spin, t, node))
+                else:
+                    self._through_line(node, spin, ray, my_team, out)
+            if free == 2 and self.stock[seat][seat] >= 2:
+                out.append((DOUBLON, node, -1, t, node))
+
+    def _through_line(
+        self, source: int, spin: int, ray: tuple[int, ...], my_team: int, out: list[Action]
+    ) -> None:
+        """Cradle and tunnel from ``source`` along ``ray``, whose first site holds spin ``spin``."""
+        place = self.place
+        electrode_at = self.board.electrode_at
+        k = 0
+        while k < len(ray) and electrode_at[ray[k]] < 0 and place[2 * ray[k] + spin] != EMPTY:
+            k += 1
+        if k == len(ray):
+            return  # the line of electrons runs into the edge of the board
+        beyond = ray[k]
+        e = electrode_at[beyond]
+        out.append((CRADLE, source, spin, beyond, ray[k - 1]))
+        if e < 0 or self.board.teams[e] != my_team:
+            out.append((TUNNEL, source, spin, beyond, source))
+
+    def _move(self, action: Action) -> None:
+        """Move the electrons of a movement action, nothing else."""
+        kind, source, spin, to, origin = action
+        board = self.board
+        place = self.place
+        if kind == DOUBLON:
+            if board.electrode_at[source] >= 0:
+                self.stock[board.electrode_at[source]][self.turn] -= 2
+                colours = (self.turn, self.turn)
+            else:
+                colours = (place[2 * source], place[2 * source + 1])
+                place[2 * source] = place[2 * source + 1] = EMPTY
+            place[2 * to], place[2 * to + 1] = colours
+            return
+        if kind == SPIN_FLIP:
+            place[2 * source + 1 - spin] = place[2 * source + spin]
+            place[2 * source + spin] = EMPTY
+            return
+        if board.electrode_at[origin] >= 0:
+            colour = self.turn
+            self.stock[board.electrode_at[origin]][colour] -= 1
+        else:
+            colour = place[2 * origin + spin]
+            place[2 * origin + spin] = EMPTY
+        e = board.electrode_at[to]
+        if e >= 0:
+            self.stock[e][colour] += 1
+        else:
+            place[2 * to + spin] = colour
+
+    def mover_colour(self, action: Action) -> int:
+        """The colour of the electron that ends on ``action``'s ``to`` node."""
+        origin, spin = action[4], action[2]
+        if self.board.electrode_at[origin] >= 0 or action[0] == DOUBLON:
+            return self.turn
+        return self.place[2 * origin + spin]
+
+    def apply(self, action: Action) -> None:
+        """Take ``action`` (assumed legal: see :meth:`legal_actions`)."""
+        kind = action[0]
+        if kind == BLOCK:
+            self.blocked = action[1]
+            self.last_blocked[self.turn] = action[1]
+            self.phase = Phase.FIRST
+            return
+        if kind != PASS:
+            delta = self.energy_change(action)
+            self.energy[self.turn] -= delta
+            self.bank += delta
+            colour = self.mover_colour(action)
+            self._move(action)
+            e = self.board.electrode_at[action[3]]
+            if e >= 0 and self.board.teams[colour] != self.board.teams[e]:
+                # An electron entered an electrode of another team: that team has lost.
+                team = self.board.teams[e]
+                self.losers = tuple(s for s in range(self.players) if self.board.teams[s] == team)
+                self.phase = Phase.OVER
+                return
+            if self.phase == Phase.FIRST:
+                self.phase = Phase.SECOND
+                return
+        # A pass means no movement is possible: the turn ends.
+        self.turns += 1
+        self.turn = (self.turn + 1) % self.players
+        self.blocked = -1
+        self.phase = Phase.OVER if self.turns >= self.max_turns else Phase.BLOCK
+
+    def wins_now(self, action: Action) -> bool:
+        """Whether ``action`` brings an electron of the mover's team into another team's electrode."""
+        e = self.board.electrode_at[action[3]] if action[0] < BLOCK else -1
+        if e < 0:
+            return False
+        colour = self.mover_colour(action)
+        my_team = self.board.teams[self.turn]
+        return self.board.teams[colour] == my_team and self.board.teams[e] != my_team
+
+
+def start_state(
+    board: Board, *, players: int, level: str, field: int, interaction: int, max_turns: int
+) -> State:
+    """Electrons in their electrodes; 1 energy each (2 each with two players), the rest in the bank."""
+    each = 2 if players == 2 else 1
+    stock = [[0] * players for _ in range(players)]
+    for colour in range(players):
+        stock[colour][colour] = ELECTRONS
+    return State(
+        board=board,
+        players=players,
+        level=level,
+        field=field,
+        interaction=interaction,
+        max_turns=max_turns,
+        place=[EMPTY] * (2 * len(board.nodes)),
+        stock=stock,
+        energy=[each] * players,
+        bank=ENERGY_TOKENS - each * players,
+        last_blocked=[-1] * players,
+    )

@@ -1,0 +1,270 @@
+"""Digital games in the shared database: the lobby's games and their seats.
+
+A game is kept as its saved JSON (:meth:`games.frame.DigitalGame.to_json`:
+players, options, seed and move list), replayed on loading, with a version
+number bumped by every change so that pages and streams can tell they are
+behind. Each seat is a human or a computer player (with its level).
+
+Secrets: a human seat is taken by a device through a short *join code*
+(shown as a link and a QR code on the display); the device then holds the
+seat's *token*, and the game's creator holds the *host token* (which lets
+the display play every human seat of a hot-seat game and see the join
+codes). Only SHA-256 hashes of tokens are stored: a copy of the database
+does not let anyone act for a seat.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from games.frame import DigitalGame, game_class
+from store.db import transaction
+
+SeatKind = Literal["human", "ai"]
+
+CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
+"""Join codes avoid look-alike characters (0/o, 1/l/i) so they can be typed from the screen."""
+CODE_LENGTH = 6
+
+
+class GameStoreError(Exception):
+    """Base class of the game store's errors; messages are for the player."""
+
+
+class GameNotFoundError(GameStoreError, LookupError):
+    """No game with that id."""
+
+
+class StaleGameError(GameStoreError, RuntimeError):
+    """The game changed since it was read (another move came first)."""
+
+
+class JoinError(GameStoreError, ValueError):
+    """A join code that does not give a seat (unknown, used, or the device already sits)."""
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who plays a seat, as the lobby asks for it."""
+
+    kind: SeatKind
+    name: str
+    level: str | None = None
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    seat: int
+    kind: SeatKind
+    name: str
+    level: str | None
+    join_code: str | None
+    joined: bool
+
+    @property
+    def is_ai(self) -> bool:
+        return self.kind == "ai"
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One stored game: its saved JSON and its seats."""
+
+    id: int
+    game: str
+    created_at: float
+    updated_at: float
+    version: int
+    hot_seat: bool
+    status: str
+    state: dict[str, Any]
+    seats: tuple[SeatRecord, ...]
+
+    def load(self) -> DigitalGame:
+        """The game, rebuilt by replaying its moves."""
+        return game_class(self.game).from_json(self.state)
+
+    def is_over(self) -> bool:
+        return self.status == "over"
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def _new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+class GameStore:
+    """The lobby's games on one database connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    # -- creating and reading ---------------------------------------------------
+
+    def create(
+        self, game: DigitalGame, seats: Sequence[SeatSpec], *, hot_seat: bool
+    ) -> tuple[GameRecord, str]:
+        """Store a new game; returns it and the host token (the only time the token exists in clear)."""
+        if len(seats) != len(game.players):
+            raise ValueError(f"{len(seats)} seats for {len(game.players)} players")
+        host_token = new_token()
+        now = time.time()
+        with transaction(self.conn):
+            cursor = self.conn.execute(
+                "INSERT INTO digital_games"
+                " (game, created_at, updated_at, version, hot_seat, host_hash, status, state)"
+                " VALUES (?, ?, ?, 1, ?, ?, ?, ?)",
+                (game.name, now, now, int(hot_seat), hash_token(host_token), _status(game),
+                 json.dumps(game.to_json())),
+            )
+            game_id = int(cursor.lastrowid or 0)
+            for number, spec in enumerate(seats):
+                code = self._unused_code() if spec.kind == "human" and not hot_seat else None
+                self.conn.execute(
+                    "INSERT INTO digital_game_seats (game_id, seat, kind, level, name, join_code)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, number, spec.kind, spec.level, spec.name, code),
+                )
+        return self.get(game_id), host_token
+
+    def _unused_code(self) -> str:
+        while True:
+            code = _new_code()
+            taken = self.conn.execute("SELECT 1 FROM digital_game_seats WHERE join_code = ?",
+                                      (code,)).fetchone()
+            if taken is None:
+                return code
+
+    def get(self, game_id: int) -> GameRecord:
+        row = self.conn.execute("SELECT * FROM digital_games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFoundError(f"there is no game {game_id}")
+        return self._record(row)
+
+    def recent(self, *, limit: int = 50) -> list[GameRecord]:
+        """The newest games first."""
+        rows = self.conn.execute("SELECT * FROM digital_games ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+        return [self._record(row) for row in rows]
+
+    def version(self, game_id: int) -> int:
+        """The game's version (a one-row read, for streams)."""
+        row = self.conn.execute("SELECT version FROM digital_games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise GameNotFoundError(f"there is no game {game_id}")
+        return int(row[0])
+
+    def waiting_for_ai(self) -> list[int]:
+        """Running games whose seat to act is a computer (after a restart, they resume)."""
+        found = []
+        for record in (self.get(int(row[0])) for row in
+                       self.conn.execute("SELECT id FROM digital_games WHERE status = 'running'").fetchall()):
+            to_act = record.load().to_act
+            if to_act is not None and 0 <= to_act < len(record.seats) and record.seats[to_act].is_ai:
+                found.append(record.id)
+        return found
+
+    def _record(self, row: sqlite3.Row) -> GameRecord:
+        seats = self.conn.execute(
+            "SELECT seat, kind, level, name, join_code, token_hash FROM digital_game_seats"
+            " WHERE game_id = ? ORDER BY seat", (row["id"],),
+        ).fetchall()
+        return GameRecord(
+            id=int(row["id"]), game=row["game"], created_at=float(row["created_at"]),
+            updated_at=float(row["updated_at"]), version=int(row["version"]), hot_seat=bool(row["hot_seat"]),
+            status=row["status"], state=json.loads(row["state"]),
+            seats=tuple(
+                SeatRecord(seat=int(s["seat"]), kind=s["kind"], name=s["name"], level=s["level"],
+                           join_code=s["join_code"], joined=s["token_hash"] is not None)
+                for s in seats
+            ),
+        )
+
+    # -- changing ----------------------------------------------------------------
+
+    def save(self, game_id: int, game: DigitalGame, *, expected_version: int) -> GameRecord:
+        """Store the game after a move, if nobody changed it since ``expected_version``."""
+        with transaction(self.conn):
+            cursor = self.conn.execute(
+                "UPDATE digital_games SET state = ?, status = ?, version = version + 1, updated_at = ?"
+                " WHERE id = ? AND version = ?",
+                (json.dumps(game.to_json()), _status(game), time.time(), game_id, expected_version),
+            )
+            if cursor.rowcount != 1:
+                self.get(game_id)  # raises GameNotFoundError when it is that
+                raise StaleGameError("the game moved on meanwhile: reload it and try again")
+        return self.get(game_id)
+
+    def join(self, game_id: int, code: str, *, held_token: str | None = None) -> tuple[int, str]:
+        """Take the seat ``code`` opens; returns (seat, token). The code is used up.
+
+        ``held_token`` is a seat token the device already holds for this game:
+        a device plays one seat per game.
+        """
+        with transaction(self.conn):
+            self.get(game_id)
+            if held_token is not None and self._seat_of(game_id, held_token) is not None:
+                raise JoinError("this device already plays a seat of this game")
+            row = self.conn.execute(
+                "SELECT seat, token_hash FROM digital_game_seats WHERE game_id = ? AND join_code = ?",
+                (game_id, code),
+            ).fetchone()
+            if row is None:
+                raise JoinError("this join code does not open a seat of this game")
+            if row["token_hash"] is not None:
+                raise JoinError("this seat is already taken by another device")
+            token = new_token()
+            self.conn.execute(
+                "UPDATE digital_game_seats SET token_hash = ?, joined_at = ? WHERE game_id = ? AND seat = ?",
+                (hash_token(token), time.time(), game_id, row["seat"]),
+            )
+            # Who sits is part of what every screen shows: a new version wakes them.
+            self.conn.execute("UPDATE digital_games SET version = version + 1, updated_at = ? WHERE id = ?",
+                              (time.time(), game_id))
+        return int(row["seat"]), token
+
+    def find_code(self, code: str) -> tuple[int, int] | None:
+        """(game id, seat) of a join code, or None."""
+        row = self.conn.execute("SELECT game_id, seat FROM digital_game_seats WHERE join_code = ?",
+                                (code,)).fetchone()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    # -- tokens -------------------------------------------------------------------
+
+    def seat_of(self, game_id: int, token: str | None) -> int | None:
+        """The seat a token holds in this game, or None (no token, or not one of this game's)."""
+        if not token:
+            return None
+        return self._seat_of(game_id, token)
+
+    def _seat_of(self, game_id: int, token: str) -> int | None:
+        wanted = hash_token(token)
+        for row in self.conn.execute("SELECT seat, token_hash FROM digital_game_seats WHERE game_id = ?"
+                                     " AND token_hash IS NOT NULL", (game_id,)):
+            if hmac.compare_digest(row["token_hash"], wanted):
+                return int(row["seat"])
+        return None
+
+    def is_host(self, game_id: int, token: str | None) -> bool:
+        if not token:
+            return False
+        row = self.conn.execute("SELECT host_hash FROM digital_games WHERE id = ?", (game_id,)).fetchone()
+        return row is not None and hmac.compare_digest(row[0], hash_token(token))
+
+
+def _status(game: DigitalGame) -> str:
+    return "over" if game.is_over() else "running"

@@ -1,0 +1,387 @@
+"""The lobby's JSON API: create, list, show, play, join and follow digital games.
+
+Every refusal is a 4xx ``{"error": ...}`` and changes nothing: a move is
+checked by the engine on a copy of the game and saved only if it passes,
+with the version it was played against.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, current_app, jsonify, request, url_for
+
+from games import frame
+from games.exc import GameError, GameOverError, IllegalMoveError
+from games.frame import AI_LEVELS, CHANCE, GAMES, BadOptionsError, DigitalGame, UnknownGameError
+from store.db import connect
+from store.games import GameNotFoundError, GameRecord, GameStore, JoinError, SeatSpec, StaleGameError
+from webpanel.errors import ApiError, json_object, require_int
+from webpanel.lobby.blueprint import bp, runner, store
+from webpanel.lobby.clock import watch_game
+from webpanel.lobby.runner import computer_to_act, dice_entered, settle_chance
+from webpanel.lobby.seats import (
+    Caller,
+    check_guessing,
+    host_cookie,
+    identify,
+    seat_cookie,
+    set_token_cookie,
+    wrong_guess,
+)
+from webpanel.stream import RETRY_MS, BoardFollower, sse
+
+MAX_NAME = 40
+MAX_SEED = 2**32 - 1
+LIST_LIMIT = 50
+
+
+# -- shared helpers -------------------------------------------------------------------
+
+
+def known_games() -> dict[str, type[DigitalGame]]:
+    frame.load_builtin_games()  # the games that ship with the project register on import
+    return dict(sorted(GAMES.items()))
+
+
+def load_record(raw_id: str) -> GameRecord:
+    if not raw_id.isdigit() or len(raw_id) > 18:
+        raise ApiError(404, f"there is no game {raw_id!r}")
+    try:
+        return store().get(int(raw_id))
+    except GameNotFoundError as exc:
+        raise ApiError(404, str(exc)) from None
+
+
+def poke_if_computer(record: GameRecord, game: DigitalGame) -> None:
+    if not record.is_over() and computer_to_act(record, game) is not None:
+        runner().poke(record.id, version=record.version)
+    watch_game(record, game)  # turn timer and tournament result (webpanel/lobby/clock.py)
+
+
+def seat_json(record: GameRecord, caller: Caller) -> list[dict[str, Any]]:
+    seats = []
+    for seat in record.seats:
+        entry: dict[str, Any] = {"seat": seat.seat, "name": seat.name, "kind": seat.kind, "level": seat.level,
+                                 "joined": seat.joined, "you": caller.seat == seat.seat}
+        if caller.host and seat.join_code and not seat.joined and not record.is_over():
+            # Only the display that created the game shows the way in.
+            entry["join_code"] = seat.join_code
+            entry["join_url"] = url_for("lobby.join_page", code=seat.join_code)
+            entry["qr_url"] = url_for("lobby.join_qr", code=seat.join_code)
+        seats.append(entry)
+    return seats
+
+
+def enters_dice(record: GameRecord, game: DigitalGame, caller: Caller) -> bool:
+    """Whether this caller may enter the real dice the game waits for.
+
+    The display that created the game enters any roll (hot seat, computer
+    seats); a tablet enters the rolls of its own seat (the view's ``rolling``).
+    """
+    if game.to_act != CHANCE or not dice_entered(game) or record.is_over():
+        return False
+    if caller.host:
+        return True
+    return caller.seat is not None and caller.seat == game.view().get("rolling")
+
+
+def game_json(record: GameRecord, game: DigitalGame, caller: Caller, *, live: bool = True) -> dict[str, Any]:
+    """The game as this caller may see it; legal moves only for the one who acts.
+
+    The move list is the game's own business (in ``view``): a game with
+    secrets shows each seat only what it may know of the past.
+    """
+    to_act = game.to_act
+    may_move = live and (caller.acts_for(record, to_act) or enters_dice(record, game, caller)) \
+        and not record.is_over()
+    view = game.view(caller.view_seat(record, to_act))
+    view.pop("legal_moves", None)
+    outcome = game.outcome()
+    return {
+        "id": record.id,
+        "game": record.game,
+        "status": record.status,
+        "version": record.version,
+        "hot_seat": record.hot_seat,
+        "created_at": record.created_at,
+        "seats": seat_json(record, caller),
+        "you": {"seat": caller.seat, "host": caller.host},
+        "to_act": to_act,
+        "can_move": may_move,
+        "legal_moves": game.legal_moves() if may_move else None,
+        "ai_thinking": runner().is_thinking(record.id),
+        "ai_error": runner().failure(record.id),
+        "outcome": None if outcome is None else outcome.to_json(),
+        "moves": len(game.history),
+        "view": view,
+    }
+
+
+def summary_json(record: GameRecord) -> dict[str, Any]:
+    return {
+        "id": record.id, "game": record.game, "status": record.status, "version": record.version,
+        "hot_seat": record.hot_seat, "created_at": record.created_at,
+        "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level, "joined": s.joined}
+                  for s in record.seats],
+        "moves": len(record.state.get("moves", [])),
+    }
+
+
+# -- creating ---------------------------------------------------------------------------
+
+
+def _seat_specs(game_name: str, raw: Any) -> list[SeatSpec]:
+    cls = known_games()[game_name]
+    if not isinstance(raw, list):
+        raise ApiError(400, "seats must be a list of {kind, level, name}")
+    if not cls.min_players <= len(raw) <= cls.max_players:
+        low, high = cls.min_players, cls.max_players
+        span = f"{low}-{high}" if low != high else str(low)
+        raise ApiError(400, f"{game_name} is played by {span} players, not {len(raw)}")
+    levels = AI_LEVELS.get(game_name, {})
+    specs = []
+    for number, seat in enumerate(raw):
+        where = f"seat {number}"
+        if not isinstance(seat, dict):
+            raise ApiError(400, f"{where} must be an object {{kind, level, name}}")
+        unknown = sorted(set(seat) - {"kind", "level", "name"})
+        if unknown:
+            raise ApiError(400, f"{where}: unknown field(s): {', '.join(unknown)}")
+        kind = seat.get("kind")
+        if kind not in ("human", "ai"):
+            raise ApiError(400, f"{where}: kind must be \"human\" or \"ai\"")
+        level = seat.get("level")
+        if kind == "ai":
+            if level not in levels:
+                known = ", ".join(levels) or "none"
+                raise ApiError(400, f"{where}: the computer level must be one of {known}")
+        elif level is not None:
+            raise ApiError(400, f"{where}: a human seat has no level")
+        name = seat.get("name")
+        if name is None or name == "":
+            name = f"Computer ({level})" if kind == "ai" else f"Player {number + 1}"
+        if not isinstance(name, str) or len(name.strip()) == 0 or len(name) > MAX_NAME:
+            raise ApiError(400, f"{where}: the name must be text of 1 to {MAX_NAME} characters")
+        specs.append(SeatSpec(kind=kind, name=name.strip(), level=level))
+    return specs
+
+
+@bp.post("/api/games")
+def api_create() -> Response:
+    body = json_object(allowed={"game", "seats", "options", "seed", "hot_seat"}, required={"game", "seats"})
+    name = body["game"]
+    if not isinstance(name, str) or name not in known_games():
+        raise ApiError(400, f"unknown game {name!r} (known: {', '.join(known_games())})")
+    specs = _seat_specs(name, body["seats"])
+    options = body.get("options", {})
+    if not isinstance(options, dict):
+        raise ApiError(400, "options must be a JSON object")
+    seed = body.get("seed")
+    if seed is not None:
+        seed = require_int(seed, "seed", low=0, high=MAX_SEED)
+    hot_seat = body.get("hot_seat", False)
+    if not isinstance(hot_seat, bool):
+        raise ApiError(400, "hot_seat must be true or false")
+    if hot_seat and known_games()[name].hidden_information:
+        raise ApiError(400, f"{name} hides each seat's secrets: it cannot be played hot seat, "
+                            "join the seats from phones or tablets")
+    try:
+        game = known_games()[name].new([s.name for s in specs], options=options, seed=seed)
+        settle_chance(game)
+    except (BadOptionsError, UnknownGameError) as exc:
+        raise ApiError(400, str(exc)) from None
+    except GameError as exc:
+        raise ApiError(400, f"cannot start this game: {exc}") from None
+    record, host_token = store().create(game, specs, hot_seat=hot_seat)
+    poke_if_computer(record, game)
+    caller = Caller(seat=None, host=True, seat_token=None)
+    payload = game_json(record, game, caller)
+    payload["host_token"] = host_token
+    response = jsonify(payload)
+    response.status_code = 201
+    response.headers["Location"] = url_for("lobby.api_game", game_id=record.id)
+    set_token_cookie(response, host_cookie(record.id), host_token)
+    return response
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+@bp.get("/api/games")
+def api_list() -> Response:
+    games = [summary_json(r) for r in store().recent(limit=LIST_LIMIT)]
+    catalogue = [{"game": n, "min_players": c.min_players, "max_players": c.max_players,
+                  "levels": list(AI_LEVELS.get(n, {}))} for n, c in known_games().items()]
+    return jsonify({"games": games, "catalogue": catalogue})
+
+
+@bp.get("/api/games/<game_id>")
+def api_game(game_id: str) -> Response:
+    record = load_record(game_id)
+    caller = identify(store(), record)
+    game = record.load()
+    poke_if_computer(record, game)
+    at = request.args.get("at")
+    if at is None:
+        return jsonify(game_json(record, game, caller))
+    # Replay: the position after the first `at` moves, as this caller may see it.
+    if not at.isdigit() or int(at) > len(game.history):
+        raise ApiError(400, f"at must be a move count from 0 to {len(game.history)}")
+    past = type(game).from_json({**game.to_json(), "moves": game.history[:int(at)]})
+    payload = game_json(record, past, caller, live=False)
+    payload["at"] = int(at)
+    payload["total_moves"] = len(game.history)
+    return jsonify(payload)
+
+
+# -- playing --------------------------------------------------------------------------------
+
+
+@bp.post("/api/games/<game_id>/moves")
+def api_move(game_id: str) -> Response:
+    record = load_record(game_id)
+    body = json_object(allowed={"move", "version"}, required={"move"})
+    caller = identify(store(), record)
+    if record.is_over():
+        raise ApiError(409, "the game is over")
+    expected = body.get("version")
+    if expected is not None and require_int(expected, "version", low=0, high=2**62) != record.version:
+        raise ApiError(409, f"the game moved on (version {record.version}, not {expected}): reload it")
+    game = record.load()
+    _check_turn(record, game, caller)
+    try:
+        game.push(body["move"])
+        settle_chance(game)
+    except GameOverError as exc:
+        raise ApiError(409, str(exc)) from None
+    except IllegalMoveError as exc:
+        raise ApiError(422, f"illegal move: {exc}") from None
+    try:
+        record = store().save(record.id, game, expected_version=record.version)
+    except StaleGameError as exc:
+        raise ApiError(409, str(exc)) from None
+    poke_if_computer(record, game)
+    return jsonify(game_json(record, game, caller))
+
+
+def _check_turn(record: GameRecord, game: DigitalGame, caller: Caller) -> None:
+    to_act = game.to_act
+    if to_act is None:
+        raise ApiError(409, "the game is over")
+    acting = record.seats[to_act] if 0 <= to_act < len(record.seats) else None
+    if caller.acts_for(record, to_act) or enters_dice(record, game, caller):
+        return
+    whose = f"seat {to_act} ({acting.name})" if acting is not None else "the game"
+    if to_act == CHANCE:
+        whose = "the roll of another seat"  # entered dice: the rolling seat or the display enters them
+    if acting is not None and acting.is_ai:
+        raise ApiError(409, f"not your turn: the computer plays {whose}")
+    if caller.seat is not None:
+        raise ApiError(409, f"not your turn: {whose} is to play")
+    if record.hot_seat:
+        raise ApiError(403, "only the display that created this hot-seat game plays it")
+    raise ApiError(403, "you hold no seat in this game: join one with its code first")
+
+
+@bp.post("/api/games/<game_id>/join")
+def api_join(game_id: str) -> Response:
+    record = load_record(game_id)
+    body = json_object(allowed={"code"}, required={"code"})
+    code = body["code"]
+    if not isinstance(code, str) or not code or len(code) > 32:
+        raise ApiError(400, "code must be the seat's join code (text)")
+    if record.is_over():
+        raise ApiError(409, "the game is over")
+    caller = identify(store(), record)
+    check_guessing()
+    try:
+        seat, token = store().join(record.id, code.strip().lower(), held_token=caller.seat_token)
+    except JoinError as exc:
+        unknown = "does not open" in str(exc)
+        if unknown:
+            wrong_guess()
+        raise ApiError(404 if unknown else 409, str(exc)) from None
+    record = store().get(record.id)
+    caller = Caller(seat=seat, host=caller.host, seat_token=token)
+    payload = game_json(record, record.load(), caller)
+    payload["seat"] = seat
+    payload["token"] = token
+    response = jsonify(payload)
+    set_token_cookie(response, seat_cookie(record.id), token)
+    return response
+
+
+# -- following -------------------------------------------------------------------------------
+
+
+class GameStream:
+    """An SSE body: a ``game`` event with the version each time the game changes.
+
+    Pages then fetch the game (each caller sees its own view). Bounded like the
+    board's streams: counted against ``max_streams``, ended after
+    ``stream_max_seconds`` (the browser reconnects), a heartbeat meanwhile.
+    """
+
+    def __init__(self, follower: BoardFollower, game_id: int, *, last_version: int | None) -> None:
+        self.follower = follower
+        self.game_id = game_id
+        self.last_version = last_version
+        self._closed = False
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self._events():
+            yield chunk.encode()
+
+    def _events(self) -> Iterator[str]:
+        settings = self.follower.settings
+        poll = max(settings.poll_interval, 0.1)
+        deadline = time.monotonic() + settings.stream_max_seconds
+        beat = time.monotonic() + settings.heartbeat_seconds
+        sent = self.last_version
+        yield f"retry: {RETRY_MS}\n\n"
+        conn = connect(settings.database)
+        try:
+            games = GameStore(conn)
+            while not self.follower.stopped and time.monotonic() < deadline:
+                record = games.get(self.game_id)
+                if record.version != sent:
+                    sent = record.version
+                    data = {"version": record.version, "status": record.status}
+                    yield sse("game", json.dumps(data), record.version)
+                    beat = time.monotonic() + settings.heartbeat_seconds
+                elif time.monotonic() >= beat:
+                    yield ": keep-alive\n\n"
+                    beat = time.monotonic() + settings.heartbeat_seconds
+                if record.is_over():
+                    break  # nothing more will happen
+                time.sleep(poll)
+        finally:
+            conn.close()
+        yield sse("reconnect", json.dumps({"after_ms": RETRY_MS}))
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.follower.close_stream()
+
+
+@bp.get("/api/games/<game_id>/events")
+def api_events(game_id: str) -> Response:
+    record = load_record(game_id)
+    raw = request.headers.get("Last-Event-ID") or request.args.get("since")
+    last: int | None = None
+    if raw:
+        if not raw.isdigit() or len(raw) > 18:
+            raise ApiError(400, "Last-Event-ID must be a game version (a whole number)")
+        last = int(raw)
+    follower: BoardFollower = current_app.extensions["board_follower"]
+    if not follower.try_open_stream():
+        raise ApiError(503, "too many live pages open: retrying shortly", headers={"Retry-After": "2"})
+    response = Response(GameStream(follower, record.id, last_version=last), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response

@@ -1,0 +1,155 @@
+"""|Hop> in the panel: the energy change of each legal move, and the API's schemas.
+
+A |Hop> game is played through the lobby's paths (``/api/games/...``); its
+view holds everything the board page draws (the board's nodes with their
+positions, lines and electrodes, every spin place, the energy of each player
+and of the bank, the movement board and the blocked action). The legal moves
+with their energy change come from ``/api/games/<id>/hop/moves``, only for the
+caller who may move now, like the lobby's ``legal_moves``. The schemas say
+what ``move`` and ``view`` hold for a game whose ``game`` is ``"hop"``
+(docs/hop.md has the rules' reading).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from flask import Response, jsonify
+
+from games.hop.game import Hop
+from webpanel import openapi
+from webpanel.errors import ApiError
+from webpanel.lobby.api import load_record
+from webpanel.lobby.apidoc import GAME_ID, HOST_TOKEN, SEAT_TOKEN
+from webpanel.lobby.blueprint import bp, store
+from webpanel.lobby.seats import identify
+from webpanel.openapi import error, json_response
+
+ACTIONS: Final = ["hop", "doublon", "spin-flip", "cradle", "tunnel"]
+NODE: Final = {"type": "string", "example": "b1",
+               "description": "A node by name: a site card (\"c3\") or an electrode by its corner"}
+SPIN: Final = {"enum": ["up", "down"]}
+COLOUR: Final = {"type": "string", "example": "red"}
+
+HOP_MOVE: Final[dict[str, Any]] = {
+    "description": "A |Hop> move. The blocker (the seat after the active player) blocks one action; the "
+                   "active player then makes two movement actions, or passes when none is possible.",
+    "oneOf": [
+        {"type": "object", "required": ["block"], "additionalProperties": False,
+         "properties": {"block": {"enum": ACTIONS}}},
+        {"type": "object", "required": ["action", "from", "spin", "to"], "additionalProperties": False,
+         "description": "hop: to the same spin of an adjacent site (out of the own electrode: onto the spin "
+                        "given); cradle: `to` is where the line's last electron lands; tunnel: `to` is where "
+                        "the tunnelling electron lands.",
+         "properties": {"action": {"enum": ["hop", "cradle", "tunnel"]},
+                        "from": NODE, "spin": SPIN, "to": NODE}},
+        {"type": "object", "required": ["action", "from", "to"], "additionalProperties": False,
+         "properties": {"action": {"const": "doublon"}, "from": NODE, "to": NODE}},
+        {"type": "object", "required": ["action", "at", "spin"], "additionalProperties": False,
+         "description": "`spin` is the spin the electron leaves.",
+         "properties": {"action": {"const": "spin-flip"}, "at": NODE, "spin": SPIN}},
+        {"type": "object", "required": ["pass"], "additionalProperties": False,
+         "properties": {"pass": {"const": True}}},
+    ],
+    "example": {"action": "hop", "from": "a1", "spin": "up", "to": "b1"},
+}
+
+HOP_VIEW: Final[dict[str, Any]] = {
+    "type": "object",
+    "description": "The `view` of a |Hop> game (the same for every seat: |Hop> hides nothing). "
+                   "The legal moves are in the game's `legal_moves` and, with their energy change, "
+                   "in `/api/games/{game_id}/hop/moves`.",
+    "properties": {
+        "players": {"type": "array", "items": {"type": "object", "properties": {
+            "name": {"type": "string"}, "colour": COLOUR, "team": {"type": "integer"},
+            "energy": {"type": "integer", "description": "The player's energy tokens."}}}},
+        "level": {"enum": ["bachelor", "master"]},
+        "hamiltonian": {"type": ["object", "null"], "description": "Master only.", "properties": {
+            "field": {"enum": ["positive", "negative"]},
+            "interaction": {"enum": ["attractive", "repulsive"]}}},
+        "board": {"type": "object", "description": "The board's geometry, drawn by the page.", "properties": {
+            "name": {"type": "string"}, "description": {"type": "string"},
+            "nodes": {"type": "object", "description": "Node name -> [x, y] (y counts rows from the bottom).",
+                      "additionalProperties": {"type": "array", "items": {"type": "number"}}},
+            "lines": {"type": "array", "items": {"type": "array", "items": {"type": "string"}},
+                      "description": "Straight lines of nodes: adjacency, the cradle's and tunnel's paths."},
+            "electrodes": {"type": "array", "items": {"type": "object", "properties": {
+                "colour": COLOUR, "node": NODE, "team": {"type": "integer"}}}}}},
+        "sites": {"type": "object", "description": "Site -> {up, down}: the colour of the electron on each "
+                                                   "spin place, or null.",
+                  "additionalProperties": {"type": "object", "properties": {
+                      "up": {"type": ["string", "null"]}, "down": {"type": ["string", "null"]}}}},
+        "electrodes": {"type": "object", "description": "Electrode colour -> {electron colour: count}.",
+                       "additionalProperties": {"type": "object",
+                                                "additionalProperties": {"type": "integer"}}},
+        "bank": {"type": "integer", "description": "Energy tokens in the bank."},
+        "board_energy": {"type": "integer"},
+        "movement_board": {"type": "array", "items": {"enum": ACTIONS}},
+        "turn": {"type": "integer", "description": "The active player's seat."},
+        "turns_played": {"type": "integer"}, "max_turns": {"type": "integer"},
+        "phase": {"enum": ["block", "first", "second", "over"]},
+        "blocker": {"type": "integer"},
+        "blocked": {"type": ["string", "null"], "description": "The action blocked this turn."},
+        "not_blockable": {"type": ["string", "null"],
+                          "description": "The action blocked on the active player's previous turn."},
+        "to_act": {"type": ["integer", "null"]},
+        "outcome": {"type": ["object", "null"]},
+        "history": {"type": "array", "items": {"$ref": "#/components/schemas/HopMove"}},
+    },
+}
+
+openapi.add_schemas({
+    "HopMove": HOP_MOVE,
+    "HopAnnotatedMove": {
+        "type": "object",
+        "description": "A legal move with the board's energy change: the mover pays it to the bank when "
+                       "positive, takes it from the bank when negative (Master level).",
+        "properties": {"move": {"$ref": "#/components/schemas/HopMove"},
+                       "energy_change": {"type": "integer"}},
+    },
+    "HopView": HOP_VIEW,
+})
+
+
+@bp.get("/api/games/<game_id>/hop/moves")
+def api_hop_moves(game_id: str) -> Response:
+    """The legal moves with their energy change, for the caller who may move now (else ``null``)."""
+    record = load_record(game_id)
+    caller = identify(store(), record)  # a token that is not this game's is refused, as everywhere
+    game = record.load()
+    if not isinstance(game, Hop):
+        raise ApiError(404, f"game {record.id} is not |Hop>")
+    may_move = not record.is_over() and caller.acts_for(record, game.to_act)
+    return jsonify({
+        "version": record.version,
+        "to_act": game.to_act,
+        "moves": game.annotated_moves() if may_move else None,
+    })
+
+
+openapi.add_paths({
+    "/api/games/{game_id}/hop/moves": {
+        "get": {
+            "summary": "A |Hop> game's legal moves with the energy change of each",
+            "description": "For the seat that acts now (its seat token, or the host of a hot-seat game): "
+                           "every legal move with `energy_change`, the board's ΔE (the mover pays it to the "
+                           "bank when positive, takes it when negative). Anyone else gets `moves: null`, as "
+                           "with the game's `legal_moves`. `version` is the game's, to match the game.",
+            "parameters": [GAME_ID, SEAT_TOKEN, HOST_TOKEN],
+            "responses": {
+                "200": json_response("The legal moves", {
+                    "type": "object",
+                    "properties": {
+                        "version": {"type": "integer"},
+                        "to_act": {"type": ["integer", "null"]},
+                        "moves": {"type": ["array", "null"],
+                                  "items": {"$ref": "#/components/schemas/HopAnnotatedMove"}},
+                    },
+                }),
+                "403": error("A token that is not this game's"),
+                "404": error("No such game, or not a |Hop> game"),
+                "429": error("Too many wrong tokens"),
+            },
+        },
+    },
+})

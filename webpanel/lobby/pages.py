@@ -1,0 +1,122 @@
+"""The lobby's pages: the games list, a game's board, the join link and its QR code.
+
+Pages are thin: they name the game and load the scripts; everything they
+show comes from the JSON API, with the same rights (cookies) as the page.
+"""
+
+from __future__ import annotations
+
+import io
+import ipaddress
+import socket
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import segno
+from flask import Response, abort, current_app, render_template, request, url_for
+
+from store.games import GameNotFoundError
+from webpanel.errors import ApiError
+from webpanel.lobby.api import known_games
+from webpanel.lobby.blueprint import bp, store
+from webpanel.lobby.seats import check_guessing, wrong_guess
+
+BOARDS = Path(__file__).parent / "templates" / "lobby" / "boards"
+TITLES = {
+    "qttt": "Quantum tic-tac-toe",
+    "hypnosia": "Hypnosia",
+    "hop": "|Hop>",
+    "hautetension": "Haute-Tension",
+}
+"""How players call the games (a game not listed shows its registered name)."""
+
+
+@bp.get("/games")
+def lobby_page() -> str:
+    games = dict(sorted(known_games().items(), key=lambda item: TITLES.get(item[0], item[0]).lower()))
+    return render_template("lobby/index.html", games=games, titles=TITLES)
+
+
+@bp.get("/games/<int:game_id>")
+def game_page(game_id: int) -> str:
+    try:
+        record = store().get(game_id)
+    except GameNotFoundError:
+        abort(404)
+    board = record.game if (BOARDS / f"{record.game}.html").exists() else "generic"
+    return render_template("lobby/game.html", record=record, board=board,
+                           title=TITLES.get(record.game, record.game))
+
+
+def _find_code(code: str) -> tuple[int, int]:
+    """The (game, seat) of a join code, or 404; wrong codes count as guesses (429 when too many)."""
+    try:
+        check_guessing()
+    except ApiError as exc:
+        abort(Response(exc.message, status=429, headers=exc.headers, mimetype="text/plain"))
+    found = store().find_code(code.lower()) if len(code) <= 32 else None
+    if found is None:
+        wrong_guess()
+        abort(404)
+    return found
+
+
+@bp.get("/j/<code>")
+def join_page(code: str) -> str:
+    found = _find_code(code)
+    game_id, seat = found
+    record = store().get(game_id)
+    return render_template("lobby/join.html", record=record, seat=record.seats[seat], code=code.lower(),
+                           title=TITLES.get(record.game, record.game))
+
+
+@bp.get("/j/<code>/qr.svg")
+def join_qr(code: str) -> Response:
+    """The join link as a QR code, for a tablet's camera (the code itself is the secret)."""
+    _find_code(code)
+    link = public_root() + url_for("lobby.join_page", code=code.lower()).lstrip("/")
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=6, border=2, title="Join link", dark="#111",
+                                     light="#fff")
+    response = Response(out.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def public_root() -> str:
+    """Where tablets reach the panel: ``LOBBY_PUBLIC_URL`` if set, else this request's host.
+
+    A display on the Pi itself browses ``127.0.0.1``, which a tablet cannot
+    reach; then the machine's address on the local network is used instead.
+    """
+    configured = current_app.config.get("LOBBY_PUBLIC_URL")
+    if configured:
+        return str(configured).rstrip("/") + "/"
+    parts = urlsplit(request.host_url)
+    host = parts.hostname or ""
+    if _is_loopback(host):
+        lan = _lan_address()
+        if lan is not None:
+            netloc = lan + (f":{parts.port}" if parts.port else "")
+            return urlunsplit((parts.scheme, netloc, "/", "", ""))
+    return request.host_url
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _lan_address() -> str | None:
+    """This machine's address on its default route (a UDP 'connect' sends no packet)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: only picks the outgoing interface
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    return None if ipaddress.ip_address(address).is_loopback else address

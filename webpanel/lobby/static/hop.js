@@ -1,0 +1,496 @@
+/* The |Hop> board: site cards with their two spin places, the electrodes with
+ * the electrons they hold, each player's energy and the bank, the movement
+ * board with the blocked action, and the legal moves with their energy cost.
+ *
+ * Everything is drawn from the game's view (the board's nodes, lines and
+ * electrodes are data), so any shipped board is drawn the same way. The seat
+ * to act plays by tapping: the blocker taps an action of the movement board;
+ * the active player taps one of their electrons (or their electrode), then
+ * where it should go, or taps a move in the list under the board. */
+"use strict";
+(function () {
+  var SVG = "http://www.w3.org/2000/svg";
+  var U = 100;            // SVG units between two neighbouring nodes
+  var PALETTE = { red: "#ef4444", blue: "#3b82f6", green: "#22c55e", yellow: "#eab308" };
+  var ARROW = { up: "↑", down: "↓" };
+  var ACTION_TITLES = { hop: "Hop", doublon: "Doublon", "spin-flip": "Spin flip", cradle: "Cradle", tunnel: "Tunnel" };
+
+  var current = null;     // the state on screen
+  var selected = null;    // {node, spin}: the electron (or electrode) the mover tapped
+  var narrowed = null;    // the moves that start and end where the mover tapped, when several do
+  var focus = null;       // a move whose places are outlined (hover or focus on its button)
+  var busy = false;       // a move is on its way
+  var drawnBoard = null;  // the name of the board the SVG holds
+  var places = {};        // "node:spin" (or "node:" for an electrode) -> its SVG group
+  var ctxRef = null;
+  var shownReplay = false; // whether the screen shows a replayed position
+  var annotated = null;     // {version, moves: move JSON -> energy change}
+  var asked = null;         // the version whose energy changes were asked for
+
+  function $(id) { return document.getElementById(id); }
+
+  function svg(tag, attrs, text) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function paint(colour) { return PALETTE[colour] || colour; }
+
+  function chip(colour) {
+    var box = svg("svg", { "class": "hop-chip", viewBox: "0 0 20 20", "aria-hidden": "true" });
+    box.appendChild(svg("circle", { cx: 10, cy: 10, r: 8, fill: paint(colour) }));
+    return box;
+  }
+
+  function isElectrode(view, node) {
+    return view.board.electrodes.some(function (e) { return e.node === node; });
+  }
+
+  function key(node, spin) { return node + ":" + (spin || ""); }
+
+  // -- moves: where they start and where they land ---------------------------
+
+  function source(move) {
+    if (move.action === "spin-flip") { return { node: move.at, spin: move.spin }; }
+    if (move.action === "doublon") { return { node: move.from, spin: null }; }
+    return { node: move.from, spin: move.spin };
+  }
+
+  function target(view, move) {
+    if (move.action === "spin-flip") { return { node: move.at, spin: move.spin === "up" ? "down" : "up" }; }
+    if (move.action === "doublon" || isElectrode(view, move.to)) { return { node: move.to, spin: null }; }
+    return { node: move.to, spin: move.spin };
+  }
+
+  // Does a tap on (node, spin) name this end of a move? (a doublon's ends are whole sites)
+  function touches(end, node, spin) {
+    return end.node === node && (end.spin === null || spin === null || end.spin === spin);
+  }
+
+  // The energy change of each legal move comes from the engine, by version
+  // (GET /api/games/<id>/hop/moves, only for the seat that acts).
+  function energyOf(state, move) {
+    if (!annotated || annotated.version !== state.version) { return null; }
+    var delta = annotated.moves[JSON.stringify(move)];
+    return delta === undefined ? null : delta;
+  }
+
+  function fetchEnergy(state) {
+    if (!state.can_move || ctxRef.replay || state.outcome) { return; }
+    if ((annotated && annotated.version === state.version) || asked === state.version) { return; }
+    asked = state.version;
+    window.Panel.api("GET", "/api/games/" + state.id + "/hop/moves").then(function (data) {
+      if (!data.moves) { return; }
+      var moves = {};
+      data.moves.forEach(function (m) { moves[JSON.stringify(m.move)] = m.energy_change; });
+      annotated = { version: data.version, moves: moves };
+      if (current && current.version === data.version) { redraw(); }
+    }, function (err) { ctxRef.message(err.message); });
+  }
+
+  // The legal movement actions of the seat on this screen, with their energy change (null until known).
+  function movements(state) {
+    if (!state.can_move || ctxRef.replay) { return []; }
+    return (state.legal_moves || []).filter(function (m) { return m.action; })
+      .map(function (m) { return { move: m, energy_change: energyOf(state, m) }; });
+  }
+
+  function cost(view, delta) {
+    if (view.level === "bachelor" || delta === null) { return ""; }
+    if (delta > 0) { return "pay " + delta; }
+    if (delta < 0) { return "take " + (-delta); }
+    return "no energy";
+  }
+
+  function costShort(delta) { return delta > 0 ? "+" + delta : delta < 0 ? "−" + (-delta) : "0"; }
+
+  function spinText(spin) { return spin ? ARROW[spin] : ""; }
+
+  function moveText(move) {
+    if (move.block) { return "block " + (ACTION_TITLES[move.block] || move.block).toLowerCase(); }
+    if (move.pass) { return "pass"; }
+    switch (move.action) {
+      case "hop": return "hop " + move.from + spinText(move.spin) + " → " + move.to;
+      case "doublon": return "doublon " + move.from + " → " + move.to;
+      case "spin-flip": return "spin flip at " + move.at + " " + spinText(move.spin) + "→" +
+        spinText(move.spin === "up" ? "down" : "up");
+      case "cradle": return "cradle from " + move.from + spinText(move.spin) + ", pushes to " + move.to;
+      case "tunnel": return "tunnel from " + move.from + spinText(move.spin) + " → " + move.to;
+      default: return JSON.stringify(move);
+    }
+  }
+
+  // -- drawing the board -----------------------------------------------------
+
+  function geometry(view) {
+    var xs = [], ys = [];
+    Object.keys(view.board.nodes).forEach(function (n) {
+      xs.push(view.board.nodes[n][0]); ys.push(view.board.nodes[n][1]);
+    });
+    var g = { minX: Math.min.apply(null, xs), maxX: Math.max.apply(null, xs),
+      minY: Math.min.apply(null, ys), maxY: Math.max.apply(null, ys) };
+    // Rows are counted from the bottom, as on the table (a1 bottom left).
+    g.at = function (node) {
+      var p = view.board.nodes[node];
+      return { x: (p[0] - g.minX + 0.5) * U, y: (g.maxY - p[1] + 0.5) * U };
+    };
+    return g;
+  }
+
+  function drawBoard(view) {
+    var board = $("hop-board");
+    board.textContent = "";
+    places = {};
+    var g = geometry(view);
+    board.setAttribute("viewBox", "0 0 " + (g.maxX - g.minX + 1) * U + " " + (g.maxY - g.minY + 1) * U);
+    var wires = svg("g", { "class": "hop-wires" });
+    view.board.lines.forEach(function (line) {
+      for (var i = 1; i < line.length; i++) {
+        var a = g.at(line[i - 1]), b = g.at(line[i]);
+        wires.appendChild(svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
+      }
+    });
+    board.appendChild(wires);
+    var electrodes = {};
+    view.board.electrodes.forEach(function (e) { electrodes[e.node] = e; });
+    Object.keys(view.board.nodes).forEach(function (node) {
+      var at = g.at(node);
+      if (electrodes[node]) { drawElectrode(board, node, electrodes[node], at); } else { drawSite(board, node, at); }
+    });
+    drawnBoard = view.board.name;
+  }
+
+  // A place answers a tap, a click, and Enter or Space from the keyboard.
+  function tappable(place, node, spin) {
+    place.setAttribute("tabindex", "0");
+    place.addEventListener("click", function () { onPlace(node, spin); });
+    place.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); onPlace(node, spin); }
+    });
+  }
+
+  function drawSite(board, node, at) {
+    var card = svg("g", { "class": "hop-site", "data-node": node });
+    card.appendChild(svg("rect", { "class": "site-card", x: at.x - 45, y: at.y - 45, width: 90, height: 90, rx: 9 }));
+    card.appendChild(svg("text", { "class": "node-name", x: at.x - 40, y: at.y - 31 }, node));
+    [["up", -22], ["down", 22]].forEach(function (pair) {
+      var spin = pair[0], cy = at.y + pair[1];
+      var place = svg("g", { "class": "hop-place", "data-node": node, "data-spin": spin, role: "button" });
+      place.appendChild(svg("rect", { "class": "hit", x: at.x - 45, y: cy - 22, width: 90, height: 44 }));
+      place.appendChild(svg("text", { "class": "spin-arrow", x: at.x - 36, y: cy + 6 }, ARROW[spin]));
+      place.appendChild(svg("circle", { "class": "spot", cx: at.x, cy: cy, r: 17 }));
+      place.appendChild(svg("circle", { "class": "electron", cx: at.x, cy: cy, r: 14 }));
+      place.appendChild(svg("text", { "class": "delta", x: at.x + 24, y: cy + 6 }));
+      tappable(place, node, spin);
+      card.appendChild(place);
+      places[key(node, spin)] = place;
+    });
+    board.appendChild(card);
+  }
+
+  function drawElectrode(board, node, electrode, at) {
+    var place = svg("g", { "class": "hop-place hop-electrode", "data-node": node, "data-colour": electrode.colour,
+      role: "button" });
+    place.appendChild(svg("circle", { "class": "hit", cx: at.x, cy: at.y, r: 48 }));
+    place.appendChild(svg("circle", { "class": "ring", cx: at.x, cy: at.y, r: 42, stroke: paint(electrode.colour) }));
+    place.appendChild(svg("g", { "class": "stock", "data-x": at.x, "data-y": at.y }));
+    place.appendChild(svg("text", { "class": "delta", x: at.x + 30, y: at.y - 30 }));
+    tappable(place, node, null);
+    board.appendChild(place);
+    places[key(node, null)] = place;
+  }
+
+  // What each spin place and electrode holds now.
+  function fill(view) {
+    Object.keys(view.sites).forEach(function (node) {
+      ["up", "down"].forEach(function (spin) {
+        var place = places[key(node, spin)];
+        var colour = view.sites[node][spin];
+        var electron = place.querySelector(".electron");
+        electron.setAttribute("fill", colour ? paint(colour) : "none");
+        place.classList.toggle("taken", !!colour);
+        if (colour) { place.dataset.colour = colour; } else { delete place.dataset.colour; }
+        place.setAttribute("aria-label", node + " spin " + spin + (colour ? ": " + colour + " electron" : ": free"));
+      });
+    });
+    view.board.electrodes.forEach(function (e) {
+      var place = places[key(e.node, null)];
+      var stock = place.querySelector(".stock");
+      var x = Number(stock.dataset.x), y = Number(stock.dataset.y);
+      stock.textContent = "";
+      var held = view.electrodes[e.colour] || {};
+      var colours = Object.keys(held);
+      colours.forEach(function (colour, i) {
+        var dy = (i - (colours.length - 1) / 2) * 24;
+        stock.appendChild(svg("circle", { cx: x - 12, cy: y + dy, r: 9, fill: paint(colour) }));
+        stock.appendChild(svg("text", { "class": "count", x: x + 2, y: y + dy + 7, "data-colour": colour }, String(held[colour])));
+      });
+      place.setAttribute("aria-label", e.colour + " electrode: " + (colours.map(function (c) {
+        return held[c] + " " + c;
+      }).join(", ") || "empty"));
+    });
+  }
+
+  function highlight(view, moves) {
+    Object.keys(places).forEach(function (k) {
+      var place = places[k];
+      place.classList.remove("source", "selected", "target", "focus");
+      place.querySelector(".delta").textContent = "";
+    });
+    var mark = function (end, cls) {
+      var names = places[key(end.node, null)] ? [key(end.node, null)]  // an electrode: one place
+        : end.spin === null ? [key(end.node, "up"), key(end.node, "down")] : [key(end.node, end.spin)];
+      names.forEach(function (k) { if (places[k]) { places[k].classList.add(cls); } });
+      return places[names[0]];
+    };
+    if (selected) {
+      mark(selected, "selected");
+      moves.filter(function (m) { return touches(source(m.move), selected.node, selected.spin); })
+        .forEach(function (m) {
+          var place = mark(target(view, m.move), "target");
+          if (place && view.level !== "bachelor" && m.energy_change !== null) {
+            var label = place.querySelector(".delta");
+            label.textContent = label.textContent ? label.textContent + "/" + costShort(m.energy_change)
+              : costShort(m.energy_change);
+          }
+        });
+    } else {
+      moves.forEach(function (m) { mark(source(m.move), "source"); });
+    }
+    if (focus) {
+      mark(source(focus), "focus");
+      if (focus.action) { mark(target(view, focus), "focus"); }
+    }
+  }
+
+  // -- the table: players' energy, the bank, the Hamiltonian ------------------
+
+  function renderTable(state) {
+    var view = state.view;
+    var list = $("hop-players");
+    list.textContent = "";
+    var active = view.phase === "over" ? null : view.turn;
+    view.players.forEach(function (p, seat) {
+      var item = el("li", { "class": "hop-player", "data-seat": seat, "data-colour": p.colour });
+      if (seat === active) { item.classList.add("active"); }
+      if (seat === view.blocker && view.phase === "block") { item.classList.add("blocking"); }
+      item.appendChild(chip(p.colour));
+      item.appendChild(el("span", { "class": "who" }, p.name + (view.players.length === 4 ? " (team " + (p.team + 1) + ")" : "")));
+      if (view.level !== "bachelor") {
+        item.appendChild(el("span", { "class": "energy", "aria-label": p.name + "'s energy" }, "⚡ " + p.energy));
+      }
+      list.appendChild(item);
+    });
+    var bank = $("hop-bank");
+    bank.textContent = "";
+    if (view.level === "bachelor") {
+      bank.appendChild(el("span", {}, "Bachelor level: energy does not count."));
+      return;
+    }
+    bank.appendChild(el("span", { "class": "bank", "data-bank": view.bank }, "Bank ⚡ " + view.bank));
+    bank.appendChild(el("span", { "class": "board-energy" }, "Board energy " + view.board_energy));
+    var h = view.hamiltonian;
+    bank.appendChild(el("span", { "class": "hamiltonian" }, "Master · field " + h.field + " (h = " +
+      (h.field === "positive" ? "+1" : "−1") + ") · " + h.interaction + " interaction (" +
+      (h.interaction === "attractive" ? "−1" : "+1") + " per pair)"));
+  }
+
+  // -- the movement board ----------------------------------------------------
+
+  function renderActions(state, ctx) {
+    var view = state.view;
+    var box = $("hop-actions");
+    box.textContent = "";
+    var blocking = state.can_move && !ctx.replay && view.phase === "block";
+    view.movement_board.forEach(function (action) {
+      var tile = el("button", { type: "button", "class": "hop-action", "data-action": action },
+        ACTION_TITLES[action] || action);
+      var blocked = view.blocked === action && view.phase !== "block" && view.phase !== "over";
+      var fixed = view.phase === "block" && view.not_blockable === action;
+      if (blocked) { tile.classList.add("blocked"); tile.appendChild(el("span", { "class": "note" }, "blocked")); }
+      if (fixed) { tile.classList.add("kept"); tile.appendChild(el("span", { "class": "note" }, "cannot be blocked now")); }
+      tile.disabled = !blocking || fixed;
+      if (blocking && !fixed) {
+        tile.classList.add("choice");
+        tile.addEventListener("click", function () { send(ctx, { block: action }); });
+      }
+      box.appendChild(tile);
+    });
+  }
+
+  // -- the legal moves as buttons, with their energy cost ---------------------
+
+  function renderChoices(state, ctx, moves) {
+    var view = state.view;
+    var box = $("hop-choices");
+    box.textContent = "";
+    var shown = moves;
+    if (narrowed) {
+      shown = narrowed.map(function (n) {
+        return moves.filter(function (m) { return JSON.stringify(m.move) === JSON.stringify(n.move); })[0] || n;
+      });
+    } else if (selected) {
+      shown = moves.filter(function (m) { return touches(source(m.move), selected.node, selected.spin); });
+    }
+    var all = state.can_move && !ctx.replay ? state.legal_moves || [] : [];
+    if (all.length === 1 && all[0].pass) { shown = [{ move: all[0], energy_change: 0 }]; }
+    shown.forEach(function (m) {
+      var text = moveText(m.move);
+      var price = cost(view, m.energy_change);
+      var button = el("button", { type: "button", "class": "hop-move", "data-move": JSON.stringify(m.move) });
+      if (m.energy_change !== null) { button.dataset.energy = String(m.energy_change); }
+      button.appendChild(el("span", { "class": "what" }, text));
+      if (price) {
+        button.appendChild(el("span", { "class": "cost" + (m.energy_change > 0 ? " pays" : m.energy_change < 0 ? " takes" : "") },
+          "ΔE " + costShort(m.energy_change) + " · " + price));
+      }
+      button.addEventListener("click", function () { send(ctx, m.move); });
+      button.addEventListener("mouseenter", function () { focus = m.move; highlight(view, moves); });
+      button.addEventListener("focus", function () { focus = m.move; highlight(view, moves); });
+      button.addEventListener("mouseleave", function () { focus = null; highlight(view, moves); });
+      button.addEventListener("blur", function () { focus = null; highlight(view, moves); });
+      box.appendChild(button);
+    });
+  }
+
+  function renderHint(state, ctx, moves) {
+    var hint = $("hop-hint");
+    var view = state.view;
+    if (!state.can_move || ctx.replay || view.phase === "over") { hint.textContent = ""; return; }
+    var activeName = view.players[view.turn].name;
+    if (view.phase === "block") {
+      hint.textContent = "Block one action of the movement board for " + activeName + "'s turn.";
+    } else if (!moves.length) {
+      hint.textContent = "No movement is possible: pass to end the turn.";
+    } else if (selected) {
+      hint.textContent = "Tap where it goes (highlighted, with the energy change), or choose below. Tap it again to cancel.";
+    } else {
+      hint.textContent = "Action " + (view.phase === "first" ? "1" : "2") +
+        " of 2: tap one of your highlighted electrons or your electrode, or choose a move below.";
+    }
+  }
+
+  // -- taps ------------------------------------------------------------------
+
+  async function send(ctx, move) {
+    if (busy) { return; }
+    busy = true;
+    selected = null;
+    narrowed = null;
+    focus = null;
+    try { await ctx.play(move); } finally { busy = false; }
+  }
+
+  function onPlace(node, spin) {
+    if (!current || busy) { return; }
+    var view = current.view;
+    var moves = movements(current);
+    if (!moves.length) { return; }
+    narrowed = null;
+    if (selected && selected.node === node && selected.spin === spin) { selected = null; redraw(); return; }
+    if (selected) {
+      var here = moves.filter(function (m) {
+        return touches(source(m.move), selected.node, selected.spin) && touches(target(view, m.move), node, spin);
+      });
+      if (here.length === 1) { send(ctxRef, here[0].move); return; }
+      if (here.length > 1) {
+        narrowed = here;
+        ctxRef.message("Several moves end there: choose one below.");
+        redraw();
+        return;
+      }
+    }
+    var starts = moves.some(function (m) { return touches(source(m.move), node, spin); });
+    selected = starts ? { node: node, spin: spin } : null;
+    redraw();
+  }
+
+  function redraw() {
+    if (current) { render(current, ctxRef); }
+  }
+
+  // -- the page's hooks ------------------------------------------------------
+
+  function init(ctx) { ctxRef = ctx; }
+
+  function render(state, ctx) {
+    ctxRef = ctx;
+    if (!current || state.version !== current.version || ctx.replay !== shownReplay) {
+      selected = null;
+      narrowed = null;
+      focus = null;
+    }
+    current = state;
+    shownReplay = ctx.replay;
+    var view = state.view;
+    if (drawnBoard !== view.board.name) { drawBoard(view); }
+    fill(view);
+    var moves = movements(state);
+    highlight(view, moves);
+    renderTable(state);
+    renderActions(state, ctx);
+    renderChoices(state, ctx, moves);
+    renderHint(state, ctx, moves);
+    $("hop").dataset.phase = view.phase;
+    $("hop").dataset.energyShown = String(!!annotated && annotated.version === state.version);
+    fetchEnergy(state);
+  }
+
+  // The seat that made each move: a turn starts with its block, made by the
+  // seat after the active player; turns go round the table from seat 0.
+  function describe(move, index, history) {
+    var players = current && current.view ? current.view.players : null;
+    var turn = -1;
+    for (var i = 0; i <= index; i++) { if (history[i] && history[i].block) { turn += 1; } }
+    var text = moveText(move);
+    if (!players || turn < 0) { return text; }
+    var active = turn % players.length;
+    var seat = move.block ? (active + 1) % players.length : active;
+    return players[seat].name + ": " + text + (move.block ? " (for " + players[active].name + ")" : "");
+  }
+
+  // The electrode holding an electron of another team (the one that ended the game).
+  function reachedElectrode(view) {
+    var teams = {};
+    view.board.electrodes.forEach(function (e) { teams[e.colour] = e.team; });
+    return view.board.electrodes.map(function (e) { return e.colour; }).filter(function (colour) {
+      return Object.keys(view.electrodes[colour] || {}).some(function (c) { return teams[c] !== teams[colour]; });
+    })[0] || null;
+  }
+
+  function status(state) {
+    var view = state.view;
+    if (!view || !view.players) { return null; }
+    var name = function (seat) { return view.players[seat].name; };
+    if (state.outcome) {
+      if (state.outcome.draw || !state.outcome.winners.length) {
+        return "Game over: a draw (" + view.max_turns / view.players.length + " turns each, no electrode reached)";
+      }
+      var reached = reachedElectrode(view);
+      return "Game over: " + state.outcome.winners.map(name).join(" and ") + " won" +
+        (reached ? " — an electron reached " + reached + "'s electrode" : "");
+    }
+    var acting = state.seats[state.to_act];
+    if (view.phase === "block") {
+      if (state.can_move) { return "Your move: block an action for " + name(view.turn); }
+      if (acting && acting.kind === "ai") { return name(view.blocker) + " is choosing what to block…"; }
+      return name(view.blocker) + " blocks an action for " + name(view.turn);
+    }
+    if (state.can_move) {
+      return "Your move: action " + (view.phase === "first" ? "1" : "2") + " of 2 (" +
+        (ACTION_TITLES[view.blocked] || view.blocked) + " is blocked)";
+    }
+    return null;
+  }
+
+  window.GamePage.register("hop", { init: init, render: render, describe: describe, status: status });
+})();

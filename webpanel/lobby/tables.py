@@ -1,0 +1,266 @@
+"""Digital Haute-Tension as a table of a tournament round.
+
+Staff create the table's game from the lobby's API: one human seat per
+player of the table, named as the tournament names them, in the table's
+seat order, with the table's first player and handicap. Computer seats are
+not offered: a tournament table seats registered players, and its points
+count in their standings. The players join from their own phones or tablets
+(the staff device that created the game is its host and shows the join
+codes).
+
+When the game ends its tournament points (computed by the rules engine) are
+entered through the same engine path as a board game's
+(``Tournament.import_result``, the lamp order rebuilt from the game's
+placements), recorded once whatever sees the end first (a move's answer, a
+page's look, the game watch) thanks to a request id per game. A table that
+already has a result is not overwritten: the refusal is kept with the link
+and the staff enter or correct the result by hand.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import sqlite3
+import time
+from typing import Any
+
+from flask import Response, flash, jsonify, make_response, redirect, request, url_for
+from flask.typing import ResponseReturnValue
+
+from games.frame import BadOptionsError, game_class
+from games.hautetension.seats import default_lamps
+from games.hautetension.tournament import TournamentError
+from games.hautetension.tournament_points import Lighting
+from store.games import GameNotFoundError, GameStore, SeatSpec
+from store.tournaments import TournamentNotFoundError, Tournaments
+from webpanel import openapi
+from webpanel.auth import staff_required
+from webpanel.db import get_db
+from webpanel.errors import ApiError, json_object
+from webpanel.lobby.blueprint import bp
+from webpanel.lobby.seats import Caller, host_cookie, set_token_cookie
+from webpanel.openapi import CSRF_PARAMETER, error, json_body, json_response
+
+log = logging.getLogger(__name__)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS digital_tournament_tables (
+    game_id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    table_number INTEGER NOT NULL,
+    created_at REAL NOT NULL,
+    entered_at REAL,
+    refused TEXT
+)
+"""
+TABLE_OPTIONS = {"turn_timer", "default_action", "layout"}
+"""What staff may choose for a table's game; seats, first player and handicap come from the table."""
+
+
+def _schema(conn: sqlite3.Connection) -> None:
+    conn.execute(SCHEMA)
+
+
+def is_linked(conn: sqlite3.Connection, game_id: int) -> bool:
+    """Whether the game is a tournament table whose result is still to be entered."""
+    _schema(conn)
+    row = conn.execute(
+        "SELECT 1 FROM digital_tournament_tables"
+        " WHERE game_id = ? AND entered_at IS NULL AND refused IS NULL",
+        (game_id,),
+    ).fetchone()
+    return row is not None
+
+
+def table_link(conn: sqlite3.Connection, game_id: int) -> dict[str, Any] | None:
+    _schema(conn)
+    row = conn.execute("SELECT * FROM digital_tournament_tables WHERE game_id = ?", (game_id,)).fetchone()
+    return None if row is None else dict(row)
+
+
+def enter_result(conn: sqlite3.Connection, game_id: int) -> None:
+    """Enter a finished table game's points into its tournament (once; a refusal is kept)."""
+    if not is_linked(conn, game_id):
+        return
+    try:
+        record = GameStore(conn).get(game_id)
+    except GameNotFoundError:
+        return
+    if not record.is_over():
+        return
+    link = table_link(conn, game_id)
+    assert link is not None
+    game = record.load()
+    engine = game.game  # type: ignore[attr-defined]
+    points = [int(p) for p in engine.points()]
+    lightings = [Lighting(seats=tuple(p.eliminated), by=p.player) for p in engine.history if p.eliminated]
+    source = {"kind": "digital", "game_id": game_id, "seats": "order"}
+    round_number, table_number = int(link["round"]), int(link["table_number"])
+    try:
+        Tournaments(conn).record(
+            int(link["tournament_id"]),
+            lambda t: t.import_result(round_number, table_number, points, source=source, lightings=lightings),
+            actor=f"digital game {game_id}",
+            request_id=f"digital-game-{game_id}",
+        )
+    except (TournamentError, TournamentNotFoundError, ValueError) as exc:
+        conn.execute(
+            "UPDATE digital_tournament_tables SET refused = ? WHERE game_id = ?", (str(exc), game_id)
+        )
+        log.warning("digital game %s: its result was not entered into the tournament: %s", game_id, exc)
+        return
+    conn.execute(
+        "UPDATE digital_tournament_tables SET entered_at = ? WHERE game_id = ?", (time.time(), game_id)
+    )
+
+
+def _number(raw: str, what: str) -> int:
+    if not raw.isdigit() or len(raw) > 18:
+        raise ApiError(404, f"there is no {what} {raw!r}")
+    return int(raw)
+
+
+def create_table_game(tid: int, number: int, table: int, chosen: dict[str, Any]) -> tuple[Any, Any, str]:
+    """Create a table's game: (record, game, host token); an ApiError says why not."""
+    conn = get_db()
+    try:
+        tournament = Tournaments(conn).load(tid)
+        seated = tournament.round(number).table(table)
+    except (TournamentNotFoundError, TournamentError) as exc:
+        raise ApiError(404, str(exc)) from None
+    if tournament.result(number, table) is not None:
+        raise ApiError(409, f"round {number} table {table} already has a result")
+    _schema(conn)
+    running = conn.execute(
+        "SELECT l.game_id FROM digital_tournament_tables l JOIN digital_games g ON g.id = l.game_id"
+        " WHERE l.tournament_id = ? AND l.round = ? AND l.table_number = ? AND g.status = 'running'",
+        (tid, number, table),
+    ).fetchone()
+    if running is not None:
+        raise ApiError(409, f"round {number} table {table} is being played as digital game {running[0]}")
+    names = [tournament.names[p] for p in seated.seats]
+    # The table's handicap is per lamp of its seats; the digital game gives seats their default lamps.
+    lamps = default_lamps(len(names))
+    handicap = {lamps[i]: seated.handicap.get(lamp, 0) for i, lamp in enumerate(seated.lamps)}
+    timer = chosen.get("turn_timer", 0)
+    if isinstance(timer, float) and not math.isfinite(timer):
+        raise ApiError(400, "turn_timer is a number of seconds (0: none)")
+    options = {**chosen, "first": seated.first, "handicap": handicap}
+    try:
+        game = game_class("hautetension").new(names, options=options)
+    except BadOptionsError as exc:
+        raise ApiError(400, str(exc)) from None
+    record, host_token = GameStore(conn).create(game, [SeatSpec(kind="human", name=n) for n in names],
+                                                hot_seat=False)
+    conn.execute(
+        "INSERT INTO digital_tournament_tables (game_id, tournament_id, round, table_number, created_at)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (record.id, tid, number, table, time.time()),
+    )
+    return record, game, host_token
+
+
+@bp.post("/api/tournaments/<raw_tid>/rounds/<raw_round>/tables/<raw_table>/digital")
+@staff_required
+def api_table_game(raw_tid: str, raw_round: str, raw_table: str) -> Response:
+    """Create the digital Haute-Tension game of a tournament table (staff)."""
+    from webpanel.lobby.api import game_json  # the lobby's own answer
+
+    tid, number = _number(raw_tid, "tournament"), _number(raw_round, "round")
+    table = _number(raw_table, "table")
+    body = json_object(allowed=TABLE_OPTIONS)
+    record, game, host_token = create_table_game(tid, number, table, body)
+    payload = game_json(record, game, Caller(seat=None, host=True, seat_token=None))
+    payload["host_token"] = host_token
+    payload["tournament"] = {"id": tid, "round": number, "table": table}
+    response = jsonify(payload)
+    response.status_code = 201
+    response.headers["Location"] = url_for("lobby.game_page", game_id=record.id)
+    set_token_cookie(response, host_cookie(record.id), host_token)
+    return response
+
+
+@bp.post("/tournaments/<int:tid>/rounds/<int:number>/tables/<int:table>/digital")
+@staff_required
+def table_game_form(tid: int, number: int, table: int) -> ResponseReturnValue:
+    """The table page's button: create the game, then show it (with its QR codes) on this device."""
+    raw = (request.form.get("turn_timer") or "0").strip()
+    try:
+        timer = float(raw)
+        if not math.isfinite(timer):
+            raise ValueError(raw)
+        record, _game, host_token = create_table_game(tid, number, table, {"turn_timer": timer})
+    except ValueError:
+        flash(f"The turn timer is a number of seconds, not {raw!r}.", "error")
+    except ApiError as exc:
+        flash(exc.message, "error")
+    else:
+        response = make_response(redirect(url_for("lobby.game_page", game_id=record.id), code=303))
+        set_token_cookie(response, host_cookie(record.id), host_token)
+        return response
+    return redirect(url_for("tournaments.entry", tid=tid, number=number, table=table), code=303)
+
+
+@bp.get("/api/games/<game_id>/tournament")
+def api_game_tournament(game_id: str) -> Response:
+    """Which tournament table a digital game plays, and whether its result was entered."""
+    link = table_link(get_db(), _number(game_id, "game"))
+    if link is None:
+        raise ApiError(404, f"game {game_id} is not a tournament table")
+    return jsonify({
+        "tournament": link["tournament_id"], "round": link["round"], "table": link["table_number"],
+        "entered": link["entered_at"] is not None, "refused": link["refused"],
+    })
+
+
+@bp.get("/api/layouts/<name>")
+def api_layout_named(name: str) -> Response:
+    """A shipped board layout by name (a digital game's board may use another than the live board's)."""
+    from games.hautetension.layout import available_layouts, load_layout
+
+    if name not in available_layouts():
+        raise ApiError(404, f"there is no layout {name!r} (known: {', '.join(available_layouts())})")
+    return jsonify(load_layout(name).to_dict())
+
+
+_TABLE_PATH = {"name": "raw_tid", "in": "path", "required": True, "schema": {"type": "integer"}}
+openapi.add_paths({
+    "/api/tournaments/{raw_tid}/rounds/{raw_round}/tables/{raw_table}/digital": {
+        "post": {
+            "summary": "Staff: create the table's digital Haute-Tension game (its players' seats, first "
+                       "player and handicap); its points are entered into the tournament when it ends",
+            "parameters": [
+                _TABLE_PATH, CSRF_PARAMETER,
+                {"name": "raw_round", "in": "path", "required": True, "schema": {"type": "integer"}},
+                {"name": "raw_table", "in": "path", "required": True, "schema": {"type": "integer"}},
+            ],
+            "requestBody": json_body({"type": "object", "properties": {
+                "turn_timer": {"type": "number"}, "default_action": {"type": "string"},
+                "layout": {"type": "string"}}}),
+            "responses": {"201": json_response("The new game, with host_token and tournament"),
+                          "400": error("Bad options"), "401": error("Staff only"),
+                          "404": error("No such tournament, round or table"),
+                          "409": error("The table has a result or a running digital game")},
+        },
+    },
+    "/api/games/{game_id}/tournament": {
+        "get": {
+            "summary": "The tournament table a digital game plays, and whether its result was entered",
+            "parameters": [{"name": "game_id", "in": "path", "required": True,
+                            "schema": {"type": "integer"}}],
+            "responses": {"200": json_response("tournament, round, table, entered, refused"),
+                          "404": error("Not a tournament table")},
+        },
+    },
+    "/api/layouts/{name}": {
+        "get": {
+            "summary": "A shipped board layout by name, for drawing a digital game's board",
+            "parameters": [{"name": "name", "in": "path", "required": True,
+                            "schema": {"type": "string"}}],
+            "responses": {"200": json_response("The layout in its file format"),
+                          "404": error("No such layout")},
+        },
+    },
+})
