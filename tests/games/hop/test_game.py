@@ -14,7 +14,7 @@ from games.hop.game import Hop
 
 def test_registered_with_its_levels():
     assert game_class("hop") is Hop and GAMES["hop"] is Hop
-    assert set(AI_LEVELS["hop"]) == {"random", "greedy", "mcts"}
+    assert set(AI_LEVELS["hop"]) == {"random", "greedy", "mcts", "expert"}
     game = Hop.new(["a", "b"], seed=2)
     for level in AI_LEVELS["hop"]:
         assert ai_player("hop", level, rng=random.Random(1)).choose(game) in game.legal_moves()

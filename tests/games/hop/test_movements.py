@@ -274,3 +274,9 @@ def test_blocked_action_is_refused_and_not_listed(arrange, of_kind):
     assert of_kind(game, "tunnel") == []
     with pytest.raises(BlockedActionError):
         game.push({"action": "tunnel", "from": "c3", "spin": "up", "to": "c5"})
+
+
+def test_cradle_that_pushes_an_opponent_into_the_own_electrode_loses(arrange):
+    game = arrange(electrons={"c1": {"up": "red"}, "b1": {"up": "blue"}})
+    game.push({"action": "cradle", "from": "c1", "spin": "up", "to": "a1"})
+    assert game.outcome() is not None and game.outcome().winners == (1,)
