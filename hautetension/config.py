@@ -26,6 +26,10 @@ DEFAULT_PATH = Path("/etc/hautetension/config.toml")
 ENV_VAR = "HAUTETENSION_CONFIG"
 DEFAULT_SYSTEM_DATABASE = Path("/var/lib/hautetension/hautetension.db")
 DEFAULT_DEV_DATABASE = Path("var/hautetension.db")
+CONFIG_OPTION_HELP = f"configuration file (default: ${ENV_VAR}, {DEFAULT_PATH}, else built-in defaults)"
+"""The help of a command's ``--config`` option: where :func:`load_config` looks without it."""
+EX_CONFIG = 78
+"""Exit status for a configuration that cannot work (systemd: RestartPreventExitStatus)."""
 
 
 class ConfigError(ValueError):

@@ -11,7 +11,7 @@ from webpanel import csrf, openapi
 from webpanel.auth import is_staff
 from webpanel.db import board_state, service_running
 from webpanel.errors import ApiError
-from webpanel.stream import BoardFollower, EventStream
+from webpanel.stream import BoardFollower, EventStream, sse_response
 from webpanel.view import public_board
 
 bp = Blueprint("board", __name__)
@@ -65,11 +65,7 @@ def api_events() -> Response:
         raise ApiError(
             503, "too many live pages open: retrying shortly", headers={"Retry-After": STREAM_RETRY_AFTER}
         )
-    body = EventStream(follower, last_event_id=last_event_id)
-    response = Response(body, mimetype="text/event-stream")
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Accel-Buffering"] = "no"  # a reverse proxy must not hold events back
-    return response
+    return sse_response(EventStream(follower, last_event_id=last_event_id))
 
 
 def _last_event_id() -> int | None:

@@ -24,6 +24,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from flask import Response
+
 from store.db import connect
 from webpanel.config import PanelSettings
 from webpanel.view import public_board
@@ -155,17 +157,41 @@ def sse(event: str, data: str, event_id: int | None = None) -> str:
     return f"{head}event: {event}\ndata: {data}\n\n"
 
 
-class EventStream:
-    """The body of one SSE response; releases its place when closed (even if never iterated)."""
+class CountedStream:
+    """The body of one SSE response, holding one of the ``max_streams`` places
+    (taken by :meth:`BoardFollower.try_open_stream` before it is made); it
+    releases its place when closed, even if never iterated."""
 
-    def __init__(self, follower: BoardFollower, *, last_event_id: int | None) -> None:
+    def __init__(self, follower: BoardFollower) -> None:
         self.follower = follower
-        self.last_event_id = last_event_id
         self._closed = False
 
     def __iter__(self) -> Iterator[bytes]:
         for chunk in self._events():
             yield chunk.encode()
+
+    def _events(self) -> Iterator[str]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.follower.close_stream()
+
+
+def sse_response(body: CountedStream) -> Response:
+    response = Response(body, mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"  # a reverse proxy must not hold events back
+    return response
+
+
+class EventStream(CountedStream):
+    """The board's stream: ``board`` and ``service`` events as they change."""
+
+    def __init__(self, follower: BoardFollower, *, last_event_id: int | None) -> None:
+        super().__init__(follower)
+        self.last_event_id = last_event_id
 
     def _events(self) -> Iterator[str]:
         settings = self.follower.settings
@@ -197,8 +223,3 @@ class EventStream:
                 sent_running = snap.running
         # Ending is routine: the browser reconnects after ``retry`` and resumes from its last id.
         yield sse("reconnect", json.dumps({"after_ms": RETRY_MS}))
-
-    def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            self.follower.close_stream()

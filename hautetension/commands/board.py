@@ -9,8 +9,7 @@ import sys
 import threading
 from typing import Any
 
-EX_CONFIG = 78
-"""Exit status for a configuration that cannot work (systemd: RestartPreventExitStatus)."""
+from hautetension.config import CONFIG_OPTION_HELP, EX_CONFIG
 
 
 def register(subparsers: Any) -> None:
@@ -21,11 +20,7 @@ def register(subparsers: Any) -> None:
         "lamps, write the journal, carry out commands from the panel. Resumes the game in "
         "progress after a crash or power cut.",
     )
-    parser.add_argument(
-        "--config",
-        help="configuration file (default: $HAUTETENSION_CONFIG, "
-        "/etc/hautetension/config.toml, else built-in defaults)",
-    )
+    parser.add_argument("--config", help=CONFIG_OPTION_HELP)
     parser.add_argument(
         "--backend",
         choices=("gpio", "serial", "sim", "mock"),

@@ -12,6 +12,8 @@ import sys
 import time
 from typing import Any
 
+from hautetension.config import CONFIG_OPTION_HELP
+
 NOT_RUNNING = 3
 """Exit status when the board service did not answer."""
 
@@ -49,11 +51,7 @@ def register(subparsers: Any) -> None:
     selftest.set_defaults(func=run_self_test)
 
     for sub in (new, abandon, status, lamp_test, selftest):
-        sub.add_argument(
-            "--config",
-            help="configuration file (default: $HAUTETENSION_CONFIG, "
-            "/etc/hautetension/config.toml, else built-in defaults)",
-        )
+        sub.add_argument("--config", help=CONFIG_OPTION_HELP)
         sub.add_argument("--db", help="database file (default: [store] path)")
         sub.add_argument(
             "--timeout", type=float, default=5.0, help="seconds to wait for the service (default 5)"

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-EX_CONFIG = 78
+from hautetension.config import CONFIG_OPTION_HELP, EX_CONFIG
 
 
 def register(subparsers: Any) -> None:
@@ -19,11 +19,7 @@ def register(subparsers: Any) -> None:
         description="Serve the web panel with waitress. It follows the board service through the "
         "shared database; start the board service too (hautetension board).",
     )
-    parser.add_argument(
-        "--config",
-        help="configuration file (default: $HAUTETENSION_CONFIG, "
-        "/etc/hautetension/config.toml, else built-in defaults)",
-    )
+    parser.add_argument("--config", help=CONFIG_OPTION_HELP)
     parser.add_argument("--db", help="database file (default: [store] path)")
     parser.add_argument("--host", help="address to listen on (default: [panel] host, else 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port (default: [panel] port, else 8080)")

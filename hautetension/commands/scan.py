@@ -7,14 +7,14 @@ import sys
 from typing import Any
 
 from hardware.console import open_for_command, run_scan
+from hautetension.config import CONFIG_OPTION_HELP
 
 
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("gpio", "sim", "mock", "serial"),
                         help="gpio: multiplexers on this Pi's pins; sim/mock: the virtual board; "
                              "serial: a scanning microcontroller (default: [board] backend, else sim)")
-    parser.add_argument("--config", help="configuration file (default: $HAUTETENSION_CONFIG, "
-                                         "/etc/hautetension/config.toml, else built-in defaults)")
+    parser.add_argument("--config", help=CONFIG_OPTION_HELP)
     parser.add_argument("--layout", help="layout name or file (default: [board] layout, else pinwheel-80)")
     parser.add_argument("--port", help="serial port of the scanning microcontroller (serial backend)")
     parser.add_argument("--inject", action="append", metavar="FAULT",

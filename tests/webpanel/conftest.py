@@ -9,6 +9,8 @@ the real rules engine, so the panel's tests do not depend on the service.
 from __future__ import annotations
 
 import contextlib
+import os
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -326,7 +328,7 @@ def wait_for(predicate: Any, timeout: float = 5.0) -> Any:
 
 @pytest.fixture(scope="session")
 def tools() -> Any:
-    """The helpers above, for test modules (which cannot import this conftest)."""
+    """The helpers of this module, for test modules (which cannot import this conftest)."""
     import types
 
     return types.SimpleNamespace(
@@ -338,6 +340,10 @@ def tools() -> Any:
         PIN=PIN,
         PIN_HASH=PIN_HASH,
         Served=Served,
+        watch_errors=watch_errors,
+        fetch_json=fetch_json,
+        game_state=game_state,
+        join_by_link=join_by_link,
     )
 
 
@@ -359,17 +365,29 @@ class Served:
             self.server.run()
 
     def close(self) -> None:
+        from waitress import wasyncore
+
+        lobby_ai = self.app.extensions.get("lobby_ai")
+        if lobby_ai is not None:  # its computer players write to the database closed below
+            lobby_ai.close()
         close_app(self.app)  # wakes and ends every open stream
         server = self.server
 
-        def close_everything() -> None:
-            # In the server's own loop: close the listener and every connection; the loop then ends.
+        def close_connections() -> None:
+            # In the server's own loop: close the listener and every connection, but not the trigger
+            # (the server's own close() would take it along): worker threads still pull it when
+            # they finish a response, and a pull on a closed trigger is an OSError in that thread.
             for dispatcher in list(server._map.values()):
-                dispatcher.close()
+                if dispatcher is server:
+                    wasyncore.dispatcher.close(server)
+                elif dispatcher is not server.trigger:
+                    dispatcher.close()
 
-        server.trigger.pull_trigger(close_everything)
-        self.thread.join(5)
+        server.trigger.pull_trigger(close_connections)
         server.task_dispatcher.shutdown(timeout=5)
+        # No worker is left to pull it: close the trigger too; the loop, its map empty, ends.
+        server.trigger.pull_trigger(server.trigger.close)
+        self.thread.join(5)
 
 
 @pytest.fixture
@@ -377,6 +395,83 @@ def served(app: Flask) -> Iterator[Served]:
     serving = Served(app)
     yield serving
     serving.close()
+
+
+# -- the browser harness ---------------------------------------------------------------------------
+# Playwright drives Debian's Chromium (never a downloaded one) against the panel served by waitress,
+# so the pages run under the real Content-Security-Policy. Tests marked ``browser`` use it.
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+CHROMIUM_MISSING = f"{CHROMIUM} is missing (apt-get install chromium)"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    # Before any fixture: a browser test skipped here starts no panel and no board service.
+    if item.get_closest_marker("browser") is not None and not os.path.exists(CHROMIUM):
+        pytest.skip(CHROMIUM_MISSING)
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """One Chromium per test module (launching it is the slow part)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    """Chromium for one test: the pages it opens are closed after it, their streams with them."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
+
+
+def watch_errors(page: Any, errors: list[str] | None = None) -> list[str]:
+    """The page's console errors and uncaught exceptions (a CSP violation shows up here),
+    appended to *errors* (a new list if omitted) as they happen."""
+    seen: list[str] = [] if errors is None else errors
+    page.on("console", lambda msg: seen.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: seen.append(str(exc)))
+    return seen
+
+
+def fetch_json(page: Any, path: str) -> Any:
+    """A JSON answer as this page's device gets it (with its cookies)."""
+    return page.evaluate("path => fetch(path, {credentials: 'same-origin'}).then(r => r.json())", path)
+
+
+def join_by_link(browser: Any, display: Any, base_url: str, game_id: int, *, seat: int = 0,
+                 **context_options: Any) -> tuple[Any, list[str]]:
+    """Another device (its own cookies) opens the short join link *display* shows for *seat*
+    and lands on the game: that device's page and its errors."""
+    join_path = display.get_attribute(f".lobby-seat[data-seat='{seat}'] .join-link", "href")
+    assert join_path is not None and re.fullmatch(r"/j/[a-z0-9]{6}", join_path), join_path
+    page = browser.new_context(**context_options).new_page()
+    errors = watch_errors(page)
+    page.goto(base_url + join_path)
+    page.wait_for_url(re.compile(rf"/games/{game_id}$"))
+    return page, errors
+
+
+def game_state(page: Any, game_id: int) -> dict[str, Any]:
+    """A lobby game as this page's device sees it."""
+    state: dict[str, Any] = fetch_json(page, f"/api/games/{game_id}")
+    return state
 
 
 class SseClient:

@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-import os
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 TIMEOUT_MS = 10_000
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium)"
-    ),
-]
+pytestmark = pytest.mark.browser
 
 
 def expect(locator: Any) -> Any:
@@ -37,42 +21,35 @@ def expect(locator: Any) -> Any:
     return playwright_expect(locator)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
 @pytest.fixture
 def page_errors() -> list[str]:
     return []
 
 
-def open_page(browser: Any, url: str, errors: list[str], **context_options: Any) -> Any:
-    context = browser.new_context(**context_options)
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.set_default_navigation_timeout(TIMEOUT_MS)
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.goto(url)
-    return page
+@pytest.fixture
+def open_page(browser: Any, tools: Any) -> Callable[..., Any]:
+    def open_one(url: str, errors: list[str], **context_options: Any) -> Any:
+        """A page on its own context (its own cookies: one device), its errors going to *errors*."""
+        page = browser.new_context(**context_options).new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.set_default_navigation_timeout(TIMEOUT_MS)
+        tools.watch_errors(page, errors)
+        page.goto(url)
+        return page
+
+    return open_one
 
 
 def test_player_watches_a_pawn_appear_and_a_lamp_light(
-    browser: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
+    open_page: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
 ) -> None:
     staff = tools.Api(served.app.test_client())
     staff.login()
     tools.start_game(staff)
-    live = open_page(browser, served.url + "/board", page_errors)
+    live = open_page(served.url + "/board", page_errors)
     live.wait_for_selector("#conn[data-state=live]")
     assert live.text_content("#turn") == "Ada to play"
-    sim = open_page(browser, served.url + "/sim", page_errors)
+    sim = open_page(served.url + "/sim", page_errors)
     sim.wait_for_selector("#slot-f9")
     sim.click("#slot-f9")
     # The player's page shows the pawn, in its owner's colour, and the turn passes.
@@ -91,9 +68,9 @@ def test_player_watches_a_pawn_appear_and_a_lamp_light(
 
 
 def test_sim_page_lifts_a_pawn_and_shows_refusals(
-    browser: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
+    open_page: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
 ) -> None:
-    sim = open_page(browser, served.url + "/", page_errors)  # the sim board is the home page on sim
+    sim = open_page(served.url + "/", page_errors)  # the sim board is the home page on sim
     sim.wait_for_selector("#slot-c3")
     sim.check("input[value=defense]")
     sim.click("#slot-c3")
@@ -120,12 +97,11 @@ def _png_size_and_colours(data: bytes) -> tuple[int, int, int]:
 
 
 def test_tablet_screenshot_is_not_empty(
-    browser: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
+    open_page: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
 ) -> None:
     api = tools.Api(served.app.test_client())
     api.post("/api/sim/slots/e3", {"pawn": "attack"})
     page = open_page(
-        browser,
         served.url + "/board",
         page_errors,
         viewport={"width": 800, "height": 1280},
@@ -145,9 +121,9 @@ def test_tablet_screenshot_is_not_empty(
 
 
 def test_staff_log_in_see_health_and_are_refused_the_slot_test_during_a_game(
-    browser: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
+    open_page: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
 ) -> None:
-    page = open_page(browser, served.url + "/staff", page_errors)
+    page = open_page(served.url + "/staff", page_errors)
     page.wait_for_selector("#login-form")
     page.fill("#pin", "000000")
     page.click("#login-form button[type=submit]")
@@ -173,7 +149,7 @@ def test_staff_log_in_see_health_and_are_refused_the_slot_test_during_a_game(
     assert [e for e in page_errors if "(UNAUTHORIZED)" not in e and "(CONFLICT)" not in e] == []
 
 
-def test_live_page_reconnects_when_its_stream_ends(browser: Any, tmp_path: Any, tools: Any) -> None:
+def test_live_page_reconnects_when_its_stream_ends(open_page: Any, tmp_path: Any, tools: Any) -> None:
     from webpanel.app import create_app
 
     settings = tools.make_settings(tmp_path, stream_max_seconds=1.0, heartbeat_seconds=0.2)
@@ -181,7 +157,7 @@ def test_live_page_reconnects_when_its_stream_ends(browser: Any, tmp_path: Any, 
     served = tools.Served(create_app({"PANEL": settings, "TESTING": True}))
     errors: list[str] = []
     try:
-        live = open_page(browser, served.url + "/board", errors)
+        live = open_page(served.url + "/board", errors)
         live.wait_for_selector("#conn[data-state=live]")
         live.wait_for_timeout(2500)  # the first stream has ended; the page is on its second or third
         tools.Api(served.app.test_client()).post("/api/sim/slots/g2", {"pawn": "attack"})
@@ -192,7 +168,7 @@ def test_live_page_reconnects_when_its_stream_ends(browser: Any, tmp_path: Any, 
         fake.stop()
 
 
-def test_a_page_refused_by_the_stream_cap_gets_in_later(browser: Any, tmp_path: Any, tools: Any) -> None:
+def test_a_page_refused_by_the_stream_cap_gets_in_later(open_page: Any, tmp_path: Any, tools: Any) -> None:
     from webpanel.app import create_app
 
     settings = tools.make_settings(tmp_path, max_streams=1, heartbeat_seconds=0.2, stream_max_seconds=30)
@@ -200,9 +176,9 @@ def test_a_page_refused_by_the_stream_cap_gets_in_later(browser: Any, tmp_path: 
     served = tools.Served(create_app({"PANEL": settings, "TESTING": True}))
     errors: list[str] = []
     try:
-        first = open_page(browser, served.url + "/board", errors)
+        first = open_page(served.url + "/board", errors)
         first.wait_for_selector("#conn[data-state=live]")
-        second = open_page(browser, served.url + "/board", errors)
+        second = open_page(served.url + "/board", errors)
         second.wait_for_selector("#conn[data-state=waiting]")
         first.context.close()  # a tablet leaves: its place goes to the waiting one
         second.wait_for_selector("#conn[data-state=live]", timeout=15_000)
@@ -216,13 +192,13 @@ def test_a_page_refused_by_the_stream_cap_gets_in_later(browser: Any, tmp_path: 
 
 
 def test_an_anomaly_pauses_the_game_on_the_live_page(
-    browser: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
+    open_page: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
 ) -> None:
     staff = tools.Api(served.app.test_client())
     staff.login()
     tools.start_game(staff)
     staff.post("/api/sim/slots/h3", {"pawn": "attack"})
-    live = open_page(browser, served.url + "/board", page_errors)
+    live = open_page(served.url + "/board", page_errors)
     live.wait_for_selector("#slot-h3.occupied")
     staff.post("/api/sim/slots/h3", {"pawn": None})  # a pawn lifted during the game
     live.wait_for_selector("#slot-h3.anomaly")

@@ -12,59 +12,16 @@ waitress, so the pages run under the real Content-Security-Policy.
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from flask import Flask
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
-]
+pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def browser(app: Flask) -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-            app.extensions["lobby_ai"].close()
-
-
-def watch_errors(page: Any) -> list[str]:
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return errors
-
-
-def game_state(page: Any, game_id: int) -> dict[str, Any]:
-    state: dict[str, Any] = page.evaluate(
-        "id => fetch('/api/games/' + id, {credentials: 'same-origin'}).then(r => r.json())", game_id)
-    return state
-
-
-def test_a_tablet_plays_against_two_computers_to_the_end(served: Any, browser: Any) -> None:
+def test_a_tablet_plays_against_two_computers_to_the_end(served: Any, browser: Any, tools: Any) -> None:
     display = browser.new_page(viewport={"width": 1280, "height": 800})
-    display_errors = watch_errors(display)
+    display_errors = tools.watch_errors(display)
     display.goto(served.url + "/games")
     display.wait_for_selector(".seat-row[data-seat='1']")
     # Hot seat is refused for a game with secrets.
@@ -85,18 +42,14 @@ def test_a_tablet_plays_against_two_computers_to_the_end(served: Any, browser: A
     # The display does not offer to take a seat itself: a game with secrets is played from tablets.
     display.wait_for_selector(".lobby-seat[data-seat='0'] .play-here", state="attached")
     assert display.locator(".play-here").is_hidden()
-    join_path = display.get_attribute(".lobby-seat[data-seat='0'] .join-link", "href")
-    assert join_path is not None and re.fullmatch(r"/j/[a-z0-9]{6}", join_path)
 
-    tablet = browser.new_context(viewport={"width": 800, "height": 1280}).new_page()
-    tablet_errors = watch_errors(tablet)
-    tablet.goto(served.url + join_path)
-    tablet.wait_for_url(re.compile(rf"/games/{game_id}$"))
+    tablet, tablet_errors = tools.join_by_link(browser, display, served.url, game_id,
+                                               viewport={"width": 800, "height": 1280})
     tablet.wait_for_selector("#ht-stock:has-text('22 attack, 3 defense')")
 
     placed = 0
     for _ in range(200):
-        state = game_state(tablet, game_id)
+        state = tools.game_state(tablet, game_id)
         if state["status"] == "over":
             break
         if not state["can_move"]:
@@ -118,7 +71,7 @@ def test_a_tablet_plays_against_two_computers_to_the_end(served: Any, browser: A
             tablet.wait_for_selector("#ht-stock:has-text('22 attack, 2 defense')")
             if os.environ.get("HT_SCREENSHOTS"):
                 tablet.screenshot(path=os.path.join(os.environ["HT_SCREENSHOTS"], "tablet-playing.png"))
-    final = game_state(tablet, game_id)
+    final = tools.game_state(tablet, game_id)
     assert final["status"] == "over", "the game did not end"
     if os.environ.get("HT_SCREENSHOTS"):
         tablet.screenshot(path=os.path.join(os.environ["HT_SCREENSHOTS"], "tablet.png"), full_page=True)

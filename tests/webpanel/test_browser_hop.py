@@ -10,65 +10,14 @@ waitress, so the pages run under the real Content-Security-Policy.
 from __future__ import annotations
 
 import json
-import os
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from flask import Flask
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 MASTER = {"level": "master", "field": "positive", "interaction": "attractive"}
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
-]
-
-
-@pytest.fixture
-def browser(app: Flask) -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-            app.extensions["lobby_ai"].close()
-
-
-def watch_errors(page: Any) -> list[str]:
-    """Console errors and failed scripts (a CSP violation shows up here)."""
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return errors
-
-
-def game_state(page: Any, game_id: int) -> dict[str, Any]:
-    state: dict[str, Any] = page.evaluate(
-        "id => fetch('/api/games/' + id, {credentials: 'same-origin'}).then(r => r.json())", game_id)
-    return state
-
-
-def hop_moves(page: Any, game_id: int) -> dict[str, Any]:
-    """The legal moves with their energy change, as this page's device may see them."""
-    data: dict[str, Any] = page.evaluate(
-        "id => fetch('/api/games/' + id + '/hop/moves', {credentials: 'same-origin'}).then(r => r.json())",
-        game_id)
-    return data
+pytestmark = pytest.mark.browser
 
 
 def create_from_lobby(page: Any, url: str, seats: list[tuple[str, str | None]], *, seed: int,
@@ -146,13 +95,13 @@ def check_table(page: Any, view: dict[str, Any]) -> None:
         assert dict(counts) == view["electrodes"][electrode["colour"]]
 
 
-def test_master_game_played_against_the_computer(served: Any, browser: Any) -> None:
+def test_master_game_played_against_the_computer(served: Any, browser: Any, tools: Any) -> None:
     display = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors = watch_errors(display)
+    errors = tools.watch_errors(display)
     game_id = create_from_lobby(display, served.url, [("Ada", None), ("Hal", "mcts")], seed=11, hot_seat=True)
     display.wait_for_selector("#hop-board .hop-electrode[data-node='a1']")
     spectator = browser.new_context(viewport={"width": 800, "height": 1280}).new_page()
-    spectator_errors = watch_errors(spectator)
+    spectator_errors = tools.watch_errors(spectator)
     spectator.goto(f"{served.url}/games/{game_id}")
     spectator.wait_for_selector("#hop-board .hop-electrode[data-node='e5']")
     # 25 site cards with two spin places each, and the two electrodes.
@@ -166,7 +115,7 @@ def test_master_game_played_against_the_computer(served: Any, browser: Any) -> N
     blocks = taps = 0
     seen_blocked = False
     for _ in range(120):
-        state = game_state(display, game_id)
+        state = tools.game_state(display, game_id)
         if state["status"] == "over":
             break
         if not state["can_move"]:
@@ -175,7 +124,7 @@ def test_master_game_played_against_the_computer(served: Any, browser: Any) -> N
         view = state["view"]
         display.wait_for_selector(f"#game-page[data-version='{state['version']}']")
         check_table(display, view)
-        answer = hop_moves(display, game_id)
+        answer = tools.fetch_json(display, f"/api/games/{game_id}/hop/moves")
         assert answer["version"] == state["version"]
         legal = answer["moves"]
         assert [m["move"] for m in legal] == state["legal_moves"]
@@ -225,7 +174,7 @@ def test_master_game_played_against_the_computer(served: Any, browser: Any) -> N
                 display.locator("#hop-choices .hop-move").nth(offered.index(chosen["move"])).click()
         display.wait_for_function("v => Number(document.getElementById('game-page').dataset.version) > v",
                                   arg=state["version"])
-    final = game_state(display, game_id)
+    final = tools.game_state(display, game_id)
     assert final["status"] == "over", "the game did not end"
     assert blocks > 0 and taps > 0 and seen_blocked
     for page in (display, spectator):
@@ -242,13 +191,13 @@ def test_master_game_played_against_the_computer(served: Any, browser: Any) -> N
     assert errors == [] and spectator_errors == [], (errors, spectator_errors)
 
 
-def test_two_computers_watched_to_the_result(served: Any, browser: Any) -> None:
+def test_two_computers_watched_to_the_result(served: Any, browser: Any, tools: Any) -> None:
     page = browser.new_page(viewport={"width": 1920, "height": 1080})  # the TV
-    errors = watch_errors(page)
+    errors = tools.watch_errors(page)
     game_id = create_from_lobby(page, served.url, [("Ada", "mcts"), ("Hal", "greedy")], seed=5,
                                 max_rounds=40)  # long enough for an electrode to be reached
     page.wait_for_selector("#status:has-text('Game over')", timeout=45_000)
-    final = game_state(page, game_id)
+    final = tools.game_state(page, game_id)
     assert final["status"] == "over" and final["view"]["level"] == "master"
     assert final["outcome"]["termination"] == "electrode_reached"
     page.wait_for_selector(f"#game-page[data-version='{final['version']}']")

@@ -8,62 +8,18 @@ waitress, so the pages run under the real Content-Security-Policy.
 
 from __future__ import annotations
 
-import os
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from flask import Flask
 
 from games.frame import ai_player
 from games.hypnosia.game import Hypnosia
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SEED = 5
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
-]
-
-
-@pytest.fixture
-def browser(app: Flask) -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-            app.extensions["lobby_ai"].close()
-
-
-def watch_errors(page: Any) -> list[str]:
-    """Console errors and failed scripts (a CSP violation shows up here)."""
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return errors
-
-
-def fetch(page: Any, path: str) -> dict[str, Any]:
-    """A JSON answer as this page's device gets it (its cookies)."""
-    data: dict[str, Any] = page.evaluate(
-        "path => fetch(path, {credentials: 'same-origin'}).then(r => r.json())", path)
-    return data
+pytestmark = pytest.mark.browser
 
 
 def create(page: Any, url: str, seats: list[tuple[str, str]], *, hot_seat: bool, options: str = "{}") -> int:
@@ -140,24 +96,24 @@ def same_move(a: dict[str, Any], b: dict[str, Any], game: Hypnosia) -> bool:
     return key(a, game) == key(b, game)
 
 
-def test_hot_seat_game_against_the_computer_to_the_end(served: Any, browser: Any) -> None:
+def test_hot_seat_game_against_the_computer_to_the_end(served: Any, browser: Any, tools: Any) -> None:
     display = browser.new_page(viewport={"width": 1280, "height": 800})
-    errors = watch_errors(display)
+    errors = tools.watch_errors(display)
     game_id = create(display, served.url, [("human", "Ada"), ("ai", "greedy")], hot_seat=True)
     display.wait_for_selector("#hyp-board .hyp-square")
-    check_board_drawn_from_geometry(display, fetch(display, f"/api/games/{game_id}/hypnosia"))
+    check_board_drawn_from_geometry(display, tools.fetch_json(display, f"/api/games/{game_id}/hypnosia"))
 
     # Ada plays the moves a sensible player would (the greedy computer's), by tapping the board.
     adviser = ai_player("hypnosia", "greedy", rng=random.Random(SEED))
     taps = several = 0
     for _ in range(400):
-        state = fetch(display, f"/api/games/{game_id}")
+        state = tools.fetch_json(display, f"/api/games/{game_id}")
         if state["status"] == "over":
             break
         if not state["can_move"]:
             display.wait_for_timeout(50)
             continue
-        data = fetch(display, f"/api/games/{game_id}/hypnosia")
+        data = tools.fetch_json(display, f"/api/games/{game_id}/hypnosia")
         if data["version"] != state["version"]:
             continue
         display.wait_for_selector(f"#game-page[data-version='{state['version']}']")
@@ -184,7 +140,7 @@ def test_hot_seat_game_against_the_computer_to_the_end(served: Any, browser: Any
             several += 1
         shown_after(display, state["version"])
         taps += 1
-    final = fetch(display, f"/api/games/{game_id}")
+    final = tools.fetch_json(display, f"/api/games/{game_id}")
     assert final["status"] == "over", "the game did not end"
     assert taps > 5 and several > 0, (taps, several)
 
@@ -212,17 +168,17 @@ def test_hot_seat_game_against_the_computer_to_the_end(served: Any, browser: Any
     assert errors == [], errors
 
 
-def test_computers_play_to_the_end_while_a_spectator_watches(served: Any, browser: Any) -> None:
+def test_computers_play_to_the_end_while_a_spectator_watches(served: Any, browser: Any, tools: Any) -> None:
     display = browser.new_page(viewport={"width": 1920, "height": 1080})  # a TV
-    errors = watch_errors(display)
+    errors = tools.watch_errors(display)
     game_id = create(display, served.url, [("ai", "greedy"), ("ai", "greedy"), ("ai", "random")],
                      hot_seat=False)
     spectator = browser.new_context(viewport={"width": 800, "height": 1280}).new_page()
-    spectator_errors = watch_errors(spectator)
+    spectator_errors = tools.watch_errors(spectator)
     spectator.goto(f"{served.url}/games/{game_id}")
     for page in (display, spectator):
         page.wait_for_selector("#status:has-text('Game over')", timeout=45_000)
-    final = fetch(spectator, f"/api/games/{game_id}")
+    final = tools.fetch_json(spectator, f"/api/games/{game_id}")
     assert final["status"] == "over" and final["outcome"]["termination"] in ("centre_full", "no_pawn_left")
     for page in (display, spectator):
         page.wait_for_function("n => document.querySelectorAll('#history li').length === n",
@@ -234,9 +190,9 @@ def test_computers_play_to_the_end_while_a_spectator_watches(served: Any, browse
     assert errors == [] and spectator_errors == [], (errors, spectator_errors)
 
 
-def test_real_dice_entered_on_the_display(served: Any, browser: Any) -> None:
+def test_real_dice_entered_on_the_display(served: Any, browser: Any, tools: Any) -> None:
     display = browser.new_page(viewport={"width": 1024, "height": 768})
-    errors = watch_errors(display)
+    errors = tools.watch_errors(display)
     game_id = create(display, served.url, [("human", "Ada"), ("human", "Bob")], hot_seat=True,
                      options='{"dice": "entered"}')
     spectator = browser.new_context().new_page()
@@ -245,7 +201,7 @@ def test_real_dice_entered_on_the_display(served: Any, browser: Any) -> None:
     assert spectator.locator("#hyp-enter").is_hidden(), "only the display enters the dice"
 
     def enter(a: int, b: int) -> None:
-        version = fetch(display, f"/api/games/{game_id}")["version"]
+        version = tools.fetch_json(display, f"/api/games/{game_id}")["version"]
         display.wait_for_selector(f"#game-page[data-version='{version}']")
         display.wait_for_selector("#hyp-enter:not([hidden])")
         assert display.is_disabled("#hyp-enter-roll"), "both dice first"
@@ -263,7 +219,7 @@ def test_real_dice_entered_on_the_display(served: Any, browser: Any) -> None:
     assert display.locator("#history li").all_inner_texts() == [
         "Ada: dice 6 · 6", "Bob: dice 2 · 1", "Ada: dice 4 · 3"]
     assert display.locator("#hyp-enter").is_hidden()
-    state = fetch(display, f"/api/games/{game_id}")
+    state = tools.fetch_json(display, f"/api/games/{game_id}")
     assert state["view"]["dice"] == {"values": [4, 3], "used": [False, False]}
     spectator.wait_for_selector("#hyp-dice .hyp-die")
 
@@ -274,24 +230,23 @@ def test_real_dice_entered_on_the_display(served: Any, browser: Any) -> None:
     assert display.locator("#hyp-board .hyp-square.dest[data-square='o0']").count() == 1
     display.click("#hyp-board .hyp-square.dest[data-square='o0']")
     display.wait_for_selector("#hyp-dice .hyp-die.used")
-    assert fetch(display, f"/api/games/{game_id}")["view"]["pawns"]["red4"] == "o0"
+    assert tools.fetch_json(display, f"/api/games/{game_id}")["view"]["pawns"]["red4"] == "o0"
     assert spectator.locator("#hyp-board .hyp-square.movable").count() == 0
     assert errors == [], errors
 
 
-def test_a_tablet_enters_its_own_dice_and_the_display_the_computers(served: Any, browser: Any) -> None:
+def test_a_tablet_enters_its_own_dice_and_the_display_the_computers(
+    served: Any, browser: Any, tools: Any
+) -> None:
     display = browser.new_page(viewport={"width": 1920, "height": 1080})
-    errors = watch_errors(display)
+    errors = tools.watch_errors(display)
     game_id = create(display, served.url, [("human", "Ada"), ("ai", "greedy")], hot_seat=False,
                      options='{"dice": "entered"}')
-    join_path = display.get_attribute(".lobby-seat[data-seat='0'] .join-link", "href")
-    tablet = browser.new_context(viewport={"width": 800, "height": 1280}, has_touch=True).new_page()
-    tablet_errors = watch_errors(tablet)
-    tablet.goto(served.url + str(join_path))
-    tablet.wait_for_url(re.compile(rf"/games/{game_id}$"))
+    tablet, tablet_errors = tools.join_by_link(browser, display, served.url, game_id,
+                                               viewport={"width": 800, "height": 1280}, has_touch=True)
 
     def enter(page: Any, a: int, b: int) -> None:
-        version = fetch(page, f"/api/games/{game_id}")["version"]
+        version = tools.fetch_json(page, f"/api/games/{game_id}")["version"]
         page.wait_for_selector(f"#game-page[data-version='{version}'] #hyp-enter:not([hidden])")
         press = page.tap if page is tablet else page.click  # the tablet's screen is touched
         press(f".hyp-die-button[data-die='0'][data-value='{a}']")
@@ -308,7 +263,7 @@ def test_a_tablet_enters_its_own_dice_and_the_display_the_computers(served: Any,
     tablet.tap("#hyp-board .hyp-square.movable[data-square='red-s3']")
     tablet.tap("#hyp-board .hyp-square.dest[data-square='o0']")  # red3 by the 3
     tablet.wait_for_selector("#hyp-dice .hyp-die.used")
-    assert fetch(display, f"/api/games/{game_id}")["view"]["pawns"]["red3"] == "o0"
+    assert tools.fetch_json(display, f"/api/games/{game_id}")["view"]["pawns"]["red3"] == "o0"
     display.wait_for_selector("#hyp-dice .hyp-die.used")  # the display follows live
     assert pawns_on_screen(display)["red3"] == "o0"
     assert errors == [] and tablet_errors == [], (errors, tablet_errors)

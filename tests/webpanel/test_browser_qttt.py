@@ -8,57 +8,12 @@ waitress, so the pages run under the real Content-Security-Policy.
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from flask import Flask
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is missing (apt-get install chromium)"),
-]
-
-
-@pytest.fixture
-def browser(app: Flask) -> Iterator[Any]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-            app.extensions["lobby_ai"].close()
-
-
-def watch_errors(page: Any) -> list[str]:
-    """Console errors and failed scripts (a CSP violation shows up here)."""
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return errors
-
-
-def game_state(page: Any, game_id: int) -> dict[str, Any]:
-    """The game as this page's device sees it (its cookies)."""
-    state: dict[str, Any] = page.evaluate(
-        "id => fetch('/api/games/' + id, {credentials: 'same-origin'}).then(r => r.json())", game_id)
-    return state
+pytestmark = pytest.mark.browser
 
 
 def shown_after(page: Any, version: int) -> None:
@@ -67,9 +22,9 @@ def shown_after(page: Any, version: int) -> None:
                            arg=version)
 
 
-def test_full_game_against_the_computer(served: Any, browser: Any) -> None:
+def test_full_game_against_the_computer(served: Any, browser: Any, tools: Any) -> None:
     display = browser.new_page(viewport={"width": 1280, "height": 800})
-    display_errors = watch_errors(display)
+    display_errors = tools.watch_errors(display)
     display.goto(served.url + "/games")
     display.wait_for_selector(".seat-row[data-seat='1']")
     display.select_option("#game", "qttt")
@@ -83,20 +38,15 @@ def test_full_game_against_the_computer(served: Any, browser: Any) -> None:
     # The display shows a QR code and the short link of Ada's free seat.
     qr = display.wait_for_selector(".lobby-seat[data-seat='0'] img.qr")
     assert qr.evaluate("img => img.complete && img.naturalWidth > 0")
-    join_path = display.get_attribute(".lobby-seat[data-seat='0'] .join-link", "href")
-    assert join_path is not None and re.fullmatch(r"/j/[a-z0-9]{6}", join_path)
-
     # The tablet (another device: its own cookies) opens the link and lands on its seat.
-    tablet = browser.new_context(viewport={"width": 800, "height": 1280}).new_page()
-    tablet_errors = watch_errors(tablet)
-    tablet.goto(served.url + join_path)
-    tablet.wait_for_url(re.compile(rf"/games/{game_id}$"))
+    tablet, tablet_errors = tools.join_by_link(browser, display, served.url, game_id,
+                                               viewport={"width": 800, "height": 1280})
     tablet.wait_for_selector(".lobby-seat[data-seat='0'] .seat-kind:has-text('you')")
     # The seat is taken: the display no longer offers its code.
     display.wait_for_selector(".lobby-seat[data-seat='0'] .join-link", state="detached")
 
     for _ in range(40):
-        state = game_state(tablet, game_id)
+        state = tools.game_state(tablet, game_id)
         if state["status"] == "over":
             break
         if not state["can_move"]:
@@ -117,7 +67,7 @@ def test_full_game_against_the_computer(served: Any, browser: Any) -> None:
             tablet.wait_for_selector(f"#qttt .cell.selected[data-square='{move[0]}']")
             tablet.click(f"#qttt .cell[data-square='{move[1]}']:not([disabled])")
         shown_after(tablet, state["version"])
-    final = game_state(tablet, game_id)
+    final = tools.game_state(tablet, game_id)
     assert final["status"] == "over", "the game did not end within 40 turns"
 
     # Both screens show the result, followed live (no reload).
@@ -147,9 +97,9 @@ def test_full_game_against_the_computer(served: Any, browser: Any) -> None:
     assert display_errors == [] and tablet_errors == [], (display_errors, tablet_errors)
 
 
-def test_hot_seat_cycle_and_collapse_offered_to_the_chooser(served: Any, browser: Any) -> None:
+def test_hot_seat_cycle_and_collapse_offered_to_the_chooser(served: Any, browser: Any, tools: Any) -> None:
     display = browser.new_page(viewport={"width": 1024, "height": 768})
-    errors = watch_errors(display)
+    errors = tools.watch_errors(display)
     display.goto(served.url + "/games")
     display.wait_for_selector(".seat-row[data-seat='1']")
     display.select_option("#game", "qttt")
@@ -160,7 +110,7 @@ def test_hot_seat_cycle_and_collapse_offered_to_the_chooser(served: Any, browser
     assert display.locator(".join-link").count() == 0  # hot seat: nobody joins
 
     def pair(a: int, b: int) -> None:
-        version = game_state(display, game_id)["version"]
+        version = tools.game_state(display, game_id)["version"]
         display.wait_for_selector(f"#game-page[data-version='{version}']")
         display.click(f"#qttt .cell[data-square='{a}']:not([disabled])")
         display.click(f"#qttt .cell[data-square='{b}']:not([disabled])")
@@ -185,7 +135,7 @@ def test_hot_seat_cycle_and_collapse_offered_to_the_chooser(served: Any, browser
 
     display.click("#collapse-buttons .collapse-button[data-square='0']")
     display.wait_for_selector("#qttt .cell.classical[data-square='0'] .classical-mark")
-    state = game_state(display, game_id)
+    state = tools.game_state(display, game_id)
     assert [sq["classical"]["symbol"] if sq["classical"] else None for sq in state["view"]["squares"]] == \
         ["X", None, None, None, "X", None, None, None, "O"]
     assert state["view"]["history"] == [[0, 4], [4, 8], [8, 0], {"collapse": 0}]
@@ -199,4 +149,4 @@ def test_hot_seat_cycle_and_collapse_offered_to_the_chooser(served: Any, browser
     display.evaluate("""id => Panel.api('POST', '/api/games/' + id + '/moves', {move: [0, 1]})
         .catch(e => { document.getElementById('message').textContent = e.message; })""", game_id)
     assert "already holds" in display.inner_text("#message")
-    assert game_state(display, game_id)["version"] == state["version"]
+    assert tools.game_state(display, game_id)["version"] == state["version"]

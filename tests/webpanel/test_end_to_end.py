@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,17 +12,6 @@ import pytest
 
 from store.db import connect
 from store.journal import Journal
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture
@@ -95,28 +83,20 @@ def test_api_with_the_real_service(served: Any, board_service: Any, tools: Any) 
 
 
 @pytest.mark.browser
-@pytest.mark.skipif(
-    not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install chromium)"
-)
-def test_browser_with_the_real_service(served: Any, board_service: Any, tools: Any) -> None:
-    from playwright.sync_api import expect, sync_playwright
+def test_browser_with_the_real_service(served: Any, board_service: Any, tools: Any, browser: Any) -> None:
+    from playwright.sync_api import expect
 
     staff = tools.Api(served.app.test_client())
     staff.login()
     tools.start_game(staff)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            live = browser.new_page()
-            live.set_default_timeout(15_000)
-            live.goto(served.url + "/board")
-            sim = browser.new_page()
-            sim.set_default_timeout(15_000)
-            sim.goto(served.url + "/")
-            for slot in ("f9", "f8", "f7", "f6", "f5"):
-                sim.click(f"#slot-{slot}")
-                live.wait_for_selector(f"#slot-{slot}.occupied")
-            live.wait_for_selector("#lamp-N.lit")
-            expect(live.locator("#result")).to_contain_text("Bob wins")
-        finally:
-            browser.close()
+    live = browser.new_page()
+    live.set_default_timeout(15_000)
+    live.goto(served.url + "/board")
+    sim = browser.new_page()
+    sim.set_default_timeout(15_000)
+    sim.goto(served.url + "/")
+    for slot in ("f9", "f8", "f7", "f6", "f5"):
+        sim.click(f"#slot-{slot}")
+        live.wait_for_selector(f"#slot-{slot}.occupied")
+    live.wait_for_selector("#lamp-N.lit")
+    expect(live.locator("#result")).to_contain_text("Bob wins")

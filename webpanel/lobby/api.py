@@ -32,7 +32,7 @@ from webpanel.lobby.seats import (
     set_token_cookie,
     wrong_guess,
 )
-from webpanel.stream import RETRY_MS, BoardFollower, sse
+from webpanel.stream import RETRY_MS, BoardFollower, CountedStream, sse, sse_response
 
 MAX_NAME = 40
 MAX_SEED = 2**32 - 1
@@ -198,12 +198,19 @@ def api_create() -> Response:
         raise ApiError(400, f"cannot start this game: {exc}") from None
     record, host_token = store().create(game, specs, hot_seat=hot_seat)
     poke_if_computer(record, game)
-    caller = Caller(seat=None, host=True, seat_token=None)
-    payload = game_json(record, game, caller)
+    return created_response(record, game, host_token, url_for("lobby.api_game", game_id=record.id))
+
+
+def created_response(record: GameRecord, game: DigitalGame, host_token: str, location: str,
+                     **extra: Any) -> Response:
+    """201 for a game just made: the host's view, its host token (also as its cookie: this
+    device is the host), and *extra* fields."""
+    payload = game_json(record, game, Caller(seat=None, host=True, seat_token=None))
     payload["host_token"] = host_token
+    payload.update(extra)
     response = jsonify(payload)
     response.status_code = 201
-    response.headers["Location"] = url_for("lobby.api_game", game_id=record.id)
+    response.headers["Location"] = location
     set_token_cookie(response, host_cookie(record.id), host_token)
     return response
 
@@ -318,7 +325,7 @@ def api_join(game_id: str) -> Response:
 # -- following -------------------------------------------------------------------------------
 
 
-class GameStream:
+class GameStream(CountedStream):
     """An SSE body: a ``game`` event with the version each time the game changes.
 
     Pages then fetch the game (each caller sees its own view). Bounded like the
@@ -327,14 +334,9 @@ class GameStream:
     """
 
     def __init__(self, follower: BoardFollower, game_id: int, *, last_version: int | None) -> None:
-        self.follower = follower
+        super().__init__(follower)
         self.game_id = game_id
         self.last_version = last_version
-        self._closed = False
-
-    def __iter__(self) -> Iterator[bytes]:
-        for chunk in self._events():
-            yield chunk.encode()
 
     def _events(self) -> Iterator[str]:
         settings = self.follower.settings
@@ -363,11 +365,6 @@ class GameStream:
             conn.close()
         yield sse("reconnect", json.dumps({"after_ms": RETRY_MS}))
 
-    def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            self.follower.close_stream()
-
 
 @bp.get("/api/games/<game_id>/events")
 def api_events(game_id: str) -> Response:
@@ -381,7 +378,4 @@ def api_events(game_id: str) -> Response:
     follower: BoardFollower = current_app.extensions["board_follower"]
     if not follower.try_open_stream():
         raise ApiError(503, "too many live pages open: retrying shortly", headers={"Retry-After": "2"})
-    response = Response(GameStream(follower, record.id, last_version=last), mimetype="text/event-stream")
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Accel-Buffering"] = "no"
-    return response
+    return sse_response(GameStream(follower, record.id, last_version=last))

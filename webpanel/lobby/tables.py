@@ -39,7 +39,7 @@ from webpanel.auth import staff_required
 from webpanel.db import get_db
 from webpanel.errors import ApiError, json_object
 from webpanel.lobby.blueprint import bp
-from webpanel.lobby.seats import Caller, host_cookie, set_token_cookie
+from webpanel.lobby.seats import host_cookie, set_token_cookie
 from webpanel.openapi import CSRF_PARAMETER, error, json_body, json_response
 
 log = logging.getLogger(__name__)
@@ -166,20 +166,14 @@ def create_table_game(tid: int, number: int, table: int, chosen: dict[str, Any])
 @staff_required
 def api_table_game(raw_tid: str, raw_round: str, raw_table: str) -> Response:
     """Create the digital Haute-Tension game of a tournament table (staff)."""
-    from webpanel.lobby.api import game_json  # the lobby's own answer
+    from webpanel.lobby.api import created_response  # the lobby's own answer
 
     tid, number = _number(raw_tid, "tournament"), _number(raw_round, "round")
     table = _number(raw_table, "table")
     body = json_object(allowed=TABLE_OPTIONS)
     record, game, host_token = create_table_game(tid, number, table, body)
-    payload = game_json(record, game, Caller(seat=None, host=True, seat_token=None))
-    payload["host_token"] = host_token
-    payload["tournament"] = {"id": tid, "round": number, "table": table}
-    response = jsonify(payload)
-    response.status_code = 201
-    response.headers["Location"] = url_for("lobby.game_page", game_id=record.id)
-    set_token_cookie(response, host_cookie(record.id), host_token)
-    return response
+    return created_response(record, game, host_token, url_for("lobby.game_page", game_id=record.id),
+                            tournament={"id": tid, "round": number, "table": table})
 
 
 @bp.post("/tournaments/<int:tid>/rounds/<int:number>/tables/<int:table>/digital")

@@ -1,7 +1,7 @@
-/* The live board (and the simulated board): drawn from the layout, kept live over SSE. */
+/* The live board (and the simulated board): drawn from the layout (layout-draw.js), kept live over SSE. */
 "use strict";
 (function () {
-  var SVG = "http://www.w3.org/2000/svg";
+  var el = window.LayoutDrawing.el;
   var svg = document.getElementById("board");
   var isSim = svg.classList.contains("sim");
   var slotEls = {};
@@ -11,58 +11,18 @@
   var source = null;
   var retryTimer = null;
 
-  function el(name, attrs, parent) {
-    var node = document.createElementNS(SVG, name);
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (parent) { parent.appendChild(node); }
-    return node;
-  }
-
-  function centre(pos) { return { x: pos[1] + 0.5, y: pos[0] + 0.5 }; }
-
   function draw(layout) {
-    var rows = layout.grid.rows, cols = layout.grid.columns;
-    svg.setAttribute("viewBox", "-1.1 -1.1 " + (cols + 2.2) + " " + (rows + 2.2));
-    var wires = el("g", { "class": "wires" }, svg);
-    var ends = { "+": centre(layout.battery) };
-    Object.keys(layout.lamps).forEach(function (l) { ends[l] = centre(layout.lamps[l]); });
-    layout.rows.forEach(function (row) {
-      var pts = row.slots.map(function (s) { return centre(layout.slots[s]); });
-      var a = row.kind === "straight" ? ends["+"] : ends[row.lamps[0]];
-      var b = row.kind === "straight" ? ends[row.lamps[0]] : ends[row.lamps[1]];
-      // A straight row runs from the battery to its lamp; draw the wire through its slots.
-      var first = pts[0], last = pts[pts.length - 1];
-      var d = function (p, q) { return Math.hypot(p.x - q.x, p.y - q.y); };
-      if (d(first, a) > d(last, a)) { var t = a; a = b; b = t; }
-      var all = [a].concat(pts, [b]);
-      el("polyline", {
-        "class": "wire " + row.kind, "data-row": row.id,
-        "points": all.map(function (p) { return p.x + "," + p.y; }).join(" ")
-      }, wires);
-    });
-    var battery = el("g", { "class": "battery" }, svg);
-    el("rect", { x: ends["+"].x - 0.42, y: ends["+"].y - 0.42, width: 0.84, height: 0.84, rx: 0.12 }, battery);
-    el("text", { x: ends["+"].x, y: ends["+"].y + 0.02, "class": "label" }, battery).textContent = "+";
-    Object.keys(layout.lamps).forEach(function (name) {
-      var p = ends[name];
-      var g = el("g", { "class": "lamp", "data-lamp": name, id: "lamp-" + name }, svg);
-      el("circle", { cx: p.x, cy: p.y, r: 0.46 }, g);
-      el("text", { x: p.x, y: p.y + 0.02, "class": "label" }, g).textContent = name;
-      lampEls[name] = g;
-    });
-    var slots = el("g", { "class": "slots" }, svg);
-    Object.keys(layout.slots).forEach(function (name) {
-      var p = centre(layout.slots[name]);
-      var g = el("g", { "class": "slot", "data-slot": name, id: "slot-" + name, tabindex: isSim ? "0" : "-1" }, slots);
-      el("circle", { "class": "hole", cx: p.x, cy: p.y, r: 0.4 }, g);
-      el("circle", { "class": "pawn", cx: p.x, cy: p.y, r: 0.3 }, g);
-      el("text", { x: p.x, y: p.y + 0.02, "class": "name" }, g).textContent = name;
-      slotEls[name] = g;
-      if (isSim) {
-        g.addEventListener("click", function () { simClick(name); });
-        g.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { simClick(name); } });
+    var drawn = window.LayoutDrawing.draw(svg, layout, {
+      slotAttributes: function () { return { tabindex: isSim ? "0" : "-1" }; },
+      eachSlot: function (g, name) {
+        if (isSim) {
+          g.addEventListener("click", function () { simClick(name); });
+          g.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { simClick(name); } });
+        }
       }
     });
+    slotEls = drawn.slots;
+    lampEls = drawn.lamps;
   }
 
   function seatColour(seats, owner) {

@@ -34,6 +34,14 @@
 
   function text(el, value) { if (el) { el.textContent = value; } }
 
+  // An HTML element with its attributes and, if given, its text (never parsed as HTML).
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     var logout = document.getElementById("logout");
     if (logout) {
@@ -43,5 +51,5 @@
     }
   });
 
-  window.Panel = { api: api, csrfToken: csrfToken, showService: showService, text: text };
+  window.Panel = { api: api, csrfToken: csrfToken, showService: showService, text: text, el: el };
 })();

@@ -14,12 +14,7 @@
 
   function $(id) { return document.getElementById(id); }
 
-  function el(tag, attrs, text) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) { node.textContent = text; }
-    return node;
-  }
+  var el = window.Panel.el;
 
   function message(text) { $("message").textContent = text || ""; }
 

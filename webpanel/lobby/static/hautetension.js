@@ -6,7 +6,6 @@
  * points. */
 "use strict";
 (function () {
-  var SVG = "http://www.w3.org/2000/svg";
   var svg = null;
   var slotEls = {};
   var lampEls = {};
@@ -19,61 +18,20 @@
 
   function $(id) { return document.getElementById(id); }
 
-  function el(name, attrs, parent) {
-    var node = document.createElementNS(SVG, name);
-    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (parent) { parent.appendChild(node); }
-    return node;
-  }
-
-  function centre(pos) { return { x: pos[1] + 0.5, y: pos[0] + 0.5 }; }
-
-  // The same drawing as the live board (webpanel/static/board.js): wires, battery, lamps, slots.
+  // The same drawing as the live board (webpanel/static/layout-draw.js), each slot a button.
   function draw(layout, ctx) {
-    svg.textContent = "";
-    slotEls = {};
-    lampEls = {};
-    var rows = layout.grid.rows, cols = layout.grid.columns;
-    svg.setAttribute("viewBox", "-1.1 -1.1 " + (cols + 2.2) + " " + (rows + 2.2));
-    var wires = el("g", { "class": "wires" }, svg);
-    var ends = { "+": centre(layout.battery) };
-    Object.keys(layout.lamps).forEach(function (l) { ends[l] = centre(layout.lamps[l]); });
-    layout.rows.forEach(function (row) {
-      var pts = row.slots.map(function (s) { return centre(layout.slots[s]); });
-      var a = row.kind === "straight" ? ends["+"] : ends[row.lamps[0]];
-      var b = row.kind === "straight" ? ends[row.lamps[0]] : ends[row.lamps[1]];
-      var d = function (p, q) { return Math.hypot(p.x - q.x, p.y - q.y); };
-      if (d(pts[0], a) > d(pts[pts.length - 1], a)) { var t = a; a = b; b = t; }
-      el("polyline", {
-        "class": "wire " + row.kind, "data-row": row.id,
-        "points": [a].concat(pts, [b]).map(function (p) { return p.x + "," + p.y; }).join(" ")
-      }, wires);
+    var parts = window.LayoutDrawing.draw(svg, layout, {
+      slotAttributes: function (name) { return { tabindex: "0", role: "button", "aria-label": "slot " + name }; },
+      eachSlot: function (g, name, p) {
+        window.LayoutDrawing.el("text", { x: p.x, y: p.y + 0.02, "class": "mine" }, g);
+        g.addEventListener("click", function () { onSlot(name, ctx); });
+        g.addEventListener("keydown", function (e) {
+          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onSlot(name, ctx); }
+        });
+      }
     });
-    var battery = el("g", { "class": "battery" }, svg);
-    el("rect", { x: ends["+"].x - 0.42, y: ends["+"].y - 0.42, width: 0.84, height: 0.84, rx: 0.12 }, battery);
-    el("text", { x: ends["+"].x, y: ends["+"].y + 0.02, "class": "label" }, battery).textContent = "+";
-    Object.keys(layout.lamps).forEach(function (name) {
-      var p = ends[name];
-      var g = el("g", { "class": "lamp", "data-lamp": name, id: "lamp-" + name }, svg);
-      el("circle", { cx: p.x, cy: p.y, r: 0.46 }, g);
-      el("text", { x: p.x, y: p.y + 0.02, "class": "label" }, g).textContent = name;
-      lampEls[name] = g;
-    });
-    var slots = el("g", { "class": "slots" }, svg);
-    Object.keys(layout.slots).forEach(function (name) {
-      var p = centre(layout.slots[name]);
-      var g = el("g", { "class": "slot", "data-slot": name, id: "slot-" + name, tabindex: "0",
-        role: "button", "aria-label": "slot " + name }, slots);
-      el("circle", { "class": "hole", cx: p.x, cy: p.y, r: 0.4 }, g);
-      el("circle", { "class": "pawn", cx: p.x, cy: p.y, r: 0.3 }, g);
-      el("text", { x: p.x, y: p.y + 0.02, "class": "name" }, g).textContent = name;
-      el("text", { x: p.x, y: p.y + 0.02, "class": "mine" }, g);
-      g.addEventListener("click", function () { onSlot(name, ctx); });
-      g.addEventListener("keydown", function (e) {
-        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onSlot(name, ctx); }
-      });
-      slotEls[name] = g;
-    });
+    slotEls = parts.slots;
+    lampEls = parts.lamps;
     drawn = layout.name;
   }
 

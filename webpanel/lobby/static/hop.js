@@ -36,12 +36,7 @@
     return node;
   }
 
-  function el(tag, attrs, text) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) { node.textContent = text; }
-    return node;
-  }
+  var el = window.Panel.el;
 
   function paint(colour) { return PALETTE[colour] || colour; }
 
