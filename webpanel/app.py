@@ -66,6 +66,8 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, config: ConfigFi
     csrf.init_app(app)
     db.init_app(app)
     app.jinja_env.globals["is_staff"] = is_staff
+    # Areas link themselves in the shared navigation only when they are registered.
+    app.jinja_env.globals["has_endpoint"] = lambda endpoint: endpoint in app.view_functions
 
     for entry in BLUEPRINTS:
         blueprint, module = _resolve(entry)

@@ -134,7 +134,7 @@ def test_staff_log_in_see_health_and_are_refused_the_slot_test_during_a_game(
     expect(page.locator("#health-summary")).to_contain_text("running")
     assert "199.5" in page.text_content("#health-summary")
     # Start a game from the staff game page.
-    page.click("text=Game")
+    page.click("nav a:text-is(\"Game\")")
     page.wait_for_selector("#new-game")
     page.fill("input[name=name0]", "Zoé")
     page.click("#new-game button[type=submit]")

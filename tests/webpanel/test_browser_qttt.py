@@ -36,8 +36,12 @@ def test_full_game_against_the_computer(served: Any, browser: Any, tools: Any) -
     game_id = int(display.url.rsplit("/", 1)[1])
 
     # The display shows a QR code and the short link of Ada's free seat.
-    qr = display.wait_for_selector(".lobby-seat[data-seat='0'] img.qr")
-    assert qr.evaluate("img => img.complete && img.naturalWidth > 0")
+    display.wait_for_selector(".lobby-seat[data-seat='0'] img.qr")
+    # The image is in the page before it has loaded: wait for the load, then check it decoded.
+    display.wait_for_function(
+        "() => { const img = document.querySelector(\".lobby-seat[data-seat='0'] img.qr\");"
+        " return img && img.complete && img.naturalWidth > 0; }"
+    )
     # The tablet (another device: its own cookies) opens the link and lands on its seat.
     tablet, tablet_errors = tools.join_by_link(browser, display, served.url, game_id,
                                                viewport={"width": 800, "height": 1280})

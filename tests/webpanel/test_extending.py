@@ -78,3 +78,20 @@ def test_base_template_blocks(client: Any) -> None:
     html = client.get("/board").get_data(as_text=True)
     assert '<meta name="csrf-token" content="' in html
     assert "/static/panel.js" in html and "/static/panel.css" in html
+
+
+def test_registered_areas_are_linked_from_every_page(client: Any) -> None:
+    for path in ("/board", "/games", "/tournaments"):
+        html = client.get(path).get_data(as_text=True)
+        assert html.count('href="/games"') == 1, path
+        assert html.count('href="/tournaments"') == 1, path
+
+
+def test_an_area_left_out_is_not_linked(tmp_path: Path, tools: Any, monkeypatch: Any) -> None:
+    monkeypatch.setattr(app_module, "BLUEPRINTS", [e for e in app_module.BLUEPRINTS if "lobby" not in str(e)])
+    app = create_app({"PANEL": tools.make_settings(tmp_path), "TESTING": True})
+    try:
+        html = app.test_client().get("/board").get_data(as_text=True)
+        assert 'href="/games"' not in html and 'href="/tournaments"' in html
+    finally:
+        close_app(app)

@@ -77,9 +77,11 @@ def test_no_public_answer_differs_between_attack_and_defense(
     tools: Any, prior: list[tuple[str, str]], final_slot: str
 ) -> None:
     assume(final_slot not in {slot for slot, _ in prior})
-    # A real hand holds at most 3 defense pawns: the last pawn must be one its player still has.
+    # A real hand holds at most 3 defense pawns: no player places a fourth, before or with the last pawn.
     final_player = len(prior) % 2
-    assume(sum(1 for i, (_, kind) in enumerate(prior) if kind == "defense" and i % 2 == final_player) < 3)
+    for player in (0, 1):
+        defense = sum(1 for i, (_, kind) in enumerate(prior) if kind == "defense" and i % 2 == player)
+        assume(defense + (player == final_player) <= 3)
     attack = {slot for slot, kind in prior if kind == "attack"}
     assume(not evaluate(LAYOUT, attack).lit)  # the game is still on before the last pawn
     assume(evaluate(LAYOUT, attack | {final_slot}).lit == evaluate(LAYOUT, attack).lit)
