@@ -13,6 +13,9 @@ teams), side by side in the same run:
   it evaluates per second against the greedy player's rate on the same
   positions (the baseline).
 
+The Doctorate level (thesis defenses, the effects market, effect tokens acting
+after each turn) is measured the same way on 5×5, with fewer playouts.
+
 Machine-independent counts (decisions per playout, positions evaluated per
 MCTS iteration) are printed with the rates: they change only when the rules
 or the search do.
@@ -35,11 +38,12 @@ from games.hop.rules import Phase, State  # noqa: E402
 
 BOARDS = {"5×5": ["a", "b"], "6×6": ["a", "b", "c", "d"]}
 OPTIONS = {"level": "master"}
+DOCTORATE = {"level": "doctorate"}
 
 
-def engine_playout(players: list[str], seed: int) -> int:
+def engine_playout(players: list[str], seed: int, options: dict[str, str] = OPTIONS) -> int:
     """A random game on the engine's state; returns the number of decisions played."""
-    state = Hop.new(players, options=OPTIONS, seed=seed).state
+    state = Hop.new(players, options=options, seed=seed).state
     rng = random.Random(seed)
     steps = 0
     while state.phase != Phase.OVER:
@@ -48,9 +52,9 @@ def engine_playout(players: list[str], seed: int) -> int:
     return steps
 
 
-def frame_playout(players: list[str], seed: int) -> int:
+def frame_playout(players: list[str], seed: int, options: dict[str, str] = OPTIONS) -> int:
     """The same game through the frame's JSON moves."""
-    game = Hop.new(players, options=OPTIONS, seed=seed)
+    game = Hop.new(players, options=options, seed=seed)
     rng = random.Random(seed)
     steps = 0
     while not game.is_over():
@@ -59,28 +63,28 @@ def frame_playout(players: list[str], seed: int) -> int:
     return steps
 
 
-def playouts(size: str, count: int) -> None:
+def playouts(size: str, count: int, options: dict[str, str] = OPTIONS) -> None:
     players = BOARDS[size]
     results = {}
     for name, run in (("frame (baseline)", frame_playout), ("engine", engine_playout)):
         start = time.perf_counter()
-        steps = [run(players, seed) for seed in range(count)]
+        steps = [run(players, seed, options) for seed in range(count)]
         results[name] = (count / (time.perf_counter() - start), steps)
     base_rate, base_steps = results["frame (baseline)"]
     rate, steps = results["engine"]
     assert base_steps == steps, "the engine and the frame must play the very same games"
-    print(f"{size}, {len(players)} players: random playouts, {count} seeded games")
+    print(f"{size}, {len(players)} players, {options['level']}: random playouts, {count} seeded games")
     print(f"  decisions per playout: mean {statistics.mean(steps):.1f}, max {max(steps)}")
     print(f"  frame (baseline) {base_rate:9.1f} playouts/s")
     print(f"  engine           {rate:9.1f} playouts/s   x{rate / base_rate:.2f}")
 
 
-def sample_positions(players: list[str], count: int) -> list[State]:
+def sample_positions(players: list[str], count: int, options: dict[str, str] = OPTIONS) -> list[State]:
     """Positions with a choice to make, from seeded greedy games."""
     found: list[State] = []
     seed = 0
     while len(found) < count:
-        game = Hop.new(players, options=OPTIONS, seed=seed)
+        game = Hop.new(players, options=options, seed=seed)
         rng = random.Random(seed)
         greedy = GreedyPlayer(rng)
         while not game.is_over() and len(found) < count:
@@ -91,8 +95,8 @@ def sample_positions(players: list[str], count: int) -> list[State]:
     return found
 
 
-def search(size: str, count: int, iterations: int) -> None:
-    positions = sample_positions(BOARDS[size], count)
+def search(size: str, count: int, iterations: int, options: dict[str, str] = OPTIONS) -> None:
+    positions = sample_positions(BOARDS[size], count, options)
     greedy = GreedyPlayer(random.Random(0))
     start = time.perf_counter()
     for state in positions:
@@ -106,7 +110,8 @@ def search(size: str, count: int, iterations: int) -> None:
     searched = mcts.searched // iterations  # a single legal action or a win needs no search
     mcts_rate = mcts.nodes / elapsed
     print(
-        f"{size}: search, {count} seeded positions ({searched} searched), {iterations} MCTS iterations each"
+        f"{size}, {options['level']}: search, {count} seeded positions ({searched} searched), "
+        f"{iterations} MCTS iterations each"
     )
     print(f"  greedy (baseline) {greedy_rate:9.0f} positions evaluated/s")
     print(f"  mcts              {mcts_rate:9.0f} positions evaluated/s   x{mcts_rate / greedy_rate:.2f}")
@@ -125,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     for size in BOARDS:
         playouts(size, args.playouts)
         search(size, args.positions, args.iterations)
+    playouts("5×5", max(1, args.playouts // 4), DOCTORATE)
+    search("5×5", args.positions, args.iterations, DOCTORATE)
     return 0
 
 

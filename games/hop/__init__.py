@@ -1,4 +1,4 @@
-"""|Hop>: boards as data, the rules engine (Bachelor and Master levels) and the computer players.
+"""|Hop>: boards as data, the rules engine (Bachelor, Master and Doctorate levels) and the computer players.
 
 Moves are JSON values shared by the engine, the panel and saved games; the
 notation is in docs/hop.md and :mod:`games.hop.game`.

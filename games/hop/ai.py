@@ -27,7 +27,7 @@ from games.frame import DigitalGame, Move, PlayerFactory, RandomPlayer
 from games.hop.board import Board
 from games.hop.exc import NotationError
 from games.hop.game import Hop
-from games.hop.rules import DOWN, EMPTY, UP, Action, Phase, State
+from games.hop.rules import DOWN, EMPTY, THESIS, THESIS_ACTION, UP, Action, Phase, State
 
 STEEPNESS: Final = 3.0
 """How sharply :func:`evaluate` turns a lead in progress into a win chance."""
@@ -224,7 +224,7 @@ class GreedyPlayer:
     def choose_action(self, state: State) -> Action:
         actions = state.legal_actions()
         self.rng.shuffle(actions)  # ties broken at random
-        if state.phase == Phase.BLOCK:
+        if state.phase == Phase.BLOCK and not state.swaps:
             return self._block(state, actions)
         win = winning_action(state, actions)
         if win is not None:
@@ -244,11 +244,19 @@ class GreedyPlayer:
         mover.phase = Phase.FIRST
         mover.blocked = -1
         best: dict[int, float] = {}
+        board = mover.movement_board
         for action in mover.movements(mover.turn):
-            if not mover.affordable(action):
+            if action[0] not in board or not mover.affordable(action):
                 continue
             value = 2.0 if mover.wins_now(action) else self._after(mover, action)[mover.turn]
             best[action[0]] = max(best.get(action[0], -1.0), value)
+        if THESIS in board:
+            # The thesis defense is worth the best effect it can buy (or none).
+            defense = mover.copy()
+            defense.apply(THESIS_ACTION)
+            for action in defense.legal_actions():
+                value = 2.0 if defense.wins_now(action) else self._after(defense, action)[mover.turn]
+                best[THESIS] = max(best.get(THESIS, -1.0), value)
         return max(blocks, key=lambda b: best.get(b[1], -1.0))
 
 

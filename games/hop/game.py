@@ -10,6 +10,9 @@ Moves are JSON values (docs/hop.md has the full notation):
   ``{"action": "doublon", "from": "b2", "to": "b3"}``;
   ``{"action": "spin-flip", "at": "b2", "spin": "up"}`` (the spin it leaves);
 * ``{"pass": true}`` -- only when no movement action is possible; it ends the turn.
+* Doctorate: ``{"action": "thesis-defense"}`` opens a defense, in which
+  ``{"effect": name, ...targets}`` buys and plays an effect card and
+  ``{"end_defense": true}`` ends the defense (docs/hop.md, "Doctorate").
 
 Every legal move comes with its energy change: :meth:`Hop.energy_change` and
 :meth:`Hop.annotated_moves` (the board's ΔE; the mover pays it to the bank
@@ -24,6 +27,23 @@ from typing import Any, ClassVar, Final
 
 from games.frame import JSON, BadOptionsError, DigitalGame, Move, Outcome
 from games.hop.board import DEFAULT_BOARDS, Board, board_names, load_board
+from games.hop.effects import (
+    CAVITY,
+    DEAD_SHORT,
+    EFFECT_CARDS,
+    EFFECT_NAMES,
+    HEAT_SOURCE,
+    IMPURITY,
+    IONIZATION,
+    MARKET_COSTS,
+    PENNING_TRAP,
+    PLAYABLE,
+    RESISTANCE,
+    SUPERPOSITION,
+    TURNINGS,
+    VORTEX,
+    squares,
+)
 from games.hop.exc import (
     BlockedActionError,
     BlockError,
@@ -39,15 +59,20 @@ from games.hop.rules import (
     ACTION_KINDS,
     ACTION_NAMES,
     BLOCK,
+    COLLAPSE,
     CRADLE,
     DOUBLON,
+    EFFECT,
     EMPTY,
+    END_DEFENSE,
     HOP,
     LEVELS,
     PASS,
     PASS_ACTION,
     SPIN_FLIP,
     SPINS,
+    SWAP,
+    THESIS,
     TUNNEL,
     Action,
     Phase,
@@ -125,6 +150,10 @@ class Hop(DigitalGame):
     def _restart(self) -> None:
         field = FIELDS.get(str(self.options["field"]), 0)
         interaction = INTERACTIONS.get(str(self.options["interaction"]), 0)
+        market: list[int] = []
+        if self.options["level"] == "doctorate":
+            # The effects board is dealt from the seed: 7 cards at random, each on its position.
+            market = random.Random(f"hop/{self.seed}/market").sample(PLAYABLE, len(MARKET_COSTS))
         self.state: State = start_state(
             self.board,
             players=len(self.players),
@@ -132,6 +161,7 @@ class Hop(DigitalGame):
             field=field,
             interaction=interaction,
             max_turns=int(self.options["max_rounds"]) * len(self.players),
+            market=market,
         )
 
     # -- state ----------------------------------------------------------
@@ -146,7 +176,11 @@ class Hop(DigitalGame):
     def annotated_moves(self) -> list[dict[str, JSON]]:
         """Every legal move with the energy change it causes (``energy_change``, the board's ΔE)."""
         return [
-            {"move": self.move_to_json(a), "energy_change": self.state.energy_change(a)}
+            {
+                "move": self.move_to_json(a),
+                "energy_change": self.state.energy_change(a),
+                **({"energy_paid": self.state.payment(a)} if self.state.level == "doctorate" else {}),
+            }
             for a in self.state.legal_actions()
         ]
 
@@ -174,12 +208,114 @@ class Hop(DigitalGame):
             return {"block": ACTION_NAMES[source]}
         if kind == PASS:
             return {"pass": True}
+        if kind == THESIS:
+            return {"action": "thesis-defense"}
+        if kind == END_DEFENSE:
+            return {"end_defense": True}
+        if kind == EFFECT:
+            return self._effect_to_json(action)
+        if kind == SWAP:
+            return {"heat_exchange": bool(spin), "at": nodes[source]}
+        if kind == COLLAPSE:
+            return {"collapse": SPINS[spin], "at": nodes[source]}
         name = ACTION_NAMES[kind]
         if kind == SPIN_FLIP:
             return {"action": name, "at": nodes[source], "spin": SPINS[spin]}
         if kind == DOUBLON:
             return {"action": name, "from": nodes[source], "to": nodes[to]}
         return {"action": name, "from": nodes[source], "spin": SPINS[spin], "to": nodes[to]}
+
+    def _effect_to_json(self, action: Action) -> Move:
+        _, card, a, b, c = action
+        nodes = self.board.nodes
+        out: dict[str, JSON] = {"effect": EFFECT_NAMES[card]}
+        if card == DEAD_SHORT:
+            out["player"] = a
+        elif card == VORTEX:
+            out.update({"sites": [nodes[n] for n in squares(self.board)[a]], "turning": TURNINGS[b]})
+        elif card in (CAVITY,):
+            out.update({"from": nodes[a], "to": nodes[b]})
+        elif card == RESISTANCE:
+            out["between"] = [nodes[a], nodes[b]]
+        elif card == HEAT_SOURCE:
+            out["at"] = nodes[a]
+        elif card == IMPURITY:
+            out["add" if b else "remove"] = nodes[a]
+        elif card in (IONIZATION, SUPERPOSITION):
+            out.update({"at": nodes[a], "spin": SPINS[b]})
+        elif card == PENNING_TRAP:
+            out["at"] = nodes[a]
+        elif a >= 0:
+            out.update({"from": nodes[a], "spin": SPINS[b], "to": nodes[c]})
+        return out
+
+    def _parse_defense(self, move: Mapping[str, Any]) -> Action:
+        """A thesis defense, an effect or the end of a defense, matched against the legal ones."""
+        state = self.state
+        if state.level != "doctorate":
+            raise ImpossibleMoveError(
+                f"thesis defenses and effects belong to the Doctorate level, not {state.level}"
+            )
+        if "effect" in move or "end_defense" in move:
+            if not state.defending:
+                raise WrongPhaseError(
+                    "effects are bought during a thesis defense: play the thesis defense first"
+                )
+        elif state.defending:
+            raise WrongPhaseError(
+                'a thesis defense is open: buy effects or end it with {"end_defense": true}'
+            )
+        elif state.blocked == THESIS:
+            raise BlockedActionError("thesis-defense is blocked this turn")
+        if "effect" in move:
+            name = move["effect"]
+            if not isinstance(name, str) or name not in EFFECT_CARDS:
+                raise NotationError(f"the effect is one of {', '.join(EFFECT_CARDS)}, not {name!r}")
+            card = EFFECT_CARDS[name]
+            if card not in state.market:
+                raise ImpossibleMoveError(f"{name} is not on the effects board")
+            if card in state.used:
+                raise ImpossibleMoveError(f"{name} was already played this turn")
+            cost = MARKET_COSTS[state.market.index(card)]
+            if cost > state.energy[state.turn]:
+                raise EnergyError(
+                    f"{name} costs {cost} and {self._who(state.turn)} has {state.energy[state.turn]}"
+                )
+        for action in state.legal_actions():
+            if self.move_to_json(action) == dict(move):
+                return action
+        raise ImpossibleMoveError(
+            f"{dict(move)!r} is not a possible effect here (see docs/hop.md, Doctorate)"
+        )
+
+    def _parse_collapse(self, move: Mapping[str, Any]) -> Action:
+        state = self.state
+        if state.pending is None:
+            raise WrongPhaseError("no movement waits for a superposed electron's spin now")
+        node, owner = state._collapsing()
+        at = self.board.nodes[node]
+        for action in state.legal_actions():
+            if self.move_to_json(action) == dict(move):
+                return action
+        raise WrongPhaseError(
+            f"{self._who(owner)} first chooses the spin of the superposed electron at {at}: "
+            f'{{"collapse": "up" or "down", "at": "{at}"}}'
+        )
+
+    def _parse_exchange(self, move: Mapping[str, Any]) -> Action:
+        state = self.state
+        if not state.swaps:
+            raise WrongPhaseError("no heat source holds two electrons to exchange now")
+        wanted = {"heat_exchange": True, "at": self.board.nodes[state.swaps[0]]}
+        if set(move) != set(wanted) or not isinstance(move["heat_exchange"], bool):
+            raise WrongPhaseError(
+                f"{self._who(state.swapper)} first decides whether the heat source at {wanted['at']} "
+                f'exchanges its two electrons: {{"heat_exchange": true or false, "at": "{wanted["at"]}"}}'
+            )
+        for action in state.legal_actions():
+            if self.move_to_json(action) == dict(move):
+                return action
+        raise ImpossibleMoveError(f"the heat source to decide now is at {wanted['at']}")
 
     def parse_move(self, move: Move) -> Action:
         """The engine's action for a JSON move legal now, or a specific IllegalMoveError."""
@@ -188,6 +324,10 @@ class Hop(DigitalGame):
                 f'{move!r} is not a move: {{"block": ...}}, {{"action": ...}} or {{"pass": true}}'
             )
         state = self.state
+        if state.pending is not None or "collapse" in move:
+            return self._parse_collapse(move)
+        if state.swaps or "heat_exchange" in move:
+            return self._parse_exchange(move)
         if "block" in move:
             return self._parse_block(move)
         if state.phase == Phase.BLOCK:
@@ -203,6 +343,12 @@ class Hop(DigitalGame):
                     "a movement action is possible: passing is only for a player who cannot move"
                 )
             return PASS_ACTION
+        if "effect" in move or "end_defense" in move or move.get("action") == "thesis-defense":
+            return self._parse_defense(move)
+        if state.defending:
+            raise WrongPhaseError(
+                'a thesis defense is open: buy effects or end it with {"end_defense": true}'
+            )
         return self._parse_movement(move)
 
     def _parse_block(self, move: Mapping[str, Any]) -> Action:
@@ -224,7 +370,7 @@ class Hop(DigitalGame):
     def _parse_movement(self, move: Mapping[str, Any]) -> Action:
         state = self.state
         name = move.get("action")
-        if name not in ACTION_KINDS:
+        if not isinstance(name, str) or name not in ACTION_KINDS:
             raise NotationError(f"the action is one of {', '.join(ACTION_KINDS)}, not {name!r}")
         kind = ACTION_KINDS[name]
         if kind == SPIN_FLIP:
@@ -244,11 +390,10 @@ class Hop(DigitalGame):
             raise ImpossibleMoveError(f"{name} is not on the {state.level} movement board")
         if kind == state.blocked:
             raise BlockedActionError(f"{name} is blocked this turn")
-        self._check_source(kind, source, spin, move[source_key])
         for action in state.movements(state.turn):
             if action[:4] == (kind, source, spin, to):
                 delta = state.energy_change(action)
-                if not state.affordable(action):
+                if not state.affordable(action) and state.quantum(action) < 0:
                     payer = (
                         f"{self._who(state.turn)} has {state.energy[state.turn]}"
                         if delta > 0
@@ -258,6 +403,7 @@ class Hop(DigitalGame):
                         f"this {name} changes the energy by {delta:+d} and cannot be balanced: {payer}"
                     )
                 return action
+        self._check_source(kind, source, spin, move[source_key])
         if kind in (HOP, DOUBLON, SPIN_FLIP):
             self._check_destination(kind, to, spin)
         raise ImpossibleMoveError(self._why_impossible(kind, move))
@@ -380,8 +526,68 @@ class Hop(DigitalGame):
             "to_act": to_act,
             "legal_moves": self.annotated_moves(),
             "outcome": None if outcome is None else outcome.to_json(),
+            **self._doctorate_view(),
             "history": list(self.history),
         }
+
+    def _doctorate_view(self) -> dict[str, JSON]:
+        state = self.state
+        if state.level != "doctorate":
+            return {}
+        return {
+            "market": [
+                {"effect": EFFECT_NAMES[card], "cost": cost, "used": card in state.used}
+                for card, cost in zip(state.market, MARKET_COSTS, strict=True)
+            ],
+            "defending": state.defending,
+            "extra_actions": state.extra,
+            "tokens": [{"effect": "penning-trap", "at": self.board.nodes[n]} for n in state.traps]
+            + [self._token_json(t) for t in state.tokens],
+            "removed": [self.board.nodes[n] for n in state.removed],
+            # What the tokens did after the last turn (the move log shows only the players' moves).
+            "after_turn": [
+                {
+                    "effect": EFFECT_NAMES[card],
+                    "from": self.board.nodes[n],
+                    "spin": SPINS[spin],
+                    "to": self.board.nodes[to],
+                }
+                for card, n, spin, to in state.after_turn
+            ],
+            "superposed": [
+                {
+                    "at": self.board.nodes[n],
+                    "owner": owner,
+                    "shown_on": SPINS[0 if state.place[2 * n] != EMPTY else 1],
+                }
+                for n, owner in state.superposed
+            ],
+            "collapse": None
+            if state.pending is None
+            else {"at": self.board.nodes[state._collapsing()[0]], "move": self.move_to_json(state.pending)},
+            "heat_exchange": None if not state.swaps else self.board.nodes[state.swaps[0]],
+            "ionized": {self.board.colours[c]: n for c, n in enumerate(state.ionized) if n},
+        }
+
+    def _token_json(self, token: tuple[int, int, int, int, int]) -> dict[str, JSON]:
+        card, a, b, c, d = token
+        nodes = self.board.nodes
+        name = EFFECT_NAMES[card]
+        if card == VORTEX:
+            ring = (a, b, c, d)
+            clockwise = squares(self.board)[[set(q) for q in squares(self.board)].index(set(ring))]
+            turning = (
+                "clockwise"
+                if any(ring == clockwise[k:] + clockwise[:k] for k in range(4))
+                else ("counterclockwise")
+            )
+            # "sites": the cards in the order an electron goes round them.
+            return {"effect": name, "sites": [nodes[n] for n in ring], "turning": turning}
+        if card == CAVITY:
+            return {"effect": name, "from": nodes[a], "to": nodes[b]}
+        if card == RESISTANCE:
+            return {"effect": name, "between": [nodes[a], nodes[b]]}
+        return {"effect": name, "at": nodes[a]}
 
     def __repr__(self) -> str:
         return f"<Hop {self.options} moves={len(self.history)}>"

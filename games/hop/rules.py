@@ -35,24 +35,37 @@ DOUBLON: Final = 1
 SPIN_FLIP: Final = 2
 CRADLE: Final = 3
 TUNNEL: Final = 4
+THESIS: Final = 5
+"""The thesis defense (Doctorate): opens a defense in which effect cards are bought."""
 BLOCK: Final = 8
 PASS: Final = 9
+EFFECT: Final = 10
+"""``(EFFECT, card, a, b, c)``: an effect card played during a defense (games/hop/effects.py)."""
+END_DEFENSE: Final = 11
+SWAP: Final = 12
+"""``(SWAP, node, exchange, -1, -1)``: after a turn, whether a heat source's two electrons are exchanged."""
+COLLAPSE: Final = 13
+"""``(COLLAPSE, node, spin, -1, -1)``: the owner of a superposed electron chooses its spin."""
+QUANTUM_TUNNEL_CARD: Final = 7
+"""The quantum tunnel effect card (games.hop.effects.QUANTUM_TUNNEL), which can win the game."""
 ACTION_NAMES: Final = {
     HOP: "hop",
     DOUBLON: "doublon",
     SPIN_FLIP: "spin-flip",
     CRADLE: "cradle",
     TUNNEL: "tunnel",
+    THESIS: "thesis-defense",
 }
 ACTION_KINDS: Final = {name: kind for kind, name in ACTION_NAMES.items()}
 
 MOVEMENT_BOARDS: Final[dict[str, tuple[int, ...]]] = {
     "bachelor": (HOP, DOUBLON, SPIN_FLIP, CRADLE, TUNNEL),
     "master": (HOP, DOUBLON, SPIN_FLIP, CRADLE, TUNNEL),
+    "doctorate": (HOP, DOUBLON, SPIN_FLIP, CRADLE, THESIS),
 }
 """The movement board of each level, as data: the actions a blocker may block
 and a player may make. (The Doctorate side puts the thesis defense in place of
-the quantum tunnel.)"""
+the quantum tunnel, which becomes an effect card.)"""
 
 LEVELS: Final = tuple(MOVEMENT_BOARDS)
 
@@ -68,6 +81,7 @@ Action: TypeAlias = tuple[int, int, int, int, int]
 """
 
 PASS_ACTION: Final[Action] = (PASS, -1, -1, -1, -1)
+THESIS_ACTION: Final[Action] = (THESIS, -1, -1, -1, -1)
 
 
 class Phase(enum.IntEnum):
@@ -113,6 +127,34 @@ class State:
     """Turns completed."""
     losers: tuple[int, ...] = ()
     """The seats of the team whose electrode was reached."""
+    market: list[int] = dataclasses.field(default_factory=list)
+    """Doctorate: the effect cards on the effects board, cheapest position first."""
+    used: list[int] = dataclasses.field(default_factory=list)
+    """Doctorate: the effect cards played this turn, in the order played."""
+    defending: bool = False
+    """Doctorate: a thesis defense is open (effects may be bought until it ends)."""
+    extra: int = 0
+    """Doctorate: additional movement actions left this turn (mobility edge)."""
+    traps: list[int] = dataclasses.field(default_factory=list)
+    """Doctorate: the sites holding a Penning trap token."""
+    ionized: list[int] = dataclasses.field(default_factory=list)
+    """Doctorate: per colour, the electrons eliminated from the game by ionization."""
+    tokens: list[tuple[int, int, int, int, int]] = dataclasses.field(default_factory=list)
+    """Doctorate: the vortex, cavity, resistance and heat-source tokens, in the order placed
+    (``(card, a, b, c, d)``, see games/hop/effects.py)."""
+    swaps: list[int] = dataclasses.field(default_factory=list)
+    """Doctorate: heat-source sites holding two electrons whose exchange the last player decides."""
+    swapper: int = -1
+    """Doctorate: the player who decides the heat-source exchanges (the one who just played)."""
+    removed: list[int] = dataclasses.field(default_factory=list)
+    """Doctorate: the site cards a vacancy took off the board."""
+    superposed: list[tuple[int, int]] = dataclasses.field(default_factory=list)
+    """Doctorate: (site, owner) of each superposed electron. It is kept on the place it was on, and
+    the site's other place stays empty but closed to other electrons until it collapses."""
+    pending: Action | None = None
+    after_turn: list[tuple[int, int, int, int]] = dataclasses.field(default_factory=list)
+    """Doctorate: what the tokens did after the last turn, ``(card, node, spin, to)`` per electron moved."""
+    """Doctorate: a movement waiting for the owner of a superposed electron to choose its spin."""
 
     def copy(self) -> State:
         return State(
@@ -132,6 +174,19 @@ class State:
             self.last_blocked[:],
             self.turns,
             self.losers,
+            self.market[:],
+            self.used[:],
+            self.defending,
+            self.extra,
+            self.traps[:],
+            self.ionized[:],
+            self.tokens[:],
+            self.swaps[:],
+            self.swapper,
+            self.removed[:],
+            self.superposed[:],
+            self.pending,
+            self.after_turn[:],
         )
 
     # -- who -------------------------------------------------------------
@@ -149,6 +204,10 @@ class State:
     def to_act(self) -> int | None:
         if self.phase == Phase.OVER:
             return None
+        if self.pending is not None:
+            return self._collapsing()[1]
+        if self.swaps:
+            return self.swapper
         return self.blocker if self.phase == Phase.BLOCK else self.turn
 
     def team(self, seat: int) -> int:
@@ -178,22 +237,47 @@ class State:
         """Every action the actor may take now, with the energy rule applied."""
         if self.phase == Phase.OVER:
             return []
+        if self.pending is not None:
+            node = self._collapsing()[0]
+            return [(COLLAPSE, node, UP, -1, -1), (COLLAPSE, node, DOWN, -1, -1)]
+        if self.swaps:
+            return [(SWAP, self.swaps[0], 1, -1, -1), (SWAP, self.swaps[0], 0, -1, -1)]
         if self.phase == Phase.BLOCK:
             last = self.last_blocked[self.turn]
             return [(BLOCK, kind, -1, -1, -1) for kind in self.movement_board if kind != last]
-        moves = [a for a in self.movements(self.turn) if a[0] != self.blocked and self.affordable(a)]
+        if self.defending:
+            from games.hop.effects import effect_actions
+
+            return effect_actions(self)
+        board = self.movement_board
+        moves = [
+            a
+            for a in self.movements(self.turn)
+            if a[0] != self.blocked and a[0] in board and (self.affordable(a) or self.quantum(a) >= 0)
+        ]
+        if THESIS in board and self.blocked != THESIS:
+            moves.append(THESIS_ACTION)  # exempt from the Hamiltonian
         return moves or [PASS_ACTION]
 
     def affordable(self, action: Action) -> bool:
-        delta = self.energy_change(action)
+        delta = self.payment(action)
         if delta > 0:
             return self.energy[self.turn] >= delta
         return self.bank >= -delta
 
+    def payment(self, action: Action) -> int:
+        """What the mover pays the bank for a movement (negative: takes from it): ΔE less the resistances."""
+        delta = self.energy_change(action)
+        if self.tokens and action[0] < THESIS:
+            from games.hop.effects import resistances_crossed
+
+            delta -= resistances_crossed(self, action)
+        return delta
+
     def energy_change(self, action: Action) -> int:
         """ΔE of the board's energy if ``action`` is made (0 for blocks and passes)."""
         kind, source, spin, to, origin = action
-        if kind >= BLOCK or not self.field and not self.interaction:
+        if kind >= THESIS or not self.field and not self.interaction:
             return 0
         electrode_at = self.board.electrode_at
         # The places the action empties (False) and fills (True); electrodes hold no energy.
@@ -222,8 +306,43 @@ class State:
     def _energy(self, up: bool, down: bool) -> int:
         return -self.field * (up - down) + (self.interaction if up and down else 0)
 
+    def quantum(self, action: Action) -> int:
+        """The superposed site a movement needs to know the spin of (-1: none)."""
+        if not self.superposed or action[0] >= THESIS:
+            return -1
+        from games.hop.effects import movement_path
+
+        path = movement_path(self, action)
+        for node, _ in self.superposed:
+            if node in path:
+                return node
+        return -1
+
+    def _collapsing(self) -> tuple[int, int]:
+        """(site, owner) of the superposed electron the pending movement waits for."""
+        assert self.pending is not None
+        node = self.quantum(self.pending)
+        return next(entry for entry in self.superposed if entry[0] == node)
+
     def movements(self, seat: int) -> list[Action]:
-        """Every movement of ``seat``'s electrons the board allows, energy aside."""
+        """Every movement of ``seat``'s electrons the board allows, energy aside.
+
+        With superposed electrons, the movements possible with either spin of each are listed."""
+        if not self.superposed:
+            return self._movements(seat)
+        seen = dict.fromkeys(self._movements(seat))
+        for node, _ in self.superposed:
+            other = self.copy()
+            other.superposed = []
+            up, down = other.place[2 * node], other.place[2 * node + 1]
+            other.place[2 * node], other.place[2 * node + 1] = down, up
+            for action in other._movements(seat):
+                if action not in seen and self.quantum(action) >= 0:
+                    seen[action] = None
+        # Whatever enters a superposed site needs its spin, so the owner is asked first (see apply).
+        return list(seen)
+
+    def _movements(self, seat: int) -> list[Action]:
         board = self.board
         place = self.place
         out: list[Action] = []
@@ -257,6 +376,14 @@ class State:
                             self._through_line(node, spin, ray, my_team, out)
                     elif teams[e] != my_team:
                         out.append((HOP, node, spin, t, node))
+        if self.removed:
+            # No electron lands where a vacancy took the card away (lines of electrons stop there too).
+            removed = self.removed
+            out = [a for a in out if a[3] not in removed]
+        if self.traps:
+            # A Penning trap: electrons may enter its site but none may leave it.
+            traps = self.traps
+            out = [a for a in out if not (a[4] in traps and a[3] != a[4])]
         return out
 
     def _leave_electrode(
@@ -344,31 +471,105 @@ class State:
             self.last_blocked[self.turn] = action[1]
             self.phase = Phase.FIRST
             return
+        if kind == THESIS:
+            self.defending = True
+            return
+        if kind == COLLAPSE:
+            self._collapse(action[1], action[2])
+            return
+        if kind < THESIS and self.quantum(action) >= 0:
+            self.pending = action  # the owner of the superposed electron chooses its spin first
+            return
+        if kind == SWAP:
+            node = self.swaps.pop(0)
+            if action[2]:
+                self.place[2 * node], self.place[2 * node + 1] = (
+                    self.place[2 * node + 1],
+                    self.place[2 * node],
+                )
+            return
+        if kind == EFFECT:
+            from games.hop.effects import play_effect
+
+            play_effect(self, action)
+            return
+        if kind == END_DEFENSE:
+            self.defending = False
+            self._action_done()
+            return
         if kind != PASS:
-            delta = self.energy_change(action)
+            delta = self.payment(action)
             self.energy[self.turn] -= delta
             self.bank += delta
-            colour = self.mover_colour(action)
-            self._move(action)
-            e = self.board.electrode_at[action[3]]
-            if e >= 0 and self.board.teams[colour] != self.board.teams[e]:
-                # An electron entered an electrode of another team: that team has lost.
-                team = self.board.teams[e]
-                self.losers = tuple(s for s in range(self.players) if self.board.teams[s] == team)
-                self.phase = Phase.OVER
+            if self.move_electron(action):
                 return
-            if self.phase == Phase.FIRST:
-                self.phase = Phase.SECOND
-                return
-        # A pass means no movement is possible: the turn ends.
+            self._action_done()
+            return
+        self._end_turn()  # a pass means no movement is possible
+
+    def _collapse(self, node: int, spin: int) -> None:
+        """The superposed electron at ``node`` takes ``spin``; the pending movement goes on or is lost."""
+        self.superposed = [entry for entry in self.superposed if entry[0] != node]
+        colour = max(self.place[2 * node], self.place[2 * node + 1])
+        self.place[2 * node + spin], self.place[2 * node + 1 - spin] = colour, EMPTY
+        pending = self.pending
+        assert pending is not None
+        if self.quantum(pending) >= 0:
+            return  # it needs another superposed electron's spin too
+        self.pending = None
+        if pending in self.legal_actions():
+            self.apply(pending)
+        else:
+            self._action_done()  # the chosen spin makes the movement impossible: it is lost
+
+    def move_electron(self, action: Action) -> bool:
+        """Move the electrons of a movement; True when that ends the game (an electrode reached)."""
+        colour = self.mover_colour(action)
+        self._move(action)
+        e = self.board.electrode_at[action[3]]
+        if e >= 0 and self.board.teams[colour] != self.board.teams[e]:
+            # An electron entered an electrode of another team: that team has lost.
+            team = self.board.teams[e]
+            self.losers = tuple(s for s in range(self.players) if self.board.teams[s] == team)
+            self.phase = Phase.OVER
+            self.defending = False
+            return True
+        return False
+
+    def _action_done(self) -> None:
+        """One movement action made: the second follows, or an extra one (mobility edge), or the turn ends."""
+        if self.phase == Phase.FIRST:
+            self.phase = Phase.SECOND
+        elif self.extra:
+            self.extra -= 1
+        else:
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        if self.market:
+            from games.hop.effects import slide_market
+
+            slide_market(self)
+        if self.tokens:
+            from games.hop.effects import tokens_act
+
+            tokens_act(self)
+        self.extra = 0
+        self.defending = False
         self.turns += 1
         self.turn = (self.turn + 1) % self.players
         self.blocked = -1
         self.phase = Phase.OVER if self.turns >= self.max_turns else Phase.BLOCK
+        if self.phase == Phase.OVER:
+            self.swaps.clear()
 
     def wins_now(self, action: Action) -> bool:
         """Whether ``action`` brings an electron of the mover's team into another team's electrode."""
-        e = self.board.electrode_at[action[3]] if action[0] < BLOCK else -1
+        if action[0] == EFFECT and action[1] == QUANTUM_TUNNEL_CARD:
+            action = (TUNNEL, action[2], action[3], action[4], action[2])
+        if self.quantum(action) >= 0:
+            return False  # it hangs on another player's choice
+        e = self.board.electrode_at[action[3]] if action[0] < THESIS else -1
         if e < 0:
             return False
         colour = self.mover_colour(action)
@@ -377,7 +578,14 @@ class State:
 
 
 def start_state(
-    board: Board, *, players: int, level: str, field: int, interaction: int, max_turns: int
+    board: Board,
+    *,
+    players: int,
+    level: str,
+    field: int,
+    interaction: int,
+    max_turns: int,
+    market: list[int] | None = None,
 ) -> State:
     """Electrons in their electrodes; 1 energy each (2 each with two players), the rest in the bank."""
     each = 2 if players == 2 else 1
@@ -396,4 +604,6 @@ def start_state(
         energy=[each] * players,
         bank=ENERGY_TOKENS - each * players,
         last_blocked=[-1] * players,
+        market=list(market or []),
+        ionized=[0] * players,
     )

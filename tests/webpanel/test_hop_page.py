@@ -152,7 +152,8 @@ def test_openapi_describes_the_path_and_the_notation(api: Any) -> None:
     assert {"200", "403", "404"} <= set(path["responses"])
     schemas = doc["components"]["schemas"]
     assert {"HopMove", "HopAnnotatedMove", "HopView"} <= set(schemas)
-    assert set(schemas["HopView"]["properties"]) <= set(Hop.new(["a", "b"], options=MASTER, seed=1).view())
+    doctorate = Hop.new(["a", "b"], options={"level": "doctorate"}, seed=1).view()
+    assert set(schemas["HopView"]["properties"]) <= set(doctorate)
     # Every move of a played-out game fits exactly one shape of the notation.
     game = Hop.new(["a", "b"], options={**MASTER, "max_rounds": 6}, seed=9)
     seen: set[str] = set()
@@ -164,3 +165,34 @@ def test_openapi_describes_the_path_and_the_notation(api: Any) -> None:
     assert {"block", "hop", "doublon"} <= seen
     assert not schema_accepts(schemas["HopMove"], {"action": "hop", "from": "a1", "to": "b1"})
     assert not schema_accepts(schemas["HopMove"], {"block": "teleport"})
+
+
+def test_openapi_describes_the_doctorate_moves(api: Any) -> None:
+    import random
+
+    schemas = api.get("/api/openapi.json").get_json()["components"]["schemas"]
+    seen: set[str] = set()
+    for seed in range(12):
+        game = Hop.new(["a", "b"], options={"level": "doctorate", "max_rounds": 12}, seed=seed)
+        rng = random.Random(seed)
+        while game.outcome() is None:
+            for move in game.legal_moves():
+                assert schema_accepts(schemas["HopMove"], move), move
+                seen.add(str(move.get("effect") or next(iter(move))))
+            game.push(rng.choice(game.legal_moves()))
+    assert {"end_defense", "vortex", "resistance", "impurity-vacancy", "ionization"} <= seen
+    assert not schema_accepts(schemas["HopMove"], {"effect": "vortex", "at": "c3"})
+
+
+def test_a_doctorate_game_is_played_through_the_api(api: Any) -> None:
+    game = create(api, hot_seat=True, options={"level": "doctorate"}, seed=5)
+    view = api.get(f"/api/games/{game['id']}").get_json()["view"]
+    assert [card["cost"] for card in view["market"]] == [1, 1, 2, 2, 3, 3, 4]
+    assert api.post(f"/api/games/{game['id']}/moves", {"move": {"block": "hop"}}).status_code == 200
+    defense = api.post(f"/api/games/{game['id']}/moves", {"move": {"action": "thesis-defense"}})
+    assert defense.status_code == 200
+    moves = energy(api, game["id"]).get_json()["moves"]
+    assert {"move": {"end_defense": True}, "energy_change": 0, "energy_paid": 0} in moves
+    refused = api.post(f"/api/games/{game['id']}/moves", {"move": {"effect": "levitation"}})
+    assert 400 <= refused.status_code < 500
+    assert "levitation" in str(refused.get_json()["error"])

@@ -25,11 +25,45 @@ from webpanel.lobby.blueprint import bp, store
 from webpanel.lobby.seats import identify
 from webpanel.openapi import error, json_response
 
-ACTIONS: Final = ["hop", "doublon", "spin-flip", "cradle", "tunnel"]
+ACTIONS: Final = ["hop", "doublon", "spin-flip", "cradle", "tunnel", "thesis-defense"]
 NODE: Final = {"type": "string", "example": "b1",
                "description": "A node by name: a site card (\"c3\") or an electrode by its corner"}
 SPIN: Final = {"enum": ["up", "down"]}
 COLOUR: Final = {"type": "string", "example": "red"}
+
+
+def _effect(names: list[str], **targets: Any) -> dict[str, Any]:
+    return {"type": "object", "required": ["effect", *targets], "additionalProperties": False,
+            "properties": {"effect": {"enum": names}, **targets}}
+
+
+DOCTORATE_MOVES: Final[list[dict[str, Any]]] = [
+    {"type": "object", "required": ["action"], "additionalProperties": False,
+     "description": "Doctorate: opens a thesis defense (exempt from the Hamiltonian), in which effects "
+                    "are bought.",
+     "properties": {"action": {"const": "thesis-defense"}}},
+    {"type": "object", "required": ["end_defense"], "additionalProperties": False,
+     "properties": {"end_defense": {"const": True}}},
+    {"type": "object", "required": ["heat_exchange", "at"], "additionalProperties": False,
+     "description": "After a turn: whether the heat source at `at` exchanges its two electrons.",
+     "properties": {"heat_exchange": {"type": "boolean"}, "at": NODE}},
+    {"type": "object", "required": ["collapse", "at"], "additionalProperties": False,
+     "description": "The owner of the superposed electron at `at` chooses its spin (a movement needs it).",
+     "properties": {"collapse": SPIN, "at": NODE}},
+    _effect(["ionization", "superposition"], at=NODE, spin=SPIN),
+    _effect(["penning-trap", "heat-source"], at=NODE),
+    _effect(["dead-short"], player={"type": "integer", "description": "The seat robbed of 1 energy."}),
+    _effect(["mobility-edge", "zero-point-energy"]),
+    _effect(["quantum-tunnel", "long-range-hopping", "diffusion"],
+            **{"from": NODE, "spin": SPIN, "to": NODE}),
+    _effect(["microwave-cavity"], **{"from": NODE, "to": NODE}),
+    _effect(["resistance"], between={"type": "array", "items": NODE, "minItems": 2, "maxItems": 2}),
+    _effect(["vortex"], sites={"type": "array", "items": NODE, "minItems": 4, "maxItems": 4},
+            turning={"enum": ["clockwise", "counterclockwise"]}),
+    _effect(["impurity-vacancy"], remove=NODE),
+    _effect(["impurity-vacancy"], add=NODE),
+]
+"""The Doctorate's moves: the thesis defense, the effect cards (docs/hop.md, Doctorate)."""
 
 HOP_MOVE: Final[dict[str, Any]] = {
     "description": "A |Hop> move. The blocker (the seat after the active player) blocks one action; the "
@@ -50,6 +84,7 @@ HOP_MOVE: Final[dict[str, Any]] = {
          "properties": {"action": {"const": "spin-flip"}, "at": NODE, "spin": SPIN}},
         {"type": "object", "required": ["pass"], "additionalProperties": False,
          "properties": {"pass": {"const": True}}},
+        *DOCTORATE_MOVES,
     ],
     "example": {"action": "hop", "from": "a1", "spin": "up", "to": "b1"},
 }
@@ -63,7 +98,7 @@ HOP_VIEW: Final[dict[str, Any]] = {
         "players": {"type": "array", "items": {"type": "object", "properties": {
             "name": {"type": "string"}, "colour": COLOUR, "team": {"type": "integer"},
             "energy": {"type": "integer", "description": "The player's energy tokens."}}}},
-        "level": {"enum": ["bachelor", "master"]},
+        "level": {"enum": ["bachelor", "master", "doctorate"]},
         "hamiltonian": {"type": ["object", "null"], "description": "Master only.", "properties": {
             "field": {"enum": ["positive", "negative"]},
             "interaction": {"enum": ["attractive", "repulsive"]}}},
@@ -95,6 +130,32 @@ HOP_VIEW: Final[dict[str, Any]] = {
         "to_act": {"type": ["integer", "null"]},
         "outcome": {"type": ["object", "null"]},
         "history": {"type": "array", "items": {"$ref": "#/components/schemas/HopMove"}},
+        "market": {"type": "array", "description": "Doctorate: the effects board, cheapest position first.",
+                   "items": {"type": "object", "properties": {
+                       "effect": {"type": "string"}, "cost": {"type": "integer"},
+                       "used": {"type": "boolean", "description": "Played this turn."}}}},
+        "defending": {"type": "boolean", "description": "Doctorate: a thesis defense is open."},
+        "extra_actions": {"type": "integer",
+                          "description": "Doctorate: movement actions added (mobility edge)."},
+        "tokens": {"type": "array", "description": "Doctorate: the effect tokens on the board, in the order "
+                   "placed (each with `at`, `from`/`to`, `between` or `sites` and `turning`).",
+                   "items": {"type": "object"}},
+        "removed": {"type": "array", "items": NODE,
+                    "description": "Doctorate: site cards a vacancy removed."},
+        "ionized": {"type": "object",
+                    "description": "Doctorate: colour -> electrons ionized out of the game.",
+                    "additionalProperties": {"type": "integer"}},
+        "superposed": {"type": "array", "description": "Doctorate: superposed electrons (site, owner's seat, "
+                       "the place it is drawn on).", "items": {"type": "object"}},
+        "collapse": {"type": ["object", "null"],
+                     "description": "Doctorate: the superposed electron whose spin its owner chooses now, "
+                                    "and the movement waiting for it."},
+        "after_turn": {"type": "array", "items": {"type": "object"},
+                       "description": "Doctorate: each electron the tokens moved after the last turn "
+                                      "(`effect`, `from`, `spin` it had, `to`; a heat source: from = to)."},
+        "heat_exchange": {"type": ["string", "null"],
+                          "description": "Doctorate: the heat source whose exchange the last player "
+                                         "decides now."},
     },
 }
 
@@ -105,7 +166,9 @@ openapi.add_schemas({
         "description": "A legal move with the board's energy change: the mover pays it to the bank when "
                        "positive, takes it from the bank when negative (Master level).",
         "properties": {"move": {"$ref": "#/components/schemas/HopMove"},
-                       "energy_change": {"type": "integer"}},
+                       "energy_change": {"type": "integer"},
+                       "energy_paid": {"type": "integer", "description": "Doctorate: what the mover pays "
+                                       "(negative: takes), ΔE less the resistances crossed."}},
     },
     "HopView": HOP_VIEW,
 })

@@ -156,7 +156,7 @@ def test_three_players_the_reached_player_loses(arrange):
 
 def test_options_are_checked():
     with pytest.raises(BadOptionsError):
-        Hop.new(["a", "b"], options={"level": "doctorate"})
+        Hop.new(["a", "b"], options={"level": "professor"})
     with pytest.raises(BadOptionsError):
         Hop.new(["a", "b"], options={"board": "square-6x6-4"})
     with pytest.raises(BadOptionsError):

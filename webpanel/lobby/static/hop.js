@@ -6,14 +6,25 @@
  * electrodes are data), so any shipped board is drawn the same way. The seat
  * to act plays by tapping: the blocker taps an action of the movement board;
  * the active player taps one of their electrons (or their electrode), then
- * where it should go, or taps a move in the list under the board. */
+ * where it should go, or taps a move in the list under the board.
+ *
+ * Doctorate: the effects board (market) shows each card with its price; during
+ * a thesis defense a tap on a card lists that card's targets, and a tap on a
+ * site (or an electron) narrows them to the effects aimed there. Effect tokens
+ * are drawn on the board with their direction; removed cards are dimmed. */
 "use strict";
 (function () {
   var SVG = "http://www.w3.org/2000/svg";
   var U = 100;            // SVG units between two neighbouring nodes
   var PALETTE = { red: "#ef4444", blue: "#3b82f6", green: "#22c55e", yellow: "#eab308" };
   var ARROW = { up: "↑", down: "↓" };
-  var ACTION_TITLES = { hop: "Hop", doublon: "Doublon", "spin-flip": "Spin flip", cradle: "Cradle", tunnel: "Tunnel" };
+  var ACTION_TITLES = { hop: "Hop", doublon: "Doublon", "spin-flip": "Spin flip", cradle: "Cradle", tunnel: "Tunnel",
+    "thesis-defense": "Thesis defense" };
+  var EFFECT_TITLES = { vortex: "Vortex", "microwave-cavity": "Microwave cavity", resistance: "Resistance",
+    "heat-source": "Heat source", "impurity-vacancy": "Impurity / vacancy", ionization: "Ionization",
+    "mobility-edge": "Mobility edge", "quantum-tunnel": "Quantum tunnel", diffusion: "Diffusion",
+    superposition: "Superposition", "penning-trap": "Penning trap", "dead-short": "Dead short",
+    "long-range-hopping": "Long-range hopping", "zero-point-energy": "Zero-point energy" };
 
   var current = null;     // the state on screen
   var selected = null;    // {node, spin}: the electron (or electrode) the mover tapped
@@ -26,6 +37,7 @@
   var shownReplay = false; // whether the screen shows a replayed position
   var annotated = null;     // {version, moves: move JSON -> energy change}
   var asked = null;         // the version whose energy changes were asked for
+  var card = null;          // Doctorate: the effect card whose targets are listed
 
   function $(id) { return document.getElementById(id); }
 
@@ -54,13 +66,33 @@
 
   // -- moves: where they start and where they land ---------------------------
 
+  // Where an effect, a thesis defense or a heat exchange is aimed (node null: nowhere on the board).
+  function aim(move, last) {
+    if (move.from) { return last ? { node: move.to, spin: move.spin || null } : { node: move.from, spin: move.spin || null }; }
+    if (move.at) { return { node: move.at, spin: move.spin || null }; }
+    if (move.between) { return { node: move.between[last ? 1 : 0], spin: null }; }
+    if (move.sites) { return { node: move.sites[0], spin: null }; }
+    if (move.remove || move.add) { return { node: move.remove || move.add, spin: null }; }
+    return { node: null, spin: null };
+  }
+
+  function isDefense(move) {
+    return !!(move.effect || move.end_defense || move.heat_exchange !== undefined || move.collapse ||
+      move.action === "thesis-defense");
+  }
+
   function source(move) {
+    if (isDefense(move)) { return aim(move, false); }
     if (move.action === "spin-flip") { return { node: move.at, spin: move.spin }; }
     if (move.action === "doublon") { return { node: move.from, spin: null }; }
     return { node: move.from, spin: move.spin };
   }
 
   function target(view, move) {
+    if (isDefense(move)) {
+      var end = aim(move, true);
+      return end.node && isElectrode(view, end.node) ? { node: end.node, spin: null } : end;
+    }
     if (move.action === "spin-flip") { return { node: move.at, spin: move.spin === "up" ? "down" : "up" }; }
     if (move.action === "doublon" || isElectrode(view, move.to)) { return { node: move.to, spin: null }; }
     return { node: move.to, spin: move.spin };
@@ -95,7 +127,7 @@
   // The legal movement actions of the seat on this screen, with their energy change (null until known).
   function movements(state) {
     if (!state.can_move || ctxRef.replay) { return []; }
-    return (state.legal_moves || []).filter(function (m) { return m.action; })
+    return (state.legal_moves || []).filter(function (m) { return m.action || isDefense(m); })
       .map(function (m) { return { move: m, energy_change: energyOf(state, m) }; });
   }
 
@@ -113,7 +145,14 @@
   function moveText(move) {
     if (move.block) { return "block " + (ACTION_TITLES[move.block] || move.block).toLowerCase(); }
     if (move.pass) { return "pass"; }
+    if (move.effect) { return effectText(move); }
+    if (move.end_defense) { return "end the thesis defense"; }
+    if (move.collapse) { return "superposed electron at " + move.at + " is spin " + spinText(move.collapse); }
+    if (move.heat_exchange !== undefined) {
+      return "heat source at " + move.at + (move.heat_exchange ? ": exchange its two electrons" : ": keep its electrons");
+    }
     switch (move.action) {
+      case "thesis-defense": return "thesis defense (buy effects, no energy change)";
       case "hop": return "hop " + move.from + spinText(move.spin) + " → " + move.to;
       case "doublon": return "doublon " + move.from + " → " + move.to;
       case "spin-flip": return "spin flip at " + move.at + " " + spinText(move.spin) + "→" +
@@ -121,6 +160,36 @@
       case "cradle": return "cradle from " + move.from + spinText(move.spin) + ", pushes to " + move.to;
       case "tunnel": return "tunnel from " + move.from + spinText(move.spin) + " → " + move.to;
       default: return JSON.stringify(move);
+    }
+  }
+
+  function playerName(seat) {
+    var players = current && current.view ? current.view.players : null;
+    return players && players[seat] ? players[seat].name : "seat " + (seat + 1);
+  }
+
+  // What an effect does, in the words of the log and the buttons.
+  function effectText(move) {
+    var title = EFFECT_TITLES[move.effect] || move.effect;
+    switch (move.effect) {
+      case "superposition": return title + ": the electron at " + move.at + " is between ↑ and ↓";
+      case "ionization": return title + ": the electron at " + move.at + spinText(move.spin) + " leaves the game";
+      case "penning-trap": return title + " on " + move.at + ": electrons may enter, none may leave";
+      case "heat-source": return title + " on " + move.at + ": after each turn lifts spin ↓ to ↑";
+      case "dead-short": return title + ": steal 1 energy from " + playerName(move.player);
+      case "mobility-edge": return title + ": one more movement action this turn";
+      case "zero-point-energy": return title + ": every other player pays 1 energy to the bank";
+      case "quantum-tunnel": return title + " " + move.from + spinText(move.spin) + " → " + move.to;
+      case "long-range-hopping": return title + " " + move.from + spinText(move.spin) + " → " + move.to + " (two cards away)";
+      case "diffusion": return title + ": exchange the " + spinText(move.spin) + " electrons of " + move.from + " and " + move.to;
+      case "microwave-cavity": return title + " " + move.from + " → " + move.to + ": after each turn moves electrons along it";
+      case "resistance": return title + " between " + move.between[0] + " and " + move.between[1] +
+        ": crossing it takes 1 energy from the bank";
+      case "vortex": return (move.turning === "clockwise" ? "Vortex ↻" : "Anti-vortex ↺") + " round " +
+        move.sites.join(", ") + ": after each turn electrons turn one card";
+      case "impurity-vacancy": return move.remove ? "Vacancy: remove " + move.remove + " (its electrons go home)"
+        : "Impurity: put " + move.add + " back";
+      default: return title;
     }
   }
 
@@ -164,6 +233,50 @@
     drawnBoard = view.board.name;
   }
 
+  // -- Doctorate: the effects board (market) ----------------------------------
+
+  function renderMarket(state, ctx) {
+    var view = state.view;
+    var box = $("hop-market");
+    if (!view.market) { if (box) { box.remove(); } return; }
+    if (!box) {
+      box = el("div", { id: "hop-market", "class": "hop-market", role: "group", "aria-label": "Effects board" });
+      $("hop-actions").parentNode.appendChild(box);
+    }
+    box.textContent = "";
+    var moved = (view.after_turn || []).map(function (m) {
+      var title = EFFECT_TITLES[m.effect] || m.effect;
+      return m.from === m.to ? title + " lifted " + m.from + "↓ → ↑" : title + " moved " + m.from + spinText(m.spin) + " → " + m.to;
+    });
+    if (moved.length) {
+      box.appendChild(el("p", { id: "hop-after-turn", "class": "hop-after-turn" }, "After the last turn: " + moved.join("; ") + "."));
+    }
+    box.appendChild(el("h2", { "class": "hop-heading" }, "Effects board" + (view.defending ? " — thesis defense: buy effects" : "")));
+    var open = state.can_move && !ctx.replay && view.defending;
+    var legal = open ? state.legal_moves || [] : [];
+    var energy = view.players[view.turn] ? view.players[view.turn].energy : 0;
+    view.market.forEach(function (item) {
+      var tile = el("button", { type: "button", "class": "hop-card", "data-effect": item.effect, "data-cost": item.cost });
+      tile.appendChild(el("span", { "class": "name" }, EFFECT_TITLES[item.effect] || item.effect));
+      tile.appendChild(el("span", { "class": "price" }, "⚡ " + item.cost));
+      if (item.used) { tile.classList.add("used"); tile.appendChild(el("span", { "class": "note" }, "used this turn")); }
+      var playable = legal.some(function (m) { return m.effect === item.effect; });
+      if (open && !item.used && item.cost > energy) { tile.appendChild(el("span", { "class": "note" }, "not enough energy")); }
+      tile.disabled = !playable;
+      if (playable) {
+        tile.classList.add("choice");
+        if (card === item.effect) { tile.classList.add("picked"); }
+        tile.addEventListener("click", function () {
+          card = card === item.effect ? null : item.effect;
+          selected = null;
+          narrowed = null;
+          redraw();
+        });
+      }
+      box.appendChild(tile);
+    });
+  }
+
   // A place answers a tap, a click, and Enter or Space from the keyboard.
   function tappable(place, node, spin) {
     place.setAttribute("tabindex", "0");
@@ -202,6 +315,54 @@
     tappable(place, node, null);
     board.appendChild(place);
     places[key(node, null)] = place;
+  }
+
+  // Doctorate: the effect tokens with their direction, and the cards a vacancy removed.
+  function drawTokens(view) {
+    var board = $("hop-board");
+    var old = board.querySelector(".hop-tokens");
+    if (old) { old.remove(); }
+    var removed = view.removed || [];
+    var between = (view.superposed || []).map(function (s) { return s.at; });
+    board.querySelectorAll(".hop-place[data-spin]").forEach(function (place) {
+      place.classList.toggle("superposed", between.indexOf(place.dataset.node) >= 0);
+    });
+    board.querySelectorAll(".hop-site").forEach(function (site) {
+      site.classList.toggle("removed", removed.indexOf(site.dataset.node) >= 0);
+    });
+    if (!view.tokens || !view.tokens.length) { return; }
+    var g = geometry(view);
+    var layer = svg("g", { "class": "hop-tokens" });
+    view.tokens.forEach(function (t) {
+      var item = svg("g", { "class": "hop-token", "data-effect": t.effect });
+      var a, b, c;
+      if (t.effect === "vortex") {
+        var xs = 0, ys = 0;
+        t.sites.forEach(function (n) { var p = g.at(n); xs += p.x / 4; ys += p.y / 4; });
+        item.appendChild(svg("circle", { cx: xs, cy: ys, r: 24 }));
+        item.appendChild(svg("text", { x: xs, y: ys + 11 }, t.turning === "clockwise" ? "↻" : "↺"));
+        item.dataset.turning = t.turning;
+      } else if (t.from || t.between) {
+        a = g.at(t.from || t.between[0]); b = g.at(t.to || t.between[1]);
+        c = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+        if (t.from) {
+          // An arrow from the initial card toward the final one.
+          var dx = (b.x - a.x) / 5, dy = (b.y - a.y) / 5;
+          item.appendChild(svg("line", { x1: c.x - dx, y1: c.y - dy, x2: c.x + dx, y2: c.y + dy }));
+          item.appendChild(svg("circle", { cx: c.x + dx, cy: c.y + dy, r: 6 }));
+          item.appendChild(svg("text", { x: c.x, y: c.y - 10 }, "≋"));
+        } else {
+          item.appendChild(svg("rect", { x: c.x - 14, y: c.y - 14, width: 28, height: 28, rx: 4 }));
+          item.appendChild(svg("text", { x: c.x, y: c.y + 7 }, "Ω"));
+        }
+      } else {
+        a = g.at(t.at);
+        item.appendChild(svg("text", { x: a.x + 30, y: a.y - 28 }, t.effect === "heat-source" ? "♨" : "⊡"));
+      }
+      item.appendChild(svg("title", {}, t.effect + (t.turning ? " " + t.turning : "")));
+      layer.appendChild(item);
+    });
+    board.appendChild(layer);
   }
 
   // What each spin place and electrode holds now.
@@ -294,7 +455,7 @@
     bank.appendChild(el("span", { "class": "bank", "data-bank": view.bank }, "Bank ⚡ " + view.bank));
     bank.appendChild(el("span", { "class": "board-energy" }, "Board energy " + view.board_energy));
     var h = view.hamiltonian;
-    bank.appendChild(el("span", { "class": "hamiltonian" }, "Master · field " + h.field + " (h = " +
+    bank.appendChild(el("span", { "class": "hamiltonian" }, (view.level === "doctorate" ? "Doctorate" : "Master") + " · field " + h.field + " (h = " +
       (h.field === "positive" ? "+1" : "−1") + ") · " + h.interaction + " interaction (" +
       (h.interaction === "attractive" ? "−1" : "+1") + " per pair)"));
   }
@@ -305,7 +466,7 @@
     var view = state.view;
     var box = $("hop-actions");
     box.textContent = "";
-    var blocking = state.can_move && !ctx.replay && view.phase === "block";
+    var blocking = state.can_move && !ctx.replay && view.phase === "block" && !view.heat_exchange && !view.collapse;
     view.movement_board.forEach(function (action) {
       var tile = el("button", { type: "button", "class": "hop-action", "data-action": action },
         ACTION_TITLES[action] || action);
@@ -336,6 +497,12 @@
     } else if (selected) {
       shown = moves.filter(function (m) { return touches(source(m.move), selected.node, selected.spin); });
     }
+    if (card) {
+      shown = shown.filter(function (m) { return m.move.effect === card || m.move.end_defense; });
+    } else if (view.defending) {
+      // Until a card is picked (or a site tapped) a defense lists only its end: the cards are the market's buttons.
+      shown = shown.filter(function (m) { return !m.move.effect || !!selected; });
+    }
     var all = state.can_move && !ctx.replay ? state.legal_moves || [] : [];
     if (all.length === 1 && all[0].pass) { shown = [{ move: all[0], energy_change: 0 }]; }
     shown.forEach(function (m) {
@@ -362,15 +529,23 @@
     var view = state.view;
     if (!state.can_move || ctx.replay || view.phase === "over") { hint.textContent = ""; return; }
     var activeName = view.players[view.turn].name;
-    if (view.phase === "block") {
+    if (view.collapse) {
+      hint.textContent = "A movement needs the spin of the superposed electron at " + view.collapse.at +
+        ": choose it (a spin that makes the movement impossible loses it).";
+    } else if (view.heat_exchange) {
+      hint.textContent = "Heat source at " + view.heat_exchange + ": exchange its two electrons or keep them.";
+    } else if (view.defending) {
+      hint.textContent = card ? "Tap where " + (EFFECT_TITLES[card] || card) + " goes on the board, or choose below."
+        : "Thesis defense: tap a card of the effects board to buy it, or end the defense.";
+    } else if (view.phase === "block") {
       hint.textContent = "Block one action of the movement board for " + activeName + "'s turn.";
     } else if (!moves.length) {
       hint.textContent = "No movement is possible: pass to end the turn.";
     } else if (selected) {
       hint.textContent = "Tap where it goes (highlighted, with the energy change), or choose below. Tap it again to cancel.";
     } else {
-      hint.textContent = "Action " + (view.phase === "first" ? "1" : "2") +
-        " of 2: tap one of your highlighted electrons or your electrode, or choose a move below.";
+      hint.textContent = "Action " + (view.phase === "first" ? "1" : "2") + " of " + (2 + (view.extra_actions || 0)) +
+        ": tap one of your highlighted electrons or your electrode, or choose a move below.";
     }
   }
 
@@ -381,6 +556,7 @@
     busy = true;
     selected = null;
     narrowed = null;
+    card = null;
     focus = null;
     try { await ctx.play(move); } finally { busy = false; }
   }
@@ -389,6 +565,7 @@
     if (!current || busy) { return; }
     var view = current.view;
     var moves = movements(current);
+    if (card) { moves = moves.filter(function (m) { return m.move.effect === card; }); }
     if (!moves.length) { return; }
     narrowed = null;
     if (selected && selected.node === node && selected.spin === spin) { selected = null; redraw(); return; }
@@ -423,16 +600,20 @@
       selected = null;
       narrowed = null;
       focus = null;
+      card = null;
     }
     current = state;
     shownReplay = ctx.replay;
     var view = state.view;
     if (drawnBoard !== view.board.name) { drawBoard(view); }
     fill(view);
+    drawTokens(view);
     var moves = movements(state);
+    if (card) { moves = moves.filter(function (m) { return m.move.effect === card || m.move.end_defense; }); }
     highlight(view, moves);
     renderTable(state);
     renderActions(state, ctx);
+    renderMarket(state, ctx);
     renderChoices(state, ctx, moves);
     renderHint(state, ctx, moves);
     $("hop").dataset.phase = view.phase;
@@ -449,7 +630,7 @@
     var text = moveText(move);
     if (!players || turn < 0) { return text; }
     var active = turn % players.length;
-    var seat = move.block ? (active + 1) % players.length : active;
+    var seat = move.block ? (active + 1) % players.length : active;  // a heat exchange: the player who just played
     return players[seat].name + ": " + text + (move.block ? " (for " + players[active].name + ")" : "");
   }
 
@@ -475,6 +656,17 @@
         (reached ? " — an electron reached " + reached + "'s electrode" : "");
     }
     var acting = state.seats[state.to_act];
+    if (view.collapse) {
+      return (state.can_move ? "Your move" : name(state.to_act)) + ": choose the spin of the superposed electron at " +
+        view.collapse.at;
+    }
+    if (view.heat_exchange) {
+      return (state.can_move ? "Your move" : name(state.to_act)) + ": heat source at " + view.heat_exchange +
+        " — exchange its electrons or not";
+    }
+    if (view.defending) {
+      return (state.can_move ? "Your move" : name(view.turn)) + ": thesis defense — buying effects";
+    }
     if (view.phase === "block") {
       if (state.can_move) { return "Your move: block an action for " + name(view.turn); }
       if (acting && acting.kind === "ai") { return name(view.blocker) + " is choosing what to block…"; }
