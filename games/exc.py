@@ -7,21 +7,32 @@ Messages are written for the player or staff member who caused them.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 
 class GameError(Exception):
     """Base class of every error raised by :mod:`games`."""
 
 
-class LayoutError(GameError, ValueError):
-    """A layout file describes a board that cannot be wired.
+class ProblemsError(GameError, ValueError):
+    """A file that cannot be used, with every problem found in it.
 
-    ``problems`` lists every problem found, one sentence each.
+    ``problems`` lists the problems, one sentence each; ``source`` names the
+    file (or the shipped name) so the message says where to look.
     """
 
-    def __init__(self, problems: list[str] | str, *, source: str = "layout") -> None:
+    default_source: ClassVar[str] = "file"
+
+    def __init__(self, problems: list[str] | str, *, source: str | None = None) -> None:
         self.problems = [problems] if isinstance(problems, str) else list(problems)
-        self.source = source
-        super().__init__(f"{source}: " + "; ".join(self.problems))
+        self.source = self.default_source if source is None else source
+        super().__init__(f"{self.source}: " + "; ".join(self.problems))
+
+
+class LayoutError(ProblemsError):
+    """A layout file describes a board that cannot be wired."""
+
+    default_source = "layout"
 
 
 class UnknownLayoutError(LayoutError, LookupError):
@@ -65,6 +76,16 @@ class SetupError(GameError, ValueError):
 
 class NothingToUndoError(GameError, IndexError):
     """Undo was asked for but no placement has been made."""
+
+
+class BoardError(ProblemsError):
+    """A board file of a board game (|Hop>, Hypnosia) describes a board that cannot be played."""
+
+    default_source = "board"
+
+
+class UnknownBoardError(BoardError, LookupError):
+    """No board of that name ships with the game and no such file exists."""
 
 
 class BoardFileError(GameError, ValueError):

@@ -12,40 +12,25 @@ reached) counts as a share for each winner.
 
 from __future__ import annotations
 
-import argparse
-import random
-import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from games.frame import Player
+from games import arena
 from games.hop.ai import AI_LEVELS
 from games.hop.game import Hop
 from games.hop.rules import LEVELS
 
 
 @dataclass
-class Tally:
-    """Wins (shares of wins) and games per level."""
+class Tally(arena.Tally):
+    """Wins (shares of wins), games and turns per level."""
 
-    games: int = 0
-    wins: dict[str, float] = field(default_factory=dict)
-    draws: int = 0
     turns: int = 0
-
-    def rate(self, level: str) -> float:
-        return self.wins.get(level, 0.0) / self.games if self.games else 0.0
 
 
 def play_game(levels: Sequence[str], seed: int, *, options: dict[str, object] | None = None) -> Hop:
     """One game between the levels, seat ``k`` played by ``levels[k]``, to its end."""
-    game = Hop.new([f"{level} {k + 1}" for k, level in enumerate(levels)], options=options, seed=seed)
-    players: list[Player] = [AI_LEVELS[level](random.Random(seed * 7 + k)) for k, level in enumerate(levels)]
-    while not game.is_over():
-        actor = game.to_act
-        assert actor is not None
-        game.push(players[actor].choose(game))
-    return game
+    return arena.play_game(Hop, AI_LEVELS, levels, seed, options=options)
 
 
 def match(
@@ -57,26 +42,13 @@ def match(
     progress: bool = False,
 ) -> Tally:
     tally = Tally()
-    for i in range(games):
-        shift = i % len(levels)
-        seating = list(levels[shift:]) + list(levels[:shift])
-        game = play_game(seating, first_seed + i, options=options)
-        outcome = game.outcome()
-        assert outcome is not None
-        tally.games += 1
+    played = arena.series(
+        Hop, AI_LEVELS, levels, games, first_seed=first_seed, options=options, progress=progress
+    )
+    for seating, game, outcome in played:
         tally.turns += game.state.turns
-        if outcome.draw:
-            tally.draws += 1
-        # A level's share: the fraction of its seats that won.
-        for seat in outcome.winners:
-            level = seating[seat]
-            tally.wins[level] = tally.wins.get(level, 0.0) + 1 / seating.count(level)
-        if progress:
-            print(
-                f"game {i + 1}: {', '.join(seating)} -> winners {[seating[s] for s in outcome.winners]}",
-                file=sys.stderr,
-                flush=True,
-            )
+        # Teams: a level's share is the fraction of its seats that won.
+        tally.count(seating, outcome, arena.team_share)
     return tally
 
 
@@ -94,15 +66,9 @@ def report(levels: Sequence[str], tally: Tally, options: dict[str, object]) -> s
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Win rates of |Hop> computer levels over seeded games")
-    parser.add_argument("levels", nargs="+", choices=sorted(AI_LEVELS), help="one level per seat (2-4)")
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    parser = arena.parser("|Hop>", AI_LEVELS, most=4)
     parser.add_argument("--level", choices=LEVELS, default="bachelor", help="the game level")
-    parser.add_argument("--progress", action="store_true", help="print each game's result")
-    args = parser.parse_args(argv)
-    if not 2 <= len(args.levels) <= 4:
-        parser.error("|Hop> is played by 2 to 4 players")
+    args = arena.parse(parser, argv, "|Hop>", most=4)
     options: dict[str, object] = {"level": args.level}
     tally = match(args.levels, args.games, first_seed=args.seed, options=options, progress=args.progress)
     print(report(args.levels, tally, options))

@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-from games.exc import GameError, IllegalMoveError
+# The board-file errors are shared by the board games; importable from here too.
+from games.exc import BoardError as BoardError
+from games.exc import IllegalMoveError
+from games.exc import UnknownBoardError as UnknownBoardError
 from games.frame import BadMoveError
-
-
-class BoardError(GameError, ValueError):
-    """A board file describes a board that cannot be played.
-
-    ``problems`` lists every problem found, one sentence each.
-    """
-
-    def __init__(self, problems: list[str] | str, *, source: str = "board") -> None:
-        self.problems = [problems] if isinstance(problems, str) else list(problems)
-        self.source = source
-        super().__init__(f"{source}: " + "; ".join(self.problems))
-
-
-class UnknownBoardError(BoardError, LookupError):
-    """No board of that name ships with the game and no such file exists."""
 
 
 class NotationError(BadMoveError):

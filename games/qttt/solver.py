@@ -299,7 +299,7 @@ class PerfectPlay:
     def _best_collapse(self, position: bytes) -> tuple[int, int]:
         a, b = PAIRS[position[-1] - 9]
         chooser = X if (len(position) + 1) % 2 else O
-        values = {s: self.value(_collapsed(position, s)) for s in (a, b)}
+        values = {s: self.value(collapse(position, s)) for s in (a, b)}
         best = best_for(chooser, list(values.values()))
         return best, next(s for s in (a, b) if values[s] == best)
 
@@ -330,7 +330,7 @@ class PerfectPlay:
         # player chooses the collapse, so ``player`` needs it when they choose
         # and needs both collapses otherwise.
         chooser = X if (len(child) + 1) % 2 else O
-        results = [self._wins(_collapsed(child, s), player) for s in (a, b)]
+        results = [self._wins(collapse(child, s), player) for s in (a, b)]
         return any(results) if chooser == player else all(results)
 
     def _wins(self, position: bytes, player: int) -> bool:
@@ -381,7 +381,3 @@ def _inverse(perm: tuple[int, ...]) -> tuple[int, ...]:
 
 def _kind(squares: tuple[int, ...]) -> str:
     return "last" if len(squares) == 1 else "pair"
-
-
-def _collapsed(position: bytes, square: int) -> bytes:
-    return collapse(position, square)

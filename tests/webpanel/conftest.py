@@ -13,7 +13,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -296,6 +296,60 @@ class Api:
         return response
 
 
+HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bob"}]
+
+
+class Lobby:
+    """A device at the games lobby (the display or a tablet): its own cookies and CSRF token.
+
+    ``game`` is the game that :meth:`create` starts.
+    """
+
+    def __init__(self, app: Flask, game: str) -> None:
+        self.api = Api(app.test_client())
+        self.game = game
+
+    def get(self, url: str, **kwargs: Any) -> Any:
+        return self.api.get(url, **kwargs)
+
+    def post(self, url: str, json: Any = None, **kwargs: Any) -> Any:
+        return self.api.post(url, json, **kwargs)
+
+    def fetch(self, url: str, **kwargs: Any) -> dict[str, Any]:
+        """The JSON body of a GET that must succeed."""
+        response = self.get(url, **kwargs)
+        assert response.status_code == 200, response.get_json()
+        data: dict[str, Any] = response.get_json()
+        return data
+
+    def create(self, seats: list[dict[str, Any]] | None = None, **body: Any) -> dict[str, Any]:
+        response = self.post("/api/games", {"game": self.game, "seats": seats or HUMANS, **body})
+        assert response.status_code == 201, response.get_json()
+        data: dict[str, Any] = response.get_json()
+        return data
+
+    def state(self, game_id: int, **kwargs: Any) -> dict[str, Any]:
+        return self.fetch(f"/api/games/{game_id}", **kwargs)
+
+    def move(self, game_id: int, move: Any, **kwargs: Any) -> Any:
+        return self.post(f"/api/games/{game_id}/moves", {"move": move}, **kwargs)
+
+    def join(self, game_id: int, code: str) -> Any:
+        return self.post(f"/api/games/{game_id}/join", {"code": code})
+
+
+@pytest.fixture
+def device(app: Flask, request: pytest.FixtureRequest) -> Callable[[], Lobby]:
+    """Makes a new device (a test client of its own) at the lobby of the test module's ``GAME``."""
+    game: str = request.module.GAME
+    return lambda: Lobby(app, game)
+
+
+@pytest.fixture
+def display(device: Callable[[], Lobby]) -> Lobby:
+    return device()
+
+
 @pytest.fixture
 def api(client: FlaskClient) -> Api:
     return Api(client)
@@ -333,6 +387,7 @@ def tools() -> Any:
 
     return types.SimpleNamespace(
         Api=Api,
+        Lobby=Lobby,
         FakeService=FakeService,
         make_settings=make_settings,
         start_game=start_game,

@@ -8,7 +8,7 @@ Each device is its own Flask test client (its own cookies).
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, TypeAlias
 
 import pytest
 from flask import Flask
@@ -17,38 +17,19 @@ from games.frame import game_class
 from store.tournaments import Tournaments
 from webpanel.db import get_db
 
+# A device is the conftest's Lobby: its own test client, cookies and CSRF token.
+Device: TypeAlias = Any
 
-class Device:
-    def __init__(self, app: Flask, tools: Any) -> None:
-        self.api = tools.Api(app.test_client())
 
-    def get(self, url: str, **kwargs: Any) -> Any:
-        return self.api.get(url, **kwargs)
-
-    def post(self, url: str, json: Any = None, **kwargs: Any) -> Any:
-        return self.api.post(url, json, **kwargs)
-
-    def state(self, game_id: int, **kwargs: Any) -> dict[str, Any]:
-        response = self.get(f"/api/games/{game_id}", **kwargs)
-        assert response.status_code == 200, response.get_json()
-        data: dict[str, Any] = response.get_json()
-        return data
-
-    def move(self, game_id: int, slot: str, pawn: str = "attack", **kwargs: Any) -> Any:
-        return self.post(f"/api/games/{game_id}/moves", {"move": {"slot": slot, "pawn": pawn}}, **kwargs)
+def pawn(slot: str, kind: str = "attack") -> dict[str, str]:
+    """A placement in the lobby's notation."""
+    return {"slot": slot, "pawn": kind}
 
 
 @pytest.fixture
 def device(app: Flask, tools: Any) -> Any:
-    yield lambda: Device(app, tools)
+    yield lambda: tools.Lobby(app, "hautetension")
     app.extensions["lobby_ai"].close()
-
-
-def create(display: Device, seats: list[dict[str, Any]], **body: Any) -> dict[str, Any]:
-    response = display.post("/api/games", {"game": "hautetension", "seats": seats, **body})
-    assert response.status_code == 201, response.get_json()
-    data: dict[str, Any] = response.get_json()
-    return data
 
 
 HUMANS3 = [{"kind": "human", "name": n} for n in ("Ana", "Ben", "Cleo")]
@@ -56,7 +37,7 @@ HUMANS3 = [{"kind": "human", "name": n} for n in ("Ana", "Ben", "Cleo")]
 
 def seated(display: Device, device: Any, seats: list[dict[str, Any]] = HUMANS3,
            **body: Any) -> tuple[dict[str, Any], list[Device | None]]:
-    game = create(display, seats, **body)
+    game = display.create(seats, **body)
     tablets: list[Device | None] = []
     for seat in game["seats"]:
         if seat["kind"] != "human":
@@ -87,8 +68,8 @@ def test_the_display_sees_the_spectator_view_and_each_seat_only_its_own_kinds(de
     game, (ana, ben, cleo) = seated(display, device, options={"first": 0})
     gid = game["id"]
     assert ana is not None and ben is not None and cleo is not None
-    assert ana.move(gid, "a9", "defense").status_code == 200
-    assert ben.move(gid, "b9", "attack").status_code == 200
+    assert ana.move(gid, pawn("a9", "defense")).status_code == 200
+    assert ben.move(gid, pawn("b9", "attack")).status_code == 200
     host = display.state(gid)
     assert host["you"] == {"seat": None, "host": True}
     assert "you" not in host["view"] and host["legal_moves"] is None
@@ -116,24 +97,24 @@ def test_seat_token_misuse_is_refused_and_changes_nothing(device: Any) -> None:
     version = display.state(gid)["version"]
     stranger = device()
     # Ben's own token: it is Ana's turn, so Ben cannot play for her.
-    assert ben.move(gid, "a9").status_code == 409
+    assert ben.move(gid, pawn("a9")).status_code == 409
     # A guessed token.
-    response = stranger.move(gid, "a9", headers={"X-Seat-Token": "A" * 32})
+    response = stranger.move(gid, pawn("a9"), headers={"X-Seat-Token": "A" * 32})
     assert response.status_code == 403 and "token" in response.get_json()["error"]
     assert stranger.get(f"/api/games/{gid}", headers={"X-Seat-Token": "guess"}).status_code == 403
     # A token of another game: join that game to get one, then use it here.
     third = device()
     joined = third.post(f"/api/games/{other['id']}/join", {"code": None})
     assert joined.status_code == 400
-    spare = create(display, HUMANS3)
+    spare = display.create(HUMANS3)
     joined = third.post(f"/api/games/{spare['id']}/join", {"code": spare["seats"][0]["join_code"]})
     token = joined.get_json()["token"]
-    response = third.move(gid, "a9", headers={"X-Seat-Token": token})
+    response = third.move(gid, pawn("a9"), headers={"X-Seat-Token": token})
     assert response.status_code == 403
     response = third.get(f"/api/games/{gid}", headers={"X-Seat-Token": token})
     assert response.status_code == 403
     # Without a seat at all.
-    assert stranger.move(gid, "a9").status_code == 403
+    assert stranger.move(gid, pawn("a9")).status_code == 403
     assert display.state(gid)["version"] == version and display.state(gid)["moves"] == 0
     # A device holds one seat per game.
     assert ben.post(f"/api/games/{gid}/join", {"code": "zzzzzz"}).status_code in (404, 409)
@@ -141,7 +122,7 @@ def test_seat_token_misuse_is_refused_and_changes_nothing(device: Any) -> None:
 
 def test_guessing_tokens_is_slowed_down(device: Any) -> None:
     display = device()
-    game = create(display, HUMANS3)
+    game = display.create(HUMANS3)
     guesser = device()
     statuses = [guesser.get(f"/api/games/{game['id']}", headers={"X-Seat-Token": f"guess{i}"}).status_code
                 for i in range(12)]
@@ -153,9 +134,9 @@ def test_illegal_moves_get_the_engines_reason_for_the_mover_only(device: Any) ->
     game, (ana, ben, _cleo) = seated(display, device, options={"first": 0})
     gid = game["id"]
     assert ana is not None and ben is not None
-    assert ana.move(gid, "e5").status_code == 422  # the battery holds no slot
-    assert ana.move(gid, "a9").status_code == 200
-    response = ben.move(gid, "a9")
+    assert ana.move(gid, pawn("e5")).status_code == 422  # the battery holds no slot
+    assert ana.move(gid, pawn("a9")).status_code == 200
+    response = ben.move(gid, pawn("a9"))
     assert response.status_code == 422 and "a9" in response.get_json()["error"]
     bad = ben.post(f"/api/games/{gid}/moves", {"move": {"slot": "b9", "pawn": "bluff"}})
     assert bad.status_code == 422
@@ -184,7 +165,7 @@ def test_the_turn_timer_plays_the_default_move_for_a_joined_seat(app: Flask, dev
 def test_the_timer_waits_for_a_seat_nobody_joined(app: Flask, device: Any) -> None:
     app.config["LOBBY_WATCH_TICK"] = 0.05
     display = device()
-    game = create(display, HUMANS3, options={"first": 0, "turn_timer": 0.1})
+    game = display.create(HUMANS3, options={"first": 0, "turn_timer": 0.1})
     time.sleep(0.6)
     assert display.state(game["id"])["moves"] == 0
 
@@ -195,7 +176,7 @@ def test_a_move_in_time_is_kept_and_the_timer_restarts(app: Flask, device: Any, 
     game, (ana, _ben, _cleo) = seated(display, device, options={"first": 0, "turn_timer": 5})
     gid = game["id"]
     assert ana is not None
-    assert ana.move(gid, "c9", "attack").status_code == 200
+    assert ana.move(gid, pawn("c9", "attack")).status_code == 200
     state = ana.state(gid)
     assert state["view"]["you"]["pawns"] == {"c9": "attack"} and state["moves"] == 1
 
@@ -216,7 +197,7 @@ def test_computer_players_play_legal_games_to_the_end(device: Any, tools: Any, p
     display = device()
     levels = ["random", "heuristic", "random", "heuristic"][:players]
     for seed in range(3):
-        game = create(display, [{"kind": "ai", "level": lv} for lv in levels], seed=seed)
+        game = display.create([{"kind": "ai", "level": lv} for lv in levels], seed=seed)
         final = tools.wait_for(
             lambda g=game: (s := display.state(g["id"]))["status"] == "over" and s, timeout=30)
         assert final["ai_error"] is None and final["outcome"] is not None

@@ -3,7 +3,7 @@ display or a tablet, through Flask's test client (each device its own client).""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import pytest
 from flask import Flask
@@ -14,43 +14,16 @@ from games.hypnosia.game import Hypnosia
 HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bob"}]
 
 
-class Device:
-    """A browser: its own cookies and CSRF token."""
-
-    def __init__(self, app: Flask, tools: Any) -> None:
-        self.api = tools.Api(app.test_client())
-
-    def create(self, seats: list[dict[str, Any]] | None = None, **body: Any) -> dict[str, Any]:
-        response = self.api.post("/api/games", {"game": "hypnosia", "seats": seats or HUMANS, **body})
-        assert response.status_code == 201, response.get_json()
-        data: dict[str, Any] = response.get_json()
-        return data
-
-    def state(self, game_id: int) -> dict[str, Any]:
-        response = self.api.get(f"/api/games/{game_id}")
-        assert response.status_code == 200, response.get_json()
-        data: dict[str, Any] = response.get_json()
-        return data
-
-    def page_data(self, game_id: int) -> dict[str, Any]:
-        response = self.api.get(f"/api/games/{game_id}/hypnosia")
-        assert response.status_code == 200, response.get_json()
-        data: dict[str, Any] = response.get_json()
-        return data
-
-    def move(self, game_id: int, move: Any) -> Any:
-        return self.api.post(f"/api/games/{game_id}/moves", {"move": move})
+# The conftest's ``device`` and ``display`` fixtures are Lobby devices of this game:
+# each its own test client, cookies and CSRF token.
+GAME = "hypnosia"
+Device: TypeAlias = Any
 
 
-@pytest.fixture
-def device(app: Flask, tools: Any) -> Any:
-    return lambda: Device(app, tools)
-
-
-@pytest.fixture
-def display(device: Any) -> Device:
-    d: Device = device()
-    return d
+def page_data(device: Device, game_id: int) -> dict[str, Any]:
+    """The board page's data endpoint."""
+    data: dict[str, Any] = device.fetch(f"/api/games/{game_id}/hypnosia")
+    return data
 
 
 @pytest.fixture(autouse=True)
@@ -89,7 +62,7 @@ def test_game_page_is_the_hypnosia_board(client: Any, display: Device) -> None:
 
 def test_page_data_has_the_geometry_the_log_and_where_moves_land(display: Device) -> None:
     game = display.create(hot_seat=True, seed=7)
-    data = display.page_data(game["id"])
+    data = page_data(display, game["id"])
     assert data["board"] == load_board("default").to_dict()
     assert data["version"] == game["version"]
     # The program rolled the opening dice at creation: the log holds them, the same as a replay.
@@ -99,7 +72,7 @@ def test_page_data_has_the_geometry_the_log_and_where_moves_land(display: Device
 
     for _ in range(6):  # a few turns, checking the landings each time
         state = display.state(game["id"])
-        data = display.page_data(game["id"])
+        data = page_data(display, game["id"])
         replayed = Hypnosia.from_json({"players": ["Ada", "Bob"], "options": state["view"]["options"],
                                        "seed": 7, "moves": data["moves"]})
         assert [entry["move"] for entry in data["landings"]] == state["legal_moves"]
@@ -107,7 +80,7 @@ def test_page_data_has_the_geometry_the_log_and_where_moves_land(display: Device
             assert entry["to"] == engine_landing(replayed, entry["move"]), entry
         move = state["legal_moves"][0]
         assert display.move(game["id"], move).status_code == 200
-    after = display.page_data(game["id"])
+    after = page_data(display, game["id"])
     assert move in after["moves"][-2:] and after["version"] > data["version"]  # then maybe the next roll
 
 
@@ -118,7 +91,7 @@ def test_landings_name_the_captured_pawns(display: Device) -> None:
         state = display.state(game["id"])
         if state["status"] == "over":
             break
-        data = display.page_data(game["id"])
+        data = page_data(display, game["id"])
         capturing = [entry for entry in data["landings"] if entry["captures"]]
         if capturing:
             entry = capturing[0]
@@ -161,7 +134,7 @@ def test_program_dice_are_rolled_on_the_server_and_cannot_be_entered(display: De
     assert refused.status_code == 422
     # The same seed gives the same dice: a second game replays the first one's rolls.
     again = display.create(hot_seat=True, seed=11)
-    assert display.page_data(again["id"])["moves"] == display.page_data(game["id"])["moves"]
+    assert page_data(display, again["id"])["moves"] == page_data(display, game["id"])["moves"]
 
 
 def test_entered_dice_wait_for_the_display_in_hot_seat(device: Any, display: Device) -> None:
@@ -169,7 +142,7 @@ def test_entered_dice_wait_for_the_display_in_hot_seat(device: Any, display: Dev
     state = display.state(game["id"])
     assert state["to_act"] == -1 and state["can_move"] and state["view"]["rolling"] == 0
     assert len(state["legal_moves"]) == 36 and state["moves"] == 0, "nothing rolled by the program"
-    assert display.page_data(game["id"])["landings"] is None
+    assert page_data(display, game["id"])["landings"] is None
 
     passer_by = device()
     seen = passer_by.state(game["id"])
@@ -185,11 +158,11 @@ def test_entered_dice_wait_for_the_display_in_hot_seat(device: Any, display: Dev
     assert display.move(game["id"], {"roll": [4, 3]}).status_code == 200
     state = display.state(game["id"])
     assert state["to_act"] == 0 and state["view"]["dice"] == {"values": [4, 3], "used": [False, False]}
-    data = display.page_data(game["id"])
+    data = page_data(display, game["id"])
     assert data["landings"] and {entry["move"]["die"] for entry in data["landings"]} >= {0, 1}
     assert data["rolled_by"] == [0, 1, 0], "whose dice each roll was, for the move log"
     assert display.move(game["id"], data["landings"][0]["move"]).status_code == 200
-    assert display.page_data(game["id"])["rolled_by"] == [0, 1, 0, None]
+    assert page_data(display, game["id"])["rolled_by"] == [0, 1, 0, None]
 
 
 def test_a_tablet_enters_only_its_own_dice(app: Flask, device: Any, display: Device) -> None:
@@ -218,6 +191,6 @@ def test_a_computer_waits_for_its_entered_dice_then_moves(app: Flask, display: D
     assert runner.wait_idle(game["id"], timeout=10)
     state = display.state(game["id"])
     assert state["to_act"] == -1 and state["view"]["rolling"] == 1, "Hal moved, Bob's dice are awaited"
-    moved = display.page_data(game["id"])["moves"][3:]
+    moved = page_data(display, game["id"])["moves"][3:]
     assert len(moved) == 2 and all("pawn" in m and m["pawn"].startswith("red") for m in moved)
     assert state["can_move"] and not state["ai_error"]

@@ -6,7 +6,7 @@ tablets would be.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import pytest
 from flask import Flask
@@ -14,46 +14,10 @@ from flask import Flask
 HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bob"}]
 
 
-class Device:
-    """A browser: its own cookies and CSRF token."""
-
-    def __init__(self, app: Flask, tools: Any) -> None:
-        self.api = tools.Api(app.test_client())
-
-    def get(self, url: str, **kwargs: Any) -> Any:
-        return self.api.get(url, **kwargs)
-
-    def post(self, url: str, json: Any = None, **kwargs: Any) -> Any:
-        return self.api.post(url, json, **kwargs)
-
-    def create(self, seats: list[dict[str, Any]] | None = None, **body: Any) -> dict[str, Any]:
-        response = self.post("/api/games", {"game": "qttt", "seats": seats or HUMANS, **body})
-        assert response.status_code == 201, response.get_json()
-        data: dict[str, Any] = response.get_json()
-        return data
-
-    def state(self, game_id: int, **kwargs: Any) -> dict[str, Any]:
-        response = self.get(f"/api/games/{game_id}", **kwargs)
-        assert response.status_code == 200, response.get_json()
-        data: dict[str, Any] = response.get_json()
-        return data
-
-    def move(self, game_id: int, move: Any, **kwargs: Any) -> Any:
-        return self.post(f"/api/games/{game_id}/moves", {"move": move}, **kwargs)
-
-    def join(self, game_id: int, code: str) -> Any:
-        return self.post(f"/api/games/{game_id}/join", {"code": code})
-
-
-@pytest.fixture
-def device(app: Flask, tools: Any) -> Any:
-    return lambda: Device(app, tools)
-
-
-@pytest.fixture
-def display(device: Any) -> Device:
-    d: Device = device()
-    return d
+# The conftest's ``device`` and ``display`` fixtures are Lobby devices of this game:
+# each its own test client, cookies and CSRF token.
+GAME = "qttt"
+Device: TypeAlias = Any
 
 
 @pytest.fixture
@@ -422,11 +386,11 @@ def test_a_restarted_panel_resumes_the_computer(tmp_path: Any, tools: Any) -> No
     settings = tools.make_settings(tmp_path)
     first = create_app({"PANEL": settings, "TESTING": True})
     first.extensions["lobby_ai"].close()  # the panel dies before the computer moves
-    game = Device(first, tools).create([{"kind": "ai", "level": "random"}, HUMANS[1]], hot_seat=True)
+    game = tools.Lobby(first, "qttt").create([{"kind": "ai", "level": "random"}, HUMANS[1]], hot_seat=True)
     close_app(first)
     second = create_app({"PANEL": settings, "TESTING": True})
     try:
-        spectator = Device(second, tools)
+        spectator = tools.Lobby(second, "qttt")
         assert spectator.state(game["id"])["view"]["history"] == []  # this look pokes the computer
         assert second.extensions["lobby_ai"].wait_idle(game["id"], 30)
         assert len(spectator.state(game["id"])["view"]["history"]) == 1

@@ -1,0 +1,131 @@
+"""Seeded matches between computer levels of a digital game, to measure win rates.
+
+A game's own arena (``games.hop.arena``, ``games.hypnosia.arena``) says how
+to start a game and print its table; this module plays the series. Game ``i``
+uses seed ``first_seed + i`` and rotates the seats by ``i``, so every level
+plays every seat equally often.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from games.frame import CHANCE, DigitalGame, Outcome, Player, PlayerFactory
+
+G = TypeVar("G", bound=DigitalGame)
+
+#: How much of a win a winning seat earns its level: (seating, outcome, seat) -> share.
+ShareRule = Callable[[Sequence[str], Outcome, int], float]
+
+
+def team_share(seating: Sequence[str], outcome: Outcome, seat: int) -> float:
+    """A level's share is the fraction of its seats that won (teams of one level)."""
+    return 1 / seating.count(seating[seat])
+
+
+def tie_share(seating: Sequence[str], outcome: Outcome, seat: int) -> float:
+    """The winners of a shared win split it evenly."""
+    return 1 / len(outcome.winners)
+
+
+@dataclass
+class Tally:
+    """Wins (shares of wins), draws and games per level."""
+
+    games: int = 0
+    wins: dict[str, float] = field(default_factory=dict)
+    draws: int = 0
+
+    def rate(self, level: str) -> float:
+        return self.wins.get(level, 0.0) / self.games if self.games else 0.0
+
+    def count(self, seating: Sequence[str], outcome: Outcome, share: ShareRule) -> None:
+        """Adds one finished game."""
+        self.games += 1
+        if outcome.draw:
+            self.draws += 1
+        for seat in outcome.winners:
+            level = seating[seat]
+            self.wins[level] = self.wins.get(level, 0.0) + share(seating, outcome, seat)
+
+
+def play_out(game: G, players: Sequence[Player]) -> G:
+    """Plays ``game`` to its end, seat ``k`` by ``players[k]``; chance moves by ``players[0]``."""
+    while not game.is_over():
+        actor = game.to_act
+        player = players[0] if actor is None or actor == CHANCE else players[actor]
+        game.push(player.choose(game))
+    return game
+
+
+def seating(levels: Sequence[str], number: int) -> list[str]:
+    """The levels in their seats for game ``number``: rotated by ``number``."""
+    shift = number % len(levels)
+    return list(levels[shift:]) + list(levels[:shift])
+
+
+def play_game(
+    game_class: type[G],
+    ai_levels: Mapping[str, PlayerFactory],
+    levels: Sequence[str],
+    seed: int,
+    *,
+    options: Mapping[str, object] | None = None,
+) -> G:
+    """One game between the levels, seat ``k`` played by ``levels[k]``, to its end.
+
+    The game and each player's own tie-breaks are seeded from ``seed``.
+    """
+    game = game_class.new([f"{level} {k + 1}" for k, level in enumerate(levels)], options=options, seed=seed)
+    players = [ai_levels[level](random.Random(seed * 7 + k)) for k, level in enumerate(levels)]
+    return play_out(game, players)
+
+
+def series(
+    game_class: type[G],
+    ai_levels: Mapping[str, PlayerFactory],
+    levels: Sequence[str],
+    games: int,
+    *,
+    first_seed: int = 0,
+    options: Mapping[str, object] | None = None,
+    progress: bool = False,
+) -> Iterator[tuple[list[str], G, Outcome]]:
+    """Plays ``games`` seeded games in rotated seats; yields each seating, game and outcome."""
+    for i in range(games):
+        seats = seating(levels, i)
+        game = play_game(game_class, ai_levels, seats, first_seed + i, options=options)
+        outcome = game.outcome()
+        assert outcome is not None
+        yield seats, game, outcome
+        if progress:
+            print(
+                f"game {i + 1}: {', '.join(seats)} -> winners {[seats[s] for s in outcome.winners]}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
+def parser(game: str, levels: Iterable[str], *, most: int) -> argparse.ArgumentParser:
+    """The arena command line: one level per seat, --games and --seed; the game adds its options."""
+    parser = argparse.ArgumentParser(description=f"Win rates of {game} computer levels over seeded games")
+    parser.add_argument("levels", nargs="+", choices=sorted(levels), help=f"one level per seat (2-{most})")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    return parser
+
+
+def parse(
+    parser: argparse.ArgumentParser, argv: Sequence[str] | None, game: str, *, most: int
+) -> argparse.Namespace:
+    """Adds --progress (after the game's own options), parses, and checks the number of seats."""
+    parser.add_argument("--progress", action="store_true", help="print each game's result")
+    args = parser.parse_args(argv)
+    if not 2 <= len(args.levels) <= most:
+        parser.error(f"{game} is played by 2 to {most} players")
+    return args
