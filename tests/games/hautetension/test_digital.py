@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from games.exc import GameOverError, NoPawnLeftError, SlotTakenError
@@ -192,6 +192,7 @@ def test_save_replay_pop_and_copy() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10**6), st.integers(2, 4))
+@example(seed=1216, players=2)  # the changed pawn later lights a lamp in one game only
 def test_a_hidden_kind_changes_no_other_seats_view(seed: int, players: int) -> None:
     """Two games differing by one pawn's kind look the same to everyone else while lamps agree."""
     rng = random.Random(seed)
@@ -214,6 +215,11 @@ def test_a_hidden_kind_changes_no_other_seats_view(seed: int, players: int) -> N
             break
         a.push(move)
         b.push(move)
+        if a.view(None)["lit"] != b.view(None)["lit"]:
+            # From here the lamps differ, which everyone sees on the table: compare before it.
+            a.pop()
+            b.pop()
+            break
     if changed_by is None:
         return
     assert a.view(None) == b.view(None)
