@@ -16,6 +16,7 @@ client that went away.
 
 from __future__ import annotations
 
+import abc
 import json
 import logging
 import threading
@@ -157,7 +158,7 @@ def sse(event: str, data: str, event_id: int | None = None) -> str:
     return f"{head}event: {event}\ndata: {data}\n\n"
 
 
-class CountedStream:
+class CountedStream(abc.ABC):
     """The body of one SSE response, holding one of the ``max_streams`` places
     (taken by :meth:`BoardFollower.try_open_stream` before it is made); it
     releases its place when closed, even if never iterated."""
@@ -170,8 +171,9 @@ class CountedStream:
         for chunk in self._events():
             yield chunk.encode()
 
+    @abc.abstractmethod
     def _events(self) -> Iterator[str]:
-        raise NotImplementedError
+        """The SSE text of the stream, chunk by chunk."""
 
     def close(self) -> None:
         if not self._closed:

@@ -18,6 +18,7 @@ opponent. Everything works on :class:`~games.hypnosia.rules.Position`.
 
 from __future__ import annotations
 
+import abc
 import random
 from collections import deque
 from collections.abc import Callable
@@ -196,7 +197,7 @@ def _hypnosia(game: DigitalGame) -> Hypnosia:
     return game
 
 
-class _TurnPlayer:
+class _TurnPlayer(abc.ABC):
     """Shared by the searching players: rolls the program's dice, picks a step otherwise."""
 
     def __init__(self, rng: random.Random | None = None) -> None:
@@ -217,8 +218,9 @@ class _TurnPlayer:
         self.stats.by_decision.append(self.stats.nodes - nodes)
         return hypnosia.step_to_move(step)
 
+    @abc.abstractmethod
     def pick(self, position: Position) -> Step:
-        raise NotImplementedError
+        """The step to play in *position*, which has more than one."""
 
     def _best(self, options: list[tuple[Step, Position]], score: Callable[[Position], float]) -> Step:
         scored = [(score(after), self.rng.random(), first) for first, after in options]

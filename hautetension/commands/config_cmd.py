@@ -27,27 +27,16 @@ def register(subparsers: Any) -> None:
 
 
 def other_sections() -> dict[str, SectionCheck]:
-    """The parsers of the sections other parts of the controller own (those that are installed)."""
-    checks: dict[str, SectionCheck] = {}
-    try:
-        from hardware.service import BoardSettings
+    """The parsers of the sections other parts of the controller own."""
+    from firmware_bridge.host import LinkSettings
+    from hardware.service import BoardSettings
+    from webpanel.config import PanelSettings
 
-        checks["board"] = BoardSettings.from_config
-    except ImportError:
-        pass
-    try:
-        from firmware_bridge.host import LinkSettings
-
-        checks["serial"] = lambda config: LinkSettings.from_dict(config.section("serial"))
-    except ImportError:
-        pass
-    try:
-        from webpanel.config import PanelSettings
-
-        checks["panel"] = PanelSettings.from_config
-    except ImportError:
-        pass
-    return checks
+    return {
+        "board": BoardSettings.from_config,
+        "serial": lambda config: LinkSettings.from_dict(config.section("serial")),
+        "panel": PanelSettings.from_config,
+    }
 
 
 def run_check(args: argparse.Namespace) -> int:

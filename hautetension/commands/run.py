@@ -9,7 +9,6 @@ address, and stops both cleanly on Ctrl-C.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import signal
 import socket
 import subprocess
@@ -36,10 +35,6 @@ def register(subparsers: Any) -> None:
         "--no-demo", dest="demo", action="store_false", help="do not start a demo game when none is running"
     )
     parser.set_defaults(func=run)
-
-
-def panel_available() -> bool:
-    return importlib.util.find_spec("hautetension.commands.panel") is not None
 
 
 def _die_with_parent() -> None:
@@ -180,30 +175,18 @@ def run(args: argparse.Namespace) -> int:
         if problem:
             print(f"hautetension run: {problem}", file=sys.stderr)
             return 1
-        if panel_available():
-            controller.start_panel()
-            problem = _wait_for_port(args.host, args.port, controller)
-            if problem:
-                print(f"hautetension run: {problem}", file=sys.stderr)
-                return 1
-        else:
-            print(
-                "hautetension run: the web panel is not installed: running the board service alone",
-                file=sys.stderr,
-            )
+        controller.start_panel()
+        problem = _wait_for_port(args.host, args.port, controller)
+        if problem:
+            print(f"hautetension run: {problem}", file=sys.stderr)
+            return 1
         if args.demo:
             print(f"hautetension run: {start_demo_game(db)}", file=sys.stderr)
-        if "panel" in controller.children:
-            print(
-                f"Haute-Tension controller on the simulated board: http://{args.host}:{args.port}/ "
-                "(Ctrl-C stops it)",
-                flush=True,
-            )
-        else:
-            print(
-                f"Haute-Tension board service on the simulated board, database {db} (Ctrl-C stops it)",
-                flush=True,
-            )
+        print(
+            f"Haute-Tension controller on the simulated board: http://{args.host}:{args.port}/ "
+            "(Ctrl-C stops it)",
+            flush=True,
+        )
         while True:
             problem = controller.dead()
             if problem:
