@@ -24,6 +24,13 @@ class HardwareConfigError(HardwareError, ValueError):
         super().__init__(f"{source}: " + "; ".join(self.problems))
 
 
+class BoardConfigError(HardwareConfigError):
+    """The ``[board]`` section (the board service's settings) is not valid."""
+
+    def __init__(self, problems: list[str] | str, *, source: str = "[board]") -> None:
+        super().__init__(problems, source=source)
+
+
 class PinAccessError(HardwareError, RuntimeError):
     """The GPIO pins cannot be reached (no pin factory, pins busy, not a Pi)."""
 

@@ -44,6 +44,7 @@ from hardware.events import (
     PawnLifted,
     PawnPlaced,
 )
+from hardware.exc import BoardConfigError
 from hardware.service_notify import SystemdNotifier
 from hardware.service_recovery import Recovery, restore
 from hardware.service_referee import JournalEntry, LampState, Referee
@@ -53,18 +54,10 @@ from store.commands import Command, CommandKind, Commands
 from store.journal import Journal
 
 BACKEND_NAMES = ("sim", "gpio", "serial")
+"""``mock`` is accepted as an alias of ``sim``."""
 STALE_COMMAND_S = 10.0
 """A command found at start-up that was queued longer ago than this is not carried out:
 whoever sent it has stopped waiting (the panel after 3 s, the CLI after 5 s)."""
-"""``mock`` is accepted as an alias of ``sim``."""
-
-
-class BoardConfigError(ValueError):
-    """The ``[board]`` section is not valid; ``problems`` lists every problem."""
-
-    def __init__(self, problems: list[str], *, source: str = "[board]") -> None:
-        self.problems = problems
-        super().__init__(f"{source}: " + "; ".join(problems))
 
 
 class CommandRefused(Exception):

@@ -51,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
     from games.exc import LayoutError
     from games.hautetension.layout import load_layout
     from hardware.backends import open_backend
-    from hardware.exc import HardwareError
-    from hardware.service import BoardConfigError, BoardService, BoardSettings
+    from hardware.exc import BoardConfigError, HardwareError
+    from hardware.service import BoardService, BoardSettings
     from hardware.service_notify import SystemdNotifier
     from hardware.service_recovery import RecoveryError
     from hardware.service_sim import SimBoardFile, default_sim_file

@@ -17,7 +17,8 @@ from games.hautetension.layout import load_layout
 from games.hautetension.pawn import PawnKind
 from hardware.backends import SimBoard
 from hardware.clock import SimulatedClock
-from hardware.service import BoardConfigError, BoardService, BoardSettings
+from hardware.exc import BoardConfigError
+from hardware.service import BoardService, BoardSettings
 from hardware.service_sim import SimBoardFile
 from hardware.settings import load_settings
 from hautetension.config import ConfigFile
