@@ -70,16 +70,17 @@ class UartStream:
 
 
 class UsbStream:
-    """The link over the USB serial port (MicroPython's stdin/stdout)."""
+    """The link over the USB serial port: MicroPython's stdin and stdout (or the given stand-ins)."""
 
-    def __init__(self) -> None:
+    def __init__(self, stdin: object = None, stdout: object = None) -> None:
         import select
         import sys
 
-        self._in = sys.stdin.buffer
-        self._out = sys.stdout.buffer
+        stdin = stdin or sys.stdin
+        self._in = stdin.buffer
+        self._out = (stdout or sys.stdout).buffer
         self._poll = select.poll()
-        self._poll.register(sys.stdin, select.POLLIN)
+        self._poll.register(stdin, select.POLLIN)
 
     def read(self) -> bytes:
         data = bytearray()

@@ -59,6 +59,66 @@ def test_run_imports_machine_and_talks_over_the_uart() -> None:
     assert uart.reads == 21 and machine.watchdogs[0].feeds == 20
 
 
+class Line:
+    """Stand-in for ``sys.stdin`` or ``sys.stdout`` of the USB serial port (``.buffer`` is itself)."""
+
+    def __init__(self, data: bytes = b"") -> None:
+        self.data = bytes(data)
+        self.buffer = self
+
+    def read(self, n: int) -> bytes:
+        chunk = self.data[:n]
+        self.data = self.data[n:]
+        return chunk
+
+    def write(self, data: bytes) -> int:
+        self.data += bytes(data)
+        return len(data)
+
+
+class Select:
+    """Stand-in for the ``select`` module: a line polls readable while it holds bytes."""
+
+    POLLIN = 1
+
+    class Poll:
+        def __init__(self) -> None:
+            self.lines = []
+
+        def register(self, line: Line, events: int) -> None:
+            self.lines.append((line, events))
+
+        def poll(self, timeout_ms: int) -> list:
+            assert timeout_ms == 0  # the main loop never waits
+            return [(line, events) for line, events in self.lines if line.data]
+
+    def poll(self) -> object:
+        return Select.Poll()
+
+
+def test_the_usb_serial_port_is_read_without_waiting_256_bytes_a_turn() -> None:
+    stdin, stdout = Line(bytes(range(1, 201)) * 3), Line()
+    with StandIns({"select": Select()}):
+        usb = app.UsbStream(stdin, stdout)
+    assert [len(usb.read()) for _ in range(4)] == [256, 256, 88, 0]
+    usb.write(b"\x01\x02")
+    assert stdout.data == b"\x01\x02"
+
+
+def test_the_firmware_over_the_usb_serial_port() -> None:
+    board = Board()
+    stdin, stdout = Line(), Line()
+    with Clock(), StandIns({"select": Select()}):
+        firmware = app.Firmware(stream=app.UsbStream(stdin, stdout), machine=make_machine(board))
+        stdin.write(framing.encode_frame(messages.HELLO, 0, messages.pack_hello(1, 500, 3000)))
+        stdin.write(framing.encode_frame(messages.LAMPS, 1, messages.pack_lamps(0b0011)))
+        firmware.step()
+    frames = framing.Decoder().feed(stdout.data)
+    kinds = [messages.HELLO_REPLY, messages.HELLO_REPLY, messages.SNAPSHOT, messages.ACK]
+    assert [f.type for f in frames] == kinds  # the boot announcement, then the answers
+    assert board.lamps() == [True, True, False, False]
+
+
 def run_main_py(board: Board) -> tuple:
     """Execute main.py as MicroPython does at power-up, with stand-in modules; (app calls, kbd_intr calls)."""
     machine = make_machine(board)
