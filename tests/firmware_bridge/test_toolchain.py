@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -177,3 +178,15 @@ def test_installed_package_is_not_installed_again(
     monkeypatch.setattr(ensure, "find_micropython", lambda: found)
     monkeypatch.setattr(ensure, "install", lambda: pytest.fail("installed again"))
     assert ensure.main() == 0
+
+
+def test_size_report_prints_every_device_file() -> None:
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "firmware_size.py"), "--json"],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    report = json.loads(result.stdout)
+    assert [f["file"] for f in report["files"]] == list(DEVICE_FILES)
+    assert report["mpy_total"] == sum(f["mpy"] for f in report["files"]) < report["source_total"]
+    boot = next(f for f in report["files"] if f["file"] == BOOT_FILE)
+    assert report["flashed_total"] == report["mpy_total"] - boot["mpy"] + boot["source"]
