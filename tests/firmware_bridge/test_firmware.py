@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import binascii
+import functools
 import json
 import random
 from pathlib import Path
@@ -20,16 +21,8 @@ from typing import Any
 import pytest
 
 from firmware_bridge import framing, messages
-from firmware_bridge.exc import ToolMissingError
 from firmware_bridge.firmware import config
-from firmware_bridge.toolchain import (
-    BOOT_FILE,
-    DEVICE_FILES,
-    NPM_VERSION,
-    MicroPython,
-    compile_for_device,
-    find_micropython,
-)
+from firmware_bridge.toolchain import BOOT_FILE, DEVICE_FILES, NPM_VERSION, MicroPython, compile_for_device
 from games.hautetension.layout import Layout
 from hardware.settings import HardwareSettings
 
@@ -53,19 +46,17 @@ def firmware_tests() -> list[tuple[str, str]]:
 TESTS = firmware_tests()
 
 
-@pytest.fixture(scope="module")
-def micropython() -> MicroPython:
-    try:
-        return find_micropython()
-    except ToolMissingError as exc:
-        pytest.skip(f"no MicroPython to run the firmware on: {exc}")
+@functools.cache
+def compiled_device_files() -> dict[str, bytes]:
+    files = {c.mpy_name: c.mpy for c in compile_for_device() if c.name != BOOT_FILE}
+    files[BOOT_FILE] = DEVICE_FILES[BOOT_FILE].read_bytes()  # MicroPython boots from main.py only
+    return files
 
 
 def flash(*, compiled: bool) -> dict[str, bytes]:
     """The device's flash (source or compiled; main.py always as source) plus the firmware tests."""
     if compiled:
-        files = {c.mpy_name: c.mpy for c in compile_for_device() if c.name != BOOT_FILE}
-        files[BOOT_FILE] = DEVICE_FILES[BOOT_FILE].read_bytes()
+        files = dict(compiled_device_files())
     else:
         files = {name: path.read_bytes() for name, path in DEVICE_FILES.items()}
     for path in FIRMWARE_TESTS.glob("*.py"):
@@ -104,7 +95,7 @@ def test_every_firmware_test_ran_on_micropython(device_results: dict[Any, dict[s
 
 
 DEVICE_PROBE = """
-import json, sys, gc
+import json, sys
 import app, framing
 print(json.dumps({
     "implementation": sys.implementation.name,

@@ -70,14 +70,6 @@ def test_mpy_cross_missing_says_how_to_install_it(monkeypatch: pytest.MonkeyPatc
 # --------------------------------------------------------------------------- MicroPython under Node.js
 
 
-@pytest.fixture
-def micropython() -> MicroPython:
-    try:
-        return find_micropython()
-    except ToolMissingError as exc:
-        pytest.skip(f"no MicroPython to run the firmware on: {exc}")
-
-
 def test_a_script_gets_its_files_and_prints_back(micropython: MicroPython) -> None:
     script = "import data\nprint(data.VALUE * 2)\nprint(open('raw.bin', 'rb').read())\n"
     files = {"data.py": b"VALUE = 21\n", "raw.bin": b"\x00\xff\x03"}
