@@ -26,6 +26,7 @@ run: $(VENV)/.installed-run
 
 test: $(VENV)/.installed-dev
 	$(BIN)/python tools/ensure_chromium.py
+	$(BIN)/python tools/ensure_micropython.py
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.installed-dev

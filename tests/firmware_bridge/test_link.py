@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -356,11 +357,21 @@ def test_unanswered_lamp_command_is_sent_again(scripted: Any, open_backend: Open
     backend = open_backend(scripted.port, wait=0)
     collect(backend, 1.0, also=scripted.answer_hello, until=lambda _: backend.link.connected)
     scripted.read()
+    heartbeat = itertools.count()
+
+    def alive() -> None:  # snapshots but never an ACK: the device is there, the command is unanswered
+        scripted.snapshot(next(heartbeat), {})
+
     backend.set_lamps(frozenset({"E"}))
-    collect(backend, 0.25)
+    # However slow the machine, wait for the resends themselves (every ack_ms: 100 ms), not for a time.
+    collect(backend, 10.0, also=alive, until=lambda _: backend.health()["link"]["resends"] >= 3)
+    resends = backend.health()["link"]["resends"]
+    # The host writes only inside poll(): what the device has read now is everything it was sent.
     lamps = [f for f in scripted.read() if f.type == messages.LAMPS]
-    assert len(lamps) >= 2 and all(messages.unpack_lamps(f.payload) == 0b0010 for f in lamps)
-    assert backend.health()["link"]["resends"] >= 1
+    assert resends >= 3 and len(lamps) == 1 + resends  # the command, then each resend of it
+    assert [messages.unpack_lamps(f.payload) for f in lamps] == [0b0010] * len(lamps)
+    assert len({f.seq for f in lamps}) == len(lamps)  # each a frame of its own
+    assert backend.link.connected and backend.health()["link"]["disconnects"] == 0
 
 
 # --------------------------------------------------------------------------- incompatible devices
