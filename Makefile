@@ -25,7 +25,7 @@ run: $(VENV)/.installed-run
 	$(BIN)/hautetension run --port $(PORT)
 
 test: $(VENV)/.installed-dev
-	$(BIN)/python tools/ensure_chromium.py
+	$(BIN)/python tools/ensure_packages.py
 	$(BIN)/python tools/ensure_micropython.py
 	$(BIN)/python -m pytest
 

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 
-from ensure_chromium import apt_install, warn_loudly
+from ensure_packages import apt_install, warn_loudly
 
 from firmware_bridge.exc import ToolMissingError
 from firmware_bridge.toolchain import INSTALL_PROBLEM, NODE_PREFIX, NPM_PACKAGE, NPM_VERSION, find_micropython
