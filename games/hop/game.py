@@ -32,6 +32,7 @@ from games.hop.effects import (
     DEAD_SHORT,
     EFFECT_CARDS,
     EFFECT_NAMES,
+    EFFECT_TITLES,
     HEAT_SOURCE,
     IMPURITY,
     IONIZATION,
@@ -58,6 +59,7 @@ from games.hop.exc import (
 from games.hop.rules import (
     ACTION_KINDS,
     ACTION_NAMES,
+    ACTION_TITLES,
     BLOCK,
     COLLAPSE,
     CRADLE,
@@ -85,6 +87,12 @@ DEFAULT_MAX_ROUNDS: Final = 100
 """Turns per player before a game with no winner is drawn (docs/hop.md)."""
 FIELDS: Final = {"positive": 1, "negative": -1}
 INTERACTIONS: Final = {"attractive": -1, "repulsive": 1}
+TITLES: Final[dict[str, str]] = {
+    **{ACTION_NAMES[kind]: title for kind, title in ACTION_TITLES.items()},
+    **{EFFECT_NAMES[card]: title for card, title in EFFECT_TITLES.items()},
+}
+"""The display name of every action and effect card by its name in the notation: the
+view sends them, so the board page shows the engine's own words."""
 
 
 class Hop(DigitalGame):
@@ -528,6 +536,7 @@ class Hop(DigitalGame):
             "outcome": None if outcome is None else outcome.to_json(),
             **self._doctorate_view(),
             "history": list(self.history),
+            "titles": dict(TITLES),
         }
 
     def _doctorate_view(self) -> dict[str, JSON]:

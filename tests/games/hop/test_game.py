@@ -8,8 +8,10 @@ import random
 import pytest
 
 from games.frame import AI_LEVELS, GAMES, SavedGameError, ai_player, game_class
+from games.hop.effects import EFFECT_NAMES
 from games.hop.exc import NotationError, NotYourElectronError
 from games.hop.game import Hop
+from games.hop.rules import ACTION_NAMES
 
 
 def test_registered_with_its_levels():
@@ -88,3 +90,14 @@ def test_the_view_shows_every_legal_move_with_its_energy_change():
     assert view["hamiltonian"] == {"field": "positive", "interaction": "repulsive"}
     assert view["blocked"] == "cradle" and view["to_act"] == 0
     json.dumps(view)  # the panel sends it as it is
+
+
+def test_the_view_names_every_action_and_effect_card():
+    game = Hop.new(["ann", "bob"], options={"level": "doctorate", "field": "positive",
+                                            "interaction": "attractive"}, seed=1)
+    titles = game.view()["titles"]
+    assert set(titles) == set(ACTION_NAMES.values()) | set(EFFECT_NAMES.values())
+    assert titles["spin-flip"] == "Spin flip" and titles["impurity-vacancy"] == "Impurity / vacancy"
+    assert all(isinstance(t, str) and t and t[0].isupper() for t in titles.values())
+    titles["hop"] = "changed"
+    assert game.view()["titles"]["hop"] == "Hop", "each view gets its own copy"

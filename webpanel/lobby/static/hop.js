@@ -17,13 +17,6 @@ import { GamePage } from "./game.js";
 
 var U = 100;            // SVG units between two neighbouring nodes
 var ARROW = { up: "↑", down: "↓" };
-var ACTION_TITLES = { hop: "Hop", doublon: "Doublon", "spin-flip": "Spin flip", cradle: "Cradle", tunnel: "Tunnel",
-  "thesis-defense": "Thesis defense" };
-var EFFECT_TITLES = { vortex: "Vortex", "microwave-cavity": "Microwave cavity", resistance: "Resistance",
-  "heat-source": "Heat source", "impurity-vacancy": "Impurity / vacancy", ionization: "Ionization",
-  "mobility-edge": "Mobility edge", "quantum-tunnel": "Quantum tunnel", diffusion: "Diffusion",
-  superposition: "Superposition", "penning-trap": "Penning trap", "dead-short": "Dead short",
-  "long-range-hopping": "Long-range hopping", "zero-point-energy": "Zero-point energy" };
 
 var current = null;     // the state on screen
 var selected = null;    // {node, spin}: the electron (or electrode) the mover tapped
@@ -128,10 +121,13 @@ function costShort(delta) { return delta > 0 ? "+" + delta : delta < 0 ? "−" +
 
 function spinText(spin) { return spin ? ARROW[spin] : ""; }
 
-function moveText(move) {
-  if (move.block) { return "block " + (ACTION_TITLES[move.block] || move.block).toLowerCase(); }
+// What an action or effect card is called: the engine's words, sent with the view.
+function title(view, name) { return (view && view.titles && view.titles[name]) || name; }
+
+function moveText(move, view) {
+  if (move.block) { return "block " + title(view, move.block).toLowerCase(); }
   if (move.pass) { return "pass"; }
-  if (move.effect) { return effectText(move); }
+  if (move.effect) { return effectText(move, view); }
   if (move.end_defense) { return "end the thesis defense"; }
   if (move.collapse) { return "superposed electron at " + move.at + " is spin " + spinText(move.collapse); }
   if (move.heat_exchange !== undefined) {
@@ -155,8 +151,8 @@ function playerName(seat) {
 }
 
 // What an effect does, in the words of the log and the buttons.
-function effectText(move) {
-  var name = EFFECT_TITLES[move.effect] || move.effect;
+function effectText(move, view) {
+  var name = title(view, move.effect);
   switch (move.effect) {
     case "superposition": return name + ": the electron at " + move.at + " is between ↑ and ↓";
     case "ionization": return name + ": the electron at " + move.at + spinText(move.spin) + " leaves the game";
@@ -231,7 +227,7 @@ function renderMarket(state, ctx) {
   }
   box.textContent = "";
   var moved = (view.after_turn || []).map(function (m) {
-    var name = EFFECT_TITLES[m.effect] || m.effect;
+    var name = title(view, m.effect);
     return m.from === m.to ? name + " lifted " + m.from + "↓ → ↑" : name + " moved " + m.from + spinText(m.spin) + " → " + m.to;
   });
   if (moved.length) {
@@ -243,7 +239,7 @@ function renderMarket(state, ctx) {
   var energy = view.players[view.turn] ? view.players[view.turn].energy : 0;
   view.market.forEach(function (item) {
     var tile = el("button", { type: "button", "class": "hop-card", "data-effect": item.effect, "data-cost": item.cost });
-    tile.appendChild(el("span", { "class": "name" }, EFFECT_TITLES[item.effect] || item.effect));
+    tile.appendChild(el("span", { "class": "name" }, title(view, item.effect)));
     tile.appendChild(el("span", { "class": "price" }, "⚡ " + item.cost));
     if (item.used) { tile.classList.add("used"); tile.appendChild(el("span", { "class": "note" }, "used this turn")); }
     var playable = legal.some(function (m) { return m.effect === item.effect; });
@@ -455,7 +451,7 @@ function renderActions(state, ctx) {
   var blocking = state.can_move && !ctx.replay && view.phase === "block" && !view.heat_exchange && !view.collapse;
   view.movement_board.forEach(function (action) {
     var tile = el("button", { type: "button", "class": "hop-action", "data-action": action },
-      ACTION_TITLES[action] || action);
+      title(view, action));
     var blocked = view.blocked === action && view.phase !== "block" && view.phase !== "over";
     var fixed = view.phase === "block" && view.not_blockable === action;
     if (blocked) { tile.classList.add("blocked"); tile.appendChild(el("span", { "class": "note" }, "blocked")); }
@@ -492,7 +488,7 @@ function renderChoices(state, ctx, moves) {
   var all = state.can_move && !ctx.replay ? state.legal_moves || [] : [];
   if (all.length === 1 && all[0].pass) { shown = [{ move: all[0], energy_change: 0 }]; }
   shown.forEach(function (m) {
-    var text = moveText(m.move);
+    var text = moveText(m.move, view);
     var price = cost(view, m.energy_change);
     var button = el("button", { type: "button", "class": "hop-move", "data-move": JSON.stringify(m.move) });
     if (m.energy_change !== null) { button.dataset.energy = String(m.energy_change); }
@@ -521,7 +517,7 @@ function renderHint(state, ctx, moves) {
   } else if (view.heat_exchange) {
     hint.textContent = "Heat source at " + view.heat_exchange + ": exchange its two electrons or keep them.";
   } else if (view.defending) {
-    hint.textContent = card ? "Tap where " + (EFFECT_TITLES[card] || card) + " goes on the board, or choose below."
+    hint.textContent = card ? "Tap where " + title(view, card) + " goes on the board, or choose below."
       : "Thesis defense: tap a card of the effects board to buy it, or end the defense.";
   } else if (view.phase === "block") {
     hint.textContent = "Block one action of the movement board for " + activeName + "'s turn.";
@@ -613,7 +609,7 @@ function describe(move, index, history) {
   var players = current && current.view ? current.view.players : null;
   var turn = -1;
   for (var i = 0; i <= index; i++) { if (history[i] && history[i].block) { turn += 1; } }
-  var text = moveText(move);
+  var text = moveText(move, current ? current.view : null);
   if (!players || turn < 0) { return text; }
   var active = turn % players.length;
   var seat = move.block ? (active + 1) % players.length : active;  // a heat exchange: the player who just played
@@ -660,7 +656,7 @@ function status(state) {
   }
   if (state.can_move) {
     return "Your move: action " + (view.phase === "first" ? "1" : "2") + " of 2 (" +
-      (ACTION_TITLES[view.blocked] || view.blocked) + " is blocked)";
+      title(view, view.blocked) + " is blocked)";
   }
   return null;
 }
