@@ -1,8 +1,8 @@
 /* The live board (and the simulated board): drawn from the layout (layout-draw.js), kept live over SSE. */
 import { draw as drawLayout, showLamps, showPawns } from "/static/layout-draw.js";
-import { api, el, showService, svg } from "/static/panel.js";
+import { api, byId, el, showService, svg } from "/static/panel.js";
 
-var root = document.getElementById("board");
+var root = byId("board");
 var isSim = root.classList.contains("sim");
 var slotEls = {};
 var lampEls = {};
@@ -39,9 +39,9 @@ function render(b) {
 }
 
 function renderStatus(b, game, seats) {
-  var turn = document.getElementById("turn");
-  var list = document.getElementById("seats");
-  var result = document.getElementById("result");
+  var turn = byId("turn");
+  var list = byId("seats");
+  var result = byId("result");
   list.textContent = "";
   seats.forEach(function (s, i) {
     var li = el("li", { "class": "seat" + (s.eliminated ? " out" : "") + (game.view.to_move === i ? " to-move" : "") });
@@ -74,19 +74,17 @@ function renderStatus(b, game, seats) {
   } else {
     result.hidden = true;
   }
-  var anomalies = document.getElementById("anomalies");
+  var anomalies = byId("anomalies");
   anomalies.textContent = "";
   b.anomalies.concat(b.faults).slice(-5).forEach(function (a) {
-    var li = document.createElement("li");
-    li.textContent = (a.slot ? a.slot + ": " : "") + (a.message || a.kind);
-    anomalies.appendChild(li);
+    anomalies.appendChild(el("li", {}, (a.slot ? a.slot + ": " : "") + (a.message || a.kind)));
   });
   if (b.lamps.test) { turn.textContent += " (lamp test)"; }
   if (b.scanner_faulted || b.lamps.safe) { turn.textContent += " — board fault: lamps in their safe state"; }
 }
 
 function setConn(state, label) {
-  var conn = document.getElementById("conn");
+  var conn = byId("conn");
   conn.setAttribute("data-state", state);
   conn.textContent = label;
 }
@@ -118,7 +116,7 @@ function connect() {
 }
 
 async function simClick(slot) {
-  var msg = document.getElementById("sim-msg");
+  var msg = byId("sim-msg");
   var occupied = board && board.pawns[slot];
   var kind = document.querySelector('input[name="pawn"]:checked');
   var pawn = occupied ? null : (kind ? kind.value : "attack");
@@ -131,14 +129,14 @@ async function simClick(slot) {
 }
 
 function wireTestButton() {
-  var button = document.getElementById("test-button");
+  var button = byId("test-button");
   if (!button) { return; }
   var held = false;
   async function set(value) {
     if (held === value) { return; }
     held = value;
     try { await api("POST", "/api/sim/button", { held: value }); }
-    catch (err) { document.getElementById("sim-msg").textContent = err.message; }
+    catch (err) { byId("sim-msg").textContent = err.message; }
   }
   button.addEventListener("pointerdown", function () { set(true); });
   ["pointerup", "pointerleave", "pointercancel"].forEach(function (n) {

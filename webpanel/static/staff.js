@@ -1,18 +1,18 @@
 /* Staff service mode pages: login, health, slot/lamp tests, games, journal. */
-import { api, byId } from "/static/panel.js";
+import { api, byId, el } from "/static/panel.js";
+
+function shown(value) { return value === null || value === undefined ? "—" : String(value); }
+
+function tableRow(cells) {
+  var tr = el("tr");
+  cells.forEach(function (c) { tr.appendChild(el("td", {}, shown(c))); });
+  return tr;
+}
 
 function fillTable(id, rows) {
   var body = byId(id).querySelector("tbody");
   body.textContent = "";
-  rows.forEach(function (cells) {
-    var tr = document.createElement("tr");
-    cells.forEach(function (c) {
-      var td = document.createElement("td");
-      td.textContent = c === null || c === undefined ? "—" : String(c);
-      tr.appendChild(td);
-    });
-    body.appendChild(tr);
-  });
+  rows.forEach(function (cells) { body.appendChild(tableRow(cells)); });
 }
 
 function every(ms, fn) { fn(); return setInterval(fn, ms); }
@@ -66,10 +66,9 @@ if (byId("health-page")) {
         ["Game running", h.game_running ? "yes" : "no"]
       ];
       items.forEach(function (kv) {
-        var dt = document.createElement("dt"); dt.textContent = kv[0];
         var value = typeof kv[1] === "number" ? Number(kv[1].toPrecision(4)) : kv[1];
-        var dd = document.createElement("dd"); dd.textContent = value === undefined || value === null ? "—" : String(value);
-        summary.appendChild(dt); summary.appendChild(dd);
+        summary.appendChild(el("dt", {}, kv[0]));
+        summary.appendChild(el("dd", {}, shown(value)));
       });
       var faults = (health.faults || []).concat(h.board.faults || []);
       fillTable("faults", faults.map(function (f) { return [f.kind, f.slot, f.message]; }));
@@ -167,12 +166,8 @@ if (byId("journal-page")) {
       var r = await api("GET", "/api/staff/journal?after=" + after);
       var body = byId("journal").querySelector("tbody");
       r.entries.forEach(function (entry) {
-        var tr = document.createElement("tr");
-        [entry.id, new Date(entry.at * 1000).toLocaleString(), entry.kind, entry.game_id,
-         JSON.stringify(entry.public)].forEach(function (c) {
-          var td = document.createElement("td"); td.textContent = c === null ? "—" : String(c); tr.appendChild(td);
-        });
-        body.appendChild(tr);
+        body.appendChild(tableRow([entry.id, new Date(entry.at * 1000).toLocaleString(), entry.kind,
+          entry.game_id, JSON.stringify(entry.public)]));
         after = entry.id;
       });
       byId("journal-msg").textContent = "Showing entries up to #" + after + " of " + r.last_id +
