@@ -87,12 +87,6 @@ DEFAULT_MAX_ROUNDS: Final = 100
 """Turns per player before a game with no winner is drawn (docs/hop.md)."""
 FIELDS: Final = {"positive": 1, "negative": -1}
 INTERACTIONS: Final = {"attractive": -1, "repulsive": 1}
-TITLES: Final[dict[str, str]] = {
-    **{ACTION_NAMES[kind]: title for kind, title in ACTION_TITLES.items()},
-    **{EFFECT_NAMES[card]: title for card, title in EFFECT_TITLES.items()},
-}
-"""The display name of every action and effect card by its name in the notation: the
-view sends them, so the board page shows the engine's own words."""
 
 
 class Hop(DigitalGame):
@@ -536,8 +530,17 @@ class Hop(DigitalGame):
             "outcome": None if outcome is None else outcome.to_json(),
             **self._doctorate_view(),
             "history": list(self.history),
-            "titles": dict(TITLES),
+            "titles": self._titles(),
         }
+
+    def _titles(self) -> dict[str, JSON]:
+        """The display names of this level's actions and (Doctorate) effect cards, by notation name:
+        the board page shows the engine's own words rather than keeping a copy."""
+        state = self.state
+        titles: dict[str, JSON] = {ACTION_NAMES[kind]: ACTION_TITLES[kind] for kind in state.movement_board}
+        if state.level == "doctorate":
+            titles.update({EFFECT_NAMES[card]: EFFECT_TITLES[card] for card in PLAYABLE})
+        return titles
 
     def _doctorate_view(self) -> dict[str, JSON]:
         state = self.state

@@ -16,8 +16,9 @@ from typing import Any, Final
 
 from flask import Response, jsonify
 
-from games.hop.game import TITLES, Hop
-from games.hop.rules import ACTION_NAMES
+from games.hop.effects import EFFECT_TITLES, IMPURITY
+from games.hop.game import Hop
+from games.hop.rules import ACTION_NAMES, ACTION_TITLES, SPIN_FLIP
 from webpanel import openapi
 from webpanel.errors import ApiError
 from webpanel.lobby.api import load_record
@@ -157,9 +158,11 @@ HOP_VIEW: Final[dict[str, Any]] = {
         "heat_exchange": {"type": ["string", "null"],
                           "description": "Doctorate: the heat source whose exchange the last player "
                                          "decides now."},
-        "titles": {"type": "object", "description": "What the page calls each action and effect card, by "
-                   "its name in the notation.", "additionalProperties": {"type": "string"},
-                   "example": {name: TITLES[name] for name in ("spin-flip", "impurity-vacancy")}},
+        "titles": {"type": "object", "description": "What the page calls each action of the movement board "
+                   "and (Doctorate) each effect card, by its name in the notation.",
+                   "additionalProperties": {"type": "string"},
+                   "example": {"spin-flip": ACTION_TITLES[SPIN_FLIP],
+                               "impurity-vacancy": EFFECT_TITLES[IMPURITY]}},
     },
 }
 
