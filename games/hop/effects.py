@@ -79,6 +79,23 @@ EFFECT_NAMES: Final = {
     ZERO_POINT_ENERGY: "zero-point-energy",
 }
 EFFECT_CARDS: Final = {name: card for card, name in EFFECT_NAMES.items()}
+EFFECT_TITLES: Final = {
+    VORTEX: "Vortex",
+    CAVITY: "Microwave cavity",
+    RESISTANCE: "Resistance",
+    HEAT_SOURCE: "Heat source",
+    IMPURITY: "Impurity / vacancy",
+    IONIZATION: "Ionization",
+    MOBILITY_EDGE: "Mobility edge",
+    QUANTUM_TUNNEL: "Quantum tunnel",
+    DIFFUSION: "Diffusion",
+    SUPERPOSITION: "Superposition",
+    PENNING_TRAP: "Penning trap",
+    DEAD_SHORT: "Dead short",
+    LONG_RANGE_HOPPING: "Long-range hopping",
+    ZERO_POINT_ENERGY: "Zero-point energy",
+}
+"""What the effect cards are called on the effects board (and the pages)."""
 
 PLAYABLE: Final = (
     VORTEX,

@@ -32,6 +32,7 @@ from games.hop.effects import (
     DEAD_SHORT,
     EFFECT_CARDS,
     EFFECT_NAMES,
+    EFFECT_TITLES,
     HEAT_SOURCE,
     IMPURITY,
     IONIZATION,
@@ -58,6 +59,7 @@ from games.hop.exc import (
 from games.hop.rules import (
     ACTION_KINDS,
     ACTION_NAMES,
+    ACTION_TITLES,
     BLOCK,
     COLLAPSE,
     CRADLE,
@@ -528,7 +530,17 @@ class Hop(DigitalGame):
             "outcome": None if outcome is None else outcome.to_json(),
             **self._doctorate_view(),
             "history": list(self.history),
+            "titles": self._titles(),
         }
+
+    def _titles(self) -> dict[str, JSON]:
+        """The display names of this level's actions and (Doctorate) effect cards, by notation name:
+        the board page shows the engine's own words rather than keeping a copy."""
+        state = self.state
+        titles: dict[str, JSON] = {ACTION_NAMES[kind]: ACTION_TITLES[kind] for kind in state.movement_board}
+        if state.level == "doctorate":
+            titles.update({EFFECT_NAMES[card]: EFFECT_TITLES[card] for card in PLAYABLE})
+        return titles
 
     def _doctorate_view(self) -> dict[str, JSON]:
         state = self.state

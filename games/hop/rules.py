@@ -57,6 +57,15 @@ ACTION_NAMES: Final = {
     THESIS: "thesis-defense",
 }
 ACTION_KINDS: Final = {name: kind for kind, name in ACTION_NAMES.items()}
+ACTION_TITLES: Final = {
+    HOP: "Hop",
+    DOUBLON: "Doublon",
+    SPIN_FLIP: "Spin flip",
+    CRADLE: "Cradle",
+    TUNNEL: "Tunnel",
+    THESIS: "Thesis defense",
+}
+"""What the movement board's tiles (and the pages) call each action."""
 
 MOVEMENT_BOARDS: Final[dict[str, tuple[int, ...]]] = {
     "bachelor": (HOP, DOUBLON, SPIN_FLIP, CRADLE, TUNNEL),

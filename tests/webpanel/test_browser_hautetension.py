@@ -26,16 +26,17 @@ def test_a_tablet_plays_against_two_computers_to_the_end(served: Any, browser: A
     display.wait_for_selector(".seat-row[data-seat='1']")
     # Hot seat is refused for a game with secrets.
     created = display.evaluate(
-        """() => window.Panel.api("POST", "/api/games", {game: "hautetension", hot_seat: true,
-              seats: [{kind: "human", name: "Ada"}, {kind: "ai", level: "heuristic"}]})
+        """() => import("/static/panel.js").then(panel => panel.api("POST", "/api/games", {
+              game: "hautetension", hot_seat: true,
+              seats: [{kind: "human", name: "Ada"}, {kind: "ai", level: "heuristic"}]}))
               .then(() => "created", err => err.message)""")
     assert "hot seat" in created
     display_errors.clear()  # the browser logs that refusal (a 400) as a failed load
     game = display.evaluate(
-        """() => window.Panel.api("POST", "/api/games", {game: "hautetension", seed: 11,
-              options: {first: 0},
+        """() => import("/static/panel.js").then(panel => panel.api("POST", "/api/games", {
+              game: "hautetension", seed: 11, options: {first: 0},
               seats: [{kind: "human", name: "Ada"}, {kind: "ai", level: "heuristic", name: "Volt"},
-                      {kind: "ai", level: "random", name: "Ohm"}]})""")
+                      {kind: "ai", level: "random", name: "Ohm"}]}))""")
     game_id = int(game["id"])
     display.goto(f"{served.url}/games/{game_id}")
     display.wait_for_selector("#ht-board .slot[data-slot='a9']")

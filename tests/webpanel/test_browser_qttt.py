@@ -150,7 +150,8 @@ def test_hot_seat_cycle_and_collapse_offered_to_the_chooser(served: Any, browser
     assert errors == [], errors
 
     # An illegal move is refused with the engine's reason and changes nothing.
-    display.evaluate("""id => Panel.api('POST', '/api/games/' + id + '/moves', {move: [0, 1]})
+    display.evaluate("""id => import('/static/panel.js')
+        .then(panel => panel.api('POST', '/api/games/' + id + '/moves', {move: [0, 1]}))
         .catch(e => { document.getElementById('message').textContent = e.message; })""", game_id)
     assert "already holds" in display.inner_text("#message")
     assert tools.game_state(display, game_id)["version"] == state["version"]

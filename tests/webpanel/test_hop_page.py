@@ -13,6 +13,7 @@ import pytest
 from flask import Flask
 
 from games.hop import Hop
+from games.hop.effects import EFFECT_NAMES
 
 MASTER = {"level": "master", "field": "positive", "interaction": "attractive"}
 HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bob"}]
@@ -67,6 +68,23 @@ def test_the_view_holds_the_board_the_page_draws(api: Any) -> None:
     assert [p["energy"] for p in view["players"]] == [2, 2] and view["bank"] == 4
     assert view["hamiltonian"] == {"field": "positive", "interaction": "attractive"}
     assert view["movement_board"] == ["hop", "doublon", "spin-flip", "cradle", "tunnel"]
+
+
+def test_the_page_shows_the_titles_the_view_sends(api: Any, client: Any) -> None:
+    game = create(api, options={**MASTER, "level": "doctorate"})
+    view = api.get(f"/api/games/{game['id']}").get_json()["view"]
+    titles = view["titles"]
+    assert [titles[a] for a in view["movement_board"]] == ["Hop", "Doublon", "Spin flip", "Cradle",
+                                                           "Thesis defense"]
+    assert all(titles[item["effect"]] for item in view["market"])
+    with client.get("/games/static/hop.js") as script:
+        held = [t for t in titles.values() if f'"{t}"'.encode() in script.data]
+    assert held == [], "the page keeps no display names of its own: the view has one home for them"
+    # The API's description of a move names every effect card the engine has, and nothing else.
+    document = client.get("/api/openapi.json").get_json()
+    named = {name for shape in document["components"]["schemas"]["HopMove"]["oneOf"]
+             for name in shape["properties"].get("effect", {}).get("enum", [])}
+    assert named == set(EFFECT_NAMES.values())
 
 
 def test_energy_changes_go_to_the_seat_that_acts_only(api: Any, device: Any) -> None:

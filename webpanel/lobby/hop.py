@@ -16,7 +16,9 @@ from typing import Any, Final
 
 from flask import Response, jsonify
 
+from games.hop.effects import EFFECT_TITLES, IMPURITY
 from games.hop.game import Hop
+from games.hop.rules import ACTION_NAMES, ACTION_TITLES, SPIN_FLIP
 from webpanel import openapi
 from webpanel.errors import ApiError
 from webpanel.lobby.api import load_record
@@ -25,7 +27,7 @@ from webpanel.lobby.blueprint import bp, store
 from webpanel.lobby.seats import identify
 from webpanel.openapi import error, json_response
 
-ACTIONS: Final = ["hop", "doublon", "spin-flip", "cradle", "tunnel", "thesis-defense"]
+ACTIONS: Final = list(ACTION_NAMES.values())
 NODE: Final = {"type": "string", "example": "b1",
                "description": "A node by name: a site card (\"c3\") or an electrode by its corner"}
 SPIN: Final = {"enum": ["up", "down"]}
@@ -156,6 +158,11 @@ HOP_VIEW: Final[dict[str, Any]] = {
         "heat_exchange": {"type": ["string", "null"],
                           "description": "Doctorate: the heat source whose exchange the last player "
                                          "decides now."},
+        "titles": {"type": "object", "description": "What the page calls each action of the movement board "
+                   "and (Doctorate) each effect card, by its name in the notation.",
+                   "additionalProperties": {"type": "string"},
+                   "example": {"spin-flip": ACTION_TITLES[SPIN_FLIP],
+                               "impurity-vacancy": EFFECT_TITLES[IMPURITY]}},
     },
 }
 

@@ -8,8 +8,10 @@ import random
 import pytest
 
 from games.frame import AI_LEVELS, GAMES, SavedGameError, ai_player, game_class
+from games.hop.effects import EFFECT_NAMES, EFFECT_TITLES
 from games.hop.exc import NotationError, NotYourElectronError
 from games.hop.game import Hop
+from games.hop.rules import ACTION_NAMES, ACTION_TITLES
 
 
 def test_registered_with_its_levels():
@@ -88,3 +90,16 @@ def test_the_view_shows_every_legal_move_with_its_energy_change():
     assert view["hamiltonian"] == {"field": "positive", "interaction": "repulsive"}
     assert view["blocked"] == "cradle" and view["to_act"] == 0
     json.dumps(view)  # the panel sends it as it is
+
+
+def test_the_view_names_every_action_and_effect_card_it_can_show():
+    doctorate = Hop.new(["ann", "bob"], options={"level": "doctorate", "field": "positive",
+                                                 "interaction": "attractive"}, seed=1)
+    titles = doctorate.view()["titles"]
+    assert set(titles) == set(doctorate.view()["movement_board"]) | set(EFFECT_NAMES.values())
+    assert titles["spin-flip"] == "Spin flip" and titles["impurity-vacancy"] == "Impurity / vacancy"
+    assert set(ACTION_TITLES) == set(ACTION_NAMES) and set(EFFECT_TITLES) == set(EFFECT_NAMES)
+    assert all(isinstance(t, str) and t and t[0].isupper() for t in titles.values())
+    bachelor = Hop.new(["ann", "bob"], seed=1).view()
+    assert bachelor["titles"] == {"hop": "Hop", "doublon": "Doublon", "spin-flip": "Spin flip",
+                                  "cradle": "Cradle", "tunnel": "Tunnel"}

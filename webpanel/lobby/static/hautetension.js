@@ -4,201 +4,181 @@
  * attack or defense and taps a free slot. Also shown: the seat's own stock,
  * lit lamps, eliminations, the turn timer and, at the end, the tournament
  * points. */
-"use strict";
-(function () {
-  var svg = null;
-  var slotEls = {};
-  var lampEls = {};
-  var drawn = null;       // the layout drawn, by name
-  var loading = null;     // the layout being fetched
-  var kind = "attack";    // the pawn the player is about to place
-  var current = null;     // the state on screen
-  var busy = false;
-  var timerVersion = null, timerStart = 0, timerHandle = null;
+import { draw as drawLayout, showLamps, showPawns } from "/static/layout-draw.js";
+import { api, byId as $, el, svg } from "/static/panel.js";
+import { GamePage } from "./game.js";
 
-  function $(id) { return document.getElementById(id); }
+var root = null;
+var slotEls = {};
+var lampEls = {};
+var drawn = null;       // the layout drawn, by name
+var loading = null;     // the layout being fetched
+var kind = "attack";    // the pawn the player is about to place
+var current = null;     // the state on screen
+var busy = false;
+var timerVersion = null, timerStart = 0, timerHandle = null;
 
-  // The same drawing as the live board (webpanel/static/layout-draw.js), each slot a button.
-  function draw(layout, ctx) {
-    var parts = window.LayoutDrawing.draw(svg, layout, {
-      slotAttributes: function (name) { return { tabindex: "0", role: "button", "aria-label": "slot " + name }; },
-      eachSlot: function (g, name, p) {
-        window.LayoutDrawing.el("text", { x: p.x, y: p.y + 0.02, "class": "mine" }, g);
-        g.addEventListener("click", function () { onSlot(name, ctx); });
-        g.addEventListener("keydown", function (e) {
-          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onSlot(name, ctx); }
-        });
-      }
-    });
-    slotEls = parts.slots;
-    lampEls = parts.lamps;
-    drawn = layout.name;
-  }
-
-  async function ensureLayout(name, ctx) {
-    if (drawn === name) { return true; }
-    if (!loading) {
-      loading = window.Panel.api("GET", "/api/layouts/" + encodeURIComponent(name))
-        .then(function (layout) { draw(layout, ctx); })
-        .finally(function () { loading = null; });
-    }
-    try { await loading; } catch (err) { ctx.message(err.message); return false; }
-    return drawn === name;
-  }
-
-  function canPlay(state, ctx) { return !!(state && state.can_move && !ctx.replay && !busy); }
-
-  async function onSlot(slot, ctx) {
-    if (!canPlay(current, ctx) || current.view.pawns[slot]) { return; }
-    busy = true;
-    try { await ctx.play({ slot: slot, pawn: kind }); } finally { busy = false; }
-  }
-
-  function chooseKind(k) {
-    kind = k;
-    ["attack", "defense"].forEach(function (name) {
-      $("ht-" + name).setAttribute("aria-pressed", String(name === kind));
-    });
-  }
-
-  function init(ctx) {
-    svg = $("ht-board");
-    $("ht-attack").addEventListener("click", function () { chooseKind("attack"); });
-    $("ht-defense").addEventListener("click", function () { chooseKind("defense"); });
-    chooseKind("attack");
-    void ctx;
-  }
-
-  function seatLabel(view, seat) {
-    var s = view.seats[seat];
-    return s ? s.name : "seat " + seat;
-  }
-
-  function renderBoard(state) {
-    var view = state.view;
-    var mine = (view.you && view.you.pawns) || {};
-    Object.keys(slotEls).forEach(function (name) {
-      var g = slotEls[name];
-      var pawn = view.pawns[name];
-      var pawnEl = g.querySelector(".pawn");
-      var mark = g.querySelector(".mine");
-      g.classList.toggle("occupied", !!pawn);
-      if (pawn) {
-        g.setAttribute("data-owner", pawn.owner === null ? "none" : String(pawn.owner));
-        var seat = pawn.owner === null ? null : view.seats[pawn.owner];
-        pawnEl.setAttribute("fill", seat ? seat.colour : "#8a8a8a");
-      } else {
-        g.removeAttribute("data-owner");
-        pawnEl.removeAttribute("fill");
-      }
-      // Only the seat's own view holds kinds: nobody else's pawns are ever marked.
-      var own = pawn && mine[name];
-      mark.textContent = own ? (own === "attack" ? "A" : "D") : "";
-      if (own) { g.setAttribute("data-kind", own); } else { g.removeAttribute("data-kind"); }
-    });
-    Object.keys(lampEls).forEach(function (name) {
-      lampEls[name].classList.toggle("lit", view.lit.indexOf(name) >= 0);
-      var owner = view.seats.findIndex(function (s) { return s.lamp === name; });
-      lampEls[name].querySelector("circle").setAttribute("stroke", owner >= 0 ? view.seats[owner].colour : "#555");
-    });
-  }
-
-  function renderPlay(state, ctx) {
-    var view = state.view;
-    var playing = canPlay(state, ctx);
-    svg.classList.toggle("can-play", playing);
-    $("ht-play").hidden = !playing;
-    var stock = $("ht-stock");
-    if (view.you && view.you.stock) {
-      var s = view.you.stock;
-      stock.hidden = false;
-      stock.textContent = "Your pawns left: " + s.attack + " attack, " + s.defense + " defense";
-      $("ht-attack").disabled = s.attack === 0;
-      $("ht-defense").disabled = s.defense === 0;
-      if (s[kind] === 0) { chooseKind(kind === "attack" ? "defense" : "attack"); }
-    } else {
-      stock.hidden = true;  // spectators: nobody's stock of kinds is shown
-    }
-  }
-
-  function renderEliminations(state) {
-    var view = state.view;
-    var list = $("ht-eliminations");
-    list.textContent = "";
-    view.eliminations.forEach(function (e) {
-      var by = e.by === null || e.by === undefined ? "" : " by " + (e.by === e.player ? "their own pawn" : seatLabel(view, e.by));
-      var item = document.createElement("li");
-      item.textContent = seatLabel(view, e.player) + " is out: lamp " + e.lamp + " lit at move " + e.move + by;
-      list.appendChild(item);
-    });
-  }
-
-  function renderPoints(state) {
-    var view = state.view;
-    var table = $("ht-points");
-    table.hidden = !view.points;
-    var body = table.querySelector("tbody");
-    body.textContent = "";
-    (view.points || []).forEach(function (points, seat) {
-      var row = document.createElement("tr");
-      row.setAttribute("data-seat", String(seat));
-      [seatLabel(view, seat), view.seats[seat].lamp, String(points)].forEach(function (text) {
-        var cell = document.createElement("td");
-        cell.textContent = text;
-        row.appendChild(cell);
+// The same drawing as the live board (webpanel/static/layout-draw.js), each slot a button.
+function draw(layout, ctx) {
+  var parts = drawLayout(root, layout, {
+    slotAttributes: function (name) { return { tabindex: "0", role: "button", "aria-label": "slot " + name }; },
+    eachSlot: function (g, name, p) {
+      g.appendChild(svg("text", { x: p.x, y: p.y + 0.02, "class": "mine" }));
+      g.addEventListener("click", function () { onSlot(name, ctx); });
+      g.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onSlot(name, ctx); }
       });
-      body.appendChild(row);
+    }
+  });
+  slotEls = parts.slots;
+  lampEls = parts.lamps;
+  drawn = layout.name;
+}
+
+async function ensureLayout(name, ctx) {
+  if (drawn === name) { return true; }
+  if (!loading) {
+    loading = api("GET", "/api/layouts/" + encodeURIComponent(name))
+      .then(function (layout) { draw(layout, ctx); })
+      .finally(function () { loading = null; });
+  }
+  try { await loading; } catch (err) { ctx.message(err.message); return false; }
+  return drawn === name;
+}
+
+function canPlay(state, ctx) { return !!(state && state.can_move && !ctx.replay && !busy); }
+
+async function onSlot(slot, ctx) {
+  if (!canPlay(current, ctx) || current.view.pawns[slot]) { return; }
+  busy = true;
+  try { await ctx.play({ slot: slot, pawn: kind }); } finally { busy = false; }
+}
+
+function chooseKind(k) {
+  kind = k;
+  ["attack", "defense"].forEach(function (name) {
+    $("ht-" + name).setAttribute("aria-pressed", String(name === kind));
+  });
+}
+
+function init(ctx) {
+  root = $("ht-board");
+  $("ht-attack").addEventListener("click", function () { chooseKind("attack"); });
+  $("ht-defense").addEventListener("click", function () { chooseKind("defense"); });
+  chooseKind("attack");
+  void ctx;
+}
+
+function seatLabel(view, seat) {
+  var s = view.seats[seat];
+  return s ? s.name : "seat " + seat;
+}
+
+function renderBoard(state) {
+  var view = state.view;
+  var mine = (view.you && view.you.pawns) || {};
+  showPawns(slotEls, view.pawns, view.seats);
+  Object.keys(slotEls).forEach(function (name) {
+    var g = slotEls[name];
+    var mark = g.querySelector(".mine");
+    // Only the seat's own view holds kinds: nobody else's pawns are ever marked.
+    var own = view.pawns[name] && mine[name];
+    mark.textContent = own ? (own === "attack" ? "A" : "D") : "";
+    if (own) { g.setAttribute("data-kind", own); } else { g.removeAttribute("data-kind"); }
+  });
+  showLamps(lampEls, view.lit, view.seats);
+}
+
+function renderPlay(state, ctx) {
+  var view = state.view;
+  var playing = canPlay(state, ctx);
+  root.classList.toggle("can-play", playing);
+  $("ht-play").hidden = !playing;
+  var stock = $("ht-stock");
+  if (view.you && view.you.stock) {
+    var s = view.you.stock;
+    stock.hidden = false;
+    stock.textContent = "Your pawns left: " + s.attack + " attack, " + s.defense + " defense";
+    $("ht-attack").disabled = s.attack === 0;
+    $("ht-defense").disabled = s.defense === 0;
+    if (s[kind] === 0) { chooseKind(kind === "attack" ? "defense" : "attack"); }
+  } else {
+    stock.hidden = true;  // spectators: nobody's stock of kinds is shown
+  }
+}
+
+function renderEliminations(state) {
+  var view = state.view;
+  var list = $("ht-eliminations");
+  list.textContent = "";
+  view.eliminations.forEach(function (e) {
+    var by = e.by === null || e.by === undefined ? "" : " by " + (e.by === e.player ? "their own pawn" : seatLabel(view, e.by));
+    list.appendChild(el("li", {}, seatLabel(view, e.player) + " is out: lamp " + e.lamp + " lit at move " + e.move + by));
+  });
+}
+
+function renderPoints(state) {
+  var view = state.view;
+  var table = $("ht-points");
+  table.hidden = !view.points;
+  var body = table.querySelector("tbody");
+  body.textContent = "";
+  (view.points || []).forEach(function (points, seat) {
+    var row = el("tr", { "data-seat": String(seat) });
+    [seatLabel(view, seat), view.seats[seat].lamp, String(points)].forEach(function (text) {
+      row.appendChild(el("td", {}, text));
     });
-  }
+    body.appendChild(row);
+  });
+}
 
-  // The turn timer counts from the moment this screen saw the position (the server keeps the real clock).
-  function renderTimer(state, ctx) {
-    var seconds = state.view.turn_timer ? state.view.turn_timer.seconds : 0;
-    var box = $("ht-timer");
-    if (timerHandle) { window.clearInterval(timerHandle); timerHandle = null; }
-    if (!seconds || state.outcome || ctx.replay || state.to_act === null) { box.hidden = true; return; }
-    if (timerVersion !== state.version) { timerVersion = state.version; timerStart = Date.now(); }
-    var acting = state.seats[state.to_act];
-    if (!acting || acting.kind === "ai") { box.hidden = true; return; }
-    box.hidden = false;
-    var tick = function () {
-      var left = Math.max(0, Math.ceil(seconds - (Date.now() - timerStart) / 1000));
-      box.textContent = (state.can_move ? "Your time: " : acting.name + "'s time: ") + left + " s";
-      box.dataset.urgent = String(left <= 5);
-    };
-    tick();
-    timerHandle = window.setInterval(tick, 500);
-  }
+// The turn timer counts from the moment this screen saw the position (the server keeps the real clock).
+function renderTimer(state, ctx) {
+  var seconds = state.view.turn_timer ? state.view.turn_timer.seconds : 0;
+  var box = $("ht-timer");
+  if (timerHandle) { window.clearInterval(timerHandle); timerHandle = null; }
+  if (!seconds || state.outcome || ctx.replay || state.to_act === null) { box.hidden = true; return; }
+  if (timerVersion !== state.version) { timerVersion = state.version; timerStart = Date.now(); }
+  var acting = state.seats[state.to_act];
+  if (!acting || acting.kind === "ai") { box.hidden = true; return; }
+  box.hidden = false;
+  var tick = function () {
+    var left = Math.max(0, Math.ceil(seconds - (Date.now() - timerStart) / 1000));
+    box.textContent = (state.can_move ? "Your time: " : acting.name + "'s time: ") + left + " s";
+    box.dataset.urgent = String(left <= 5);
+  };
+  tick();
+  timerHandle = window.setInterval(tick, 500);
+}
 
-  function render(state, ctx) {
-    current = state;
-    var view = state.view;
-    view.history = view.moves;  // the page's move list reads view.history
-    ensureLayout(view.layout, ctx).then(function (ok) {
-      if (!ok || current !== state) { return; }
-      renderBoard(state);
-      renderPlay(state, ctx);
-    });
-    renderEliminations(state);
-    renderPoints(state);
-    renderTimer(state, ctx);
-  }
+function render(state, ctx) {
+  current = state;
+  var view = state.view;
+  view.history = view.moves;  // the page's move list reads view.history
+  ensureLayout(view.layout, ctx).then(function (ok) {
+    if (!ok || current !== state) { return; }
+    renderBoard(state);
+    renderPlay(state, ctx);
+  });
+  renderEliminations(state);
+  renderPoints(state);
+  renderTimer(state, ctx);
+}
 
-  // The list is numbered by the page; a move shows who placed a pawn where, never its kind.
-  function describe(move) {
-    var view = current ? current.view : null;
-    var who = view ? seatLabel(view, move.player) : "seat " + move.player;
-    return who + ": " + move.slot;
-  }
+// The list is numbered by the page; a move shows who placed a pawn where, never its kind.
+function describe(move) {
+  var view = current ? current.view : null;
+  var who = view ? seatLabel(view, move.player) : "seat " + move.player;
+  return who + ": " + move.slot;
+}
 
-  function status(state) {
-    var view = state.view;
-    if (!state.outcome) { return null; }
-    var lit = view.lit.length ? " (lit: " + view.lit.join(", ") + ")" : "";
-    if (!state.outcome.winners.length) { return "Game over: nobody won" + lit; }
-    var names = state.outcome.winners.map(function (w) { return seatLabel(view, w); });
-    return "Game over: " + names.join(", ") + (names.length > 1 ? " tie" : " won") + lit;
-  }
+function status(state) {
+  var view = state.view;
+  if (!state.outcome) { return null; }
+  var lit = view.lit.length ? " (lit: " + view.lit.join(", ") + ")" : "";
+  if (!state.outcome.winners.length) { return "Game over: nobody won" + lit; }
+  var names = state.outcome.winners.map(function (w) { return seatLabel(view, w); });
+  return "Game over: " + names.join(", ") + (names.length > 1 ? " tie" : " won") + lit;
+}
 
-  window.GamePage.register("hautetension", { init: init, render: render, describe: describe, status: status });
-})();
+GamePage.register("hautetension", { init: init, render: render, describe: describe, status: status });

@@ -12,672 +12,653 @@
  * a thesis defense a tap on a card lists that card's targets, and a tap on a
  * site (or an electron) narrows them to the effects aimed there. Effect tokens
  * are drawn on the board with their direction; removed cards are dimmed. */
-"use strict";
-(function () {
-  var SVG = "http://www.w3.org/2000/svg";
-  var U = 100;            // SVG units between two neighbouring nodes
-  var PALETTE = { red: "#ef4444", blue: "#3b82f6", green: "#22c55e", yellow: "#eab308" };
-  var ARROW = { up: "↑", down: "↓" };
-  var ACTION_TITLES = { hop: "Hop", doublon: "Doublon", "spin-flip": "Spin flip", cradle: "Cradle", tunnel: "Tunnel",
-    "thesis-defense": "Thesis defense" };
-  var EFFECT_TITLES = { vortex: "Vortex", "microwave-cavity": "Microwave cavity", resistance: "Resistance",
-    "heat-source": "Heat source", "impurity-vacancy": "Impurity / vacancy", ionization: "Ionization",
-    "mobility-edge": "Mobility edge", "quantum-tunnel": "Quantum tunnel", diffusion: "Diffusion",
-    superposition: "Superposition", "penning-trap": "Penning trap", "dead-short": "Dead short",
-    "long-range-hopping": "Long-range hopping", "zero-point-energy": "Zero-point energy" };
+import { api, byId as $, el, paint, svg } from "/static/panel.js";
+import { GamePage } from "./game.js";
 
-  var current = null;     // the state on screen
-  var selected = null;    // {node, spin}: the electron (or electrode) the mover tapped
-  var narrowed = null;    // the moves that start and end where the mover tapped, when several do
-  var focus = null;       // a move whose places are outlined (hover or focus on its button)
-  var busy = false;       // a move is on its way
-  var drawnBoard = null;  // the name of the board the SVG holds
-  var places = {};        // "node:spin" (or "node:" for an electrode) -> its SVG group
-  var ctxRef = null;
-  var shownReplay = false; // whether the screen shows a replayed position
-  var annotated = null;     // {version, moves: move JSON -> energy change}
-  var asked = null;         // the version whose energy changes were asked for
-  var card = null;          // Doctorate: the effect card whose targets are listed
+var U = 100;            // SVG units between two neighbouring nodes
+var ARROW = { up: "↑", down: "↓" };
 
-  function $(id) { return document.getElementById(id); }
+var current = null;     // the state on screen
+var selected = null;    // {node, spin}: the electron (or electrode) the mover tapped
+var narrowed = null;    // the moves that start and end where the mover tapped, when several do
+var focus = null;       // a move whose places are outlined (hover or focus on its button)
+var busy = false;       // a move is on its way
+var drawnBoard = null;  // the name of the board the SVG holds
+var places = {};        // "node:spin" (or "node:" for an electrode) -> its SVG group
+var ctxRef = null;
+var shownReplay = false; // whether the screen shows a replayed position
+var annotated = null;     // {version, moves: move JSON -> energy change}
+var asked = null;         // the version whose energy changes were asked for
+var card = null;          // Doctorate: the effect card whose targets are listed
 
-  function svg(tag, attrs, text) {
-    var node = document.createElementNS(SVG, tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
-    if (text !== undefined) { node.textContent = text; }
-    return node;
+function chip(colour) {
+  var box = svg("svg", { "class": "hop-chip", viewBox: "0 0 20 20", "aria-hidden": "true" });
+  box.appendChild(svg("circle", { cx: 10, cy: 10, r: 8, fill: paint(colour) }));
+  return box;
+}
+
+function isElectrode(view, node) {
+  return view.board.electrodes.some(function (e) { return e.node === node; });
+}
+
+function key(node, spin) { return node + ":" + (spin || ""); }
+
+// -- moves: where they start and where they land ---------------------------
+
+// Where an effect, a thesis defense or a heat exchange is aimed (node null: nowhere on the board).
+function aim(move, last) {
+  if (move.from) { return last ? { node: move.to, spin: move.spin || null } : { node: move.from, spin: move.spin || null }; }
+  if (move.at) { return { node: move.at, spin: move.spin || null }; }
+  if (move.between) { return { node: move.between[last ? 1 : 0], spin: null }; }
+  if (move.sites) { return { node: move.sites[0], spin: null }; }
+  if (move.remove || move.add) { return { node: move.remove || move.add, spin: null }; }
+  return { node: null, spin: null };
+}
+
+function isDefense(move) {
+  return !!(move.effect || move.end_defense || move.heat_exchange !== undefined || move.collapse ||
+    move.action === "thesis-defense");
+}
+
+function source(move) {
+  if (isDefense(move)) { return aim(move, false); }
+  if (move.action === "spin-flip") { return { node: move.at, spin: move.spin }; }
+  if (move.action === "doublon") { return { node: move.from, spin: null }; }
+  return { node: move.from, spin: move.spin };
+}
+
+function target(view, move) {
+  if (isDefense(move)) {
+    var end = aim(move, true);
+    return end.node && isElectrode(view, end.node) ? { node: end.node, spin: null } : end;
   }
+  if (move.action === "spin-flip") { return { node: move.at, spin: move.spin === "up" ? "down" : "up" }; }
+  if (move.action === "doublon" || isElectrode(view, move.to)) { return { node: move.to, spin: null }; }
+  return { node: move.to, spin: move.spin };
+}
 
-  var el = window.Panel.el;
+// Does a tap on (node, spin) name this end of a move? (a doublon's ends are whole sites)
+function touches(end, node, spin) {
+  return end.node === node && (end.spin === null || spin === null || end.spin === spin);
+}
 
-  function paint(colour) { return PALETTE[colour] || colour; }
+// The energy change of each legal move comes from the engine, by version
+// (GET /api/games/<id>/hop/moves, only for the seat that acts).
+function energyOf(state, move) {
+  if (!annotated || annotated.version !== state.version) { return null; }
+  var delta = annotated.moves[JSON.stringify(move)];
+  return delta === undefined ? null : delta;
+}
 
-  function chip(colour) {
-    var box = svg("svg", { "class": "hop-chip", viewBox: "0 0 20 20", "aria-hidden": "true" });
-    box.appendChild(svg("circle", { cx: 10, cy: 10, r: 8, fill: paint(colour) }));
-    return box;
+function fetchEnergy(state) {
+  if (!state.can_move || ctxRef.replay || state.outcome) { return; }
+  if ((annotated && annotated.version === state.version) || asked === state.version) { return; }
+  asked = state.version;
+  api("GET", "/api/games/" + state.id + "/hop/moves").then(function (data) {
+    if (!data.moves) { return; }
+    var moves = {};
+    data.moves.forEach(function (m) { moves[JSON.stringify(m.move)] = m.energy_change; });
+    annotated = { version: data.version, moves: moves };
+    if (current && current.version === data.version) { redraw(); }
+  }, function (err) { ctxRef.message(err.message); });
+}
+
+// The legal movement actions of the seat on this screen, with their energy change (null until known).
+function movements(state) {
+  if (!state.can_move || ctxRef.replay) { return []; }
+  return (state.legal_moves || []).filter(function (m) { return m.action || isDefense(m); })
+    .map(function (m) { return { move: m, energy_change: energyOf(state, m) }; });
+}
+
+function cost(view, delta) {
+  if (view.level === "bachelor" || delta === null) { return ""; }
+  if (delta > 0) { return "pay " + delta; }
+  if (delta < 0) { return "take " + (-delta); }
+  return "no energy";
+}
+
+function costShort(delta) { return delta > 0 ? "+" + delta : delta < 0 ? "−" + (-delta) : "0"; }
+
+function spinText(spin) { return spin ? ARROW[spin] : ""; }
+
+// What an action or effect card is called: the engine's words, sent with the view.
+function title(view, name) { return (view && view.titles && view.titles[name]) || name; }
+
+function moveText(move, view) {
+  if (move.block) { return "block " + title(view, move.block).toLowerCase(); }
+  if (move.pass) { return "pass"; }
+  if (move.effect) { return effectText(move, view); }
+  if (move.end_defense) { return "end the thesis defense"; }
+  if (move.collapse) { return "superposed electron at " + move.at + " is spin " + spinText(move.collapse); }
+  if (move.heat_exchange !== undefined) {
+    return "heat source at " + move.at + (move.heat_exchange ? ": exchange its two electrons" : ": keep its electrons");
   }
-
-  function isElectrode(view, node) {
-    return view.board.electrodes.some(function (e) { return e.node === node; });
+  switch (move.action) {
+    case "thesis-defense": return "thesis defense (buy effects, no energy change)";
+    case "hop": return "hop " + move.from + spinText(move.spin) + " → " + move.to;
+    case "doublon": return "doublon " + move.from + " → " + move.to;
+    case "spin-flip": return "spin flip at " + move.at + " " + spinText(move.spin) + "→" +
+      spinText(move.spin === "up" ? "down" : "up");
+    case "cradle": return "cradle from " + move.from + spinText(move.spin) + ", pushes to " + move.to;
+    case "tunnel": return "tunnel from " + move.from + spinText(move.spin) + " → " + move.to;
+    default: return JSON.stringify(move);
   }
+}
 
-  function key(node, spin) { return node + ":" + (spin || ""); }
+function playerName(seat) {
+  var players = current && current.view ? current.view.players : null;
+  return players && players[seat] ? players[seat].name : "seat " + (seat + 1);
+}
 
-  // -- moves: where they start and where they land ---------------------------
-
-  // Where an effect, a thesis defense or a heat exchange is aimed (node null: nowhere on the board).
-  function aim(move, last) {
-    if (move.from) { return last ? { node: move.to, spin: move.spin || null } : { node: move.from, spin: move.spin || null }; }
-    if (move.at) { return { node: move.at, spin: move.spin || null }; }
-    if (move.between) { return { node: move.between[last ? 1 : 0], spin: null }; }
-    if (move.sites) { return { node: move.sites[0], spin: null }; }
-    if (move.remove || move.add) { return { node: move.remove || move.add, spin: null }; }
-    return { node: null, spin: null };
+// What an effect does, in the words of the log and the buttons.
+function effectText(move, view) {
+  var name = title(view, move.effect);
+  switch (move.effect) {
+    case "superposition": return name + ": the electron at " + move.at + " is between ↑ and ↓";
+    case "ionization": return name + ": the electron at " + move.at + spinText(move.spin) + " leaves the game";
+    case "penning-trap": return name + " on " + move.at + ": electrons may enter, none may leave";
+    case "heat-source": return name + " on " + move.at + ": after each turn lifts spin ↓ to ↑";
+    case "dead-short": return name + ": steal 1 energy from " + playerName(move.player);
+    case "mobility-edge": return name + ": one more movement action this turn";
+    case "zero-point-energy": return name + ": every other player pays 1 energy to the bank";
+    case "quantum-tunnel": return name + " " + move.from + spinText(move.spin) + " → " + move.to;
+    case "long-range-hopping": return name + " " + move.from + spinText(move.spin) + " → " + move.to + " (two cards away)";
+    case "diffusion": return name + ": exchange the " + spinText(move.spin) + " electrons of " + move.from + " and " + move.to;
+    case "microwave-cavity": return name + " " + move.from + " → " + move.to + ": after each turn moves electrons along it";
+    case "resistance": return name + " between " + move.between[0] + " and " + move.between[1] +
+      ": crossing it takes 1 energy from the bank";
+    case "vortex": return (move.turning === "clockwise" ? "Vortex ↻" : "Anti-vortex ↺") + " round " +
+      move.sites.join(", ") + ": after each turn electrons turn one card";
+    case "impurity-vacancy": return move.remove ? "Vacancy: remove " + move.remove + " (its electrons go home)"
+      : "Impurity: put " + move.add + " back";
+    default: return name;
   }
+}
 
-  function isDefense(move) {
-    return !!(move.effect || move.end_defense || move.heat_exchange !== undefined || move.collapse ||
-      move.action === "thesis-defense");
-  }
+// -- drawing the board -----------------------------------------------------
 
-  function source(move) {
-    if (isDefense(move)) { return aim(move, false); }
-    if (move.action === "spin-flip") { return { node: move.at, spin: move.spin }; }
-    if (move.action === "doublon") { return { node: move.from, spin: null }; }
-    return { node: move.from, spin: move.spin };
-  }
+function geometry(view) {
+  var xs = [], ys = [];
+  Object.keys(view.board.nodes).forEach(function (n) {
+    xs.push(view.board.nodes[n][0]); ys.push(view.board.nodes[n][1]);
+  });
+  var g = { minX: Math.min.apply(null, xs), maxX: Math.max.apply(null, xs),
+    minY: Math.min.apply(null, ys), maxY: Math.max.apply(null, ys) };
+  // Rows are counted from the bottom, as on the table (a1 bottom left).
+  g.at = function (node) {
+    var p = view.board.nodes[node];
+    return { x: (p[0] - g.minX + 0.5) * U, y: (g.maxY - p[1] + 0.5) * U };
+  };
+  return g;
+}
 
-  function target(view, move) {
-    if (isDefense(move)) {
-      var end = aim(move, true);
-      return end.node && isElectrode(view, end.node) ? { node: end.node, spin: null } : end;
+function drawBoard(view) {
+  var board = $("hop-board");
+  board.textContent = "";
+  places = {};
+  var g = geometry(view);
+  board.setAttribute("viewBox", "0 0 " + (g.maxX - g.minX + 1) * U + " " + (g.maxY - g.minY + 1) * U);
+  var wires = svg("g", { "class": "hop-wires" });
+  view.board.lines.forEach(function (line) {
+    for (var i = 1; i < line.length; i++) {
+      var a = g.at(line[i - 1]), b = g.at(line[i]);
+      wires.appendChild(svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
     }
-    if (move.action === "spin-flip") { return { node: move.at, spin: move.spin === "up" ? "down" : "up" }; }
-    if (move.action === "doublon" || isElectrode(view, move.to)) { return { node: move.to, spin: null }; }
-    return { node: move.to, spin: move.spin };
+  });
+  board.appendChild(wires);
+  var electrodes = {};
+  view.board.electrodes.forEach(function (e) { electrodes[e.node] = e; });
+  Object.keys(view.board.nodes).forEach(function (node) {
+    var at = g.at(node);
+    if (electrodes[node]) { drawElectrode(board, node, electrodes[node], at); } else { drawSite(board, node, at); }
+  });
+  drawnBoard = view.board.name;
+}
+
+// -- Doctorate: the effects board (market) ----------------------------------
+
+function renderMarket(state, ctx) {
+  var view = state.view;
+  var box = $("hop-market");
+  if (!view.market) { if (box) { box.remove(); } return; }
+  if (!box) {
+    box = el("div", { id: "hop-market", "class": "hop-market", role: "group", "aria-label": "Effects board" });
+    $("hop-actions").parentNode.appendChild(box);
   }
-
-  // Does a tap on (node, spin) name this end of a move? (a doublon's ends are whole sites)
-  function touches(end, node, spin) {
-    return end.node === node && (end.spin === null || spin === null || end.spin === spin);
+  box.textContent = "";
+  var moved = (view.after_turn || []).map(function (m) {
+    var name = title(view, m.effect);
+    return m.from === m.to ? name + " lifted " + m.from + "↓ → ↑" : name + " moved " + m.from + spinText(m.spin) + " → " + m.to;
+  });
+  if (moved.length) {
+    box.appendChild(el("p", { id: "hop-after-turn", "class": "hop-after-turn" }, "After the last turn: " + moved.join("; ") + "."));
   }
-
-  // The energy change of each legal move comes from the engine, by version
-  // (GET /api/games/<id>/hop/moves, only for the seat that acts).
-  function energyOf(state, move) {
-    if (!annotated || annotated.version !== state.version) { return null; }
-    var delta = annotated.moves[JSON.stringify(move)];
-    return delta === undefined ? null : delta;
-  }
-
-  function fetchEnergy(state) {
-    if (!state.can_move || ctxRef.replay || state.outcome) { return; }
-    if ((annotated && annotated.version === state.version) || asked === state.version) { return; }
-    asked = state.version;
-    window.Panel.api("GET", "/api/games/" + state.id + "/hop/moves").then(function (data) {
-      if (!data.moves) { return; }
-      var moves = {};
-      data.moves.forEach(function (m) { moves[JSON.stringify(m.move)] = m.energy_change; });
-      annotated = { version: data.version, moves: moves };
-      if (current && current.version === data.version) { redraw(); }
-    }, function (err) { ctxRef.message(err.message); });
-  }
-
-  // The legal movement actions of the seat on this screen, with their energy change (null until known).
-  function movements(state) {
-    if (!state.can_move || ctxRef.replay) { return []; }
-    return (state.legal_moves || []).filter(function (m) { return m.action || isDefense(m); })
-      .map(function (m) { return { move: m, energy_change: energyOf(state, m) }; });
-  }
-
-  function cost(view, delta) {
-    if (view.level === "bachelor" || delta === null) { return ""; }
-    if (delta > 0) { return "pay " + delta; }
-    if (delta < 0) { return "take " + (-delta); }
-    return "no energy";
-  }
-
-  function costShort(delta) { return delta > 0 ? "+" + delta : delta < 0 ? "−" + (-delta) : "0"; }
-
-  function spinText(spin) { return spin ? ARROW[spin] : ""; }
-
-  function moveText(move) {
-    if (move.block) { return "block " + (ACTION_TITLES[move.block] || move.block).toLowerCase(); }
-    if (move.pass) { return "pass"; }
-    if (move.effect) { return effectText(move); }
-    if (move.end_defense) { return "end the thesis defense"; }
-    if (move.collapse) { return "superposed electron at " + move.at + " is spin " + spinText(move.collapse); }
-    if (move.heat_exchange !== undefined) {
-      return "heat source at " + move.at + (move.heat_exchange ? ": exchange its two electrons" : ": keep its electrons");
+  box.appendChild(el("h2", { "class": "hop-heading" }, "Effects board" + (view.defending ? " — thesis defense: buy effects" : "")));
+  var open = state.can_move && !ctx.replay && view.defending;
+  var legal = open ? state.legal_moves || [] : [];
+  var energy = view.players[view.turn] ? view.players[view.turn].energy : 0;
+  view.market.forEach(function (item) {
+    var tile = el("button", { type: "button", "class": "hop-card", "data-effect": item.effect, "data-cost": item.cost });
+    tile.appendChild(el("span", { "class": "name" }, title(view, item.effect)));
+    tile.appendChild(el("span", { "class": "price" }, "⚡ " + item.cost));
+    if (item.used) { tile.classList.add("used"); tile.appendChild(el("span", { "class": "note" }, "used this turn")); }
+    var playable = legal.some(function (m) { return m.effect === item.effect; });
+    if (open && !item.used && item.cost > energy) { tile.appendChild(el("span", { "class": "note" }, "not enough energy")); }
+    tile.disabled = !playable;
+    if (playable) {
+      tile.classList.add("choice");
+      if (card === item.effect) { tile.classList.add("picked"); }
+      tile.addEventListener("click", function () {
+        card = card === item.effect ? null : item.effect;
+        selected = null;
+        narrowed = null;
+        redraw();
+      });
     }
-    switch (move.action) {
-      case "thesis-defense": return "thesis defense (buy effects, no energy change)";
-      case "hop": return "hop " + move.from + spinText(move.spin) + " → " + move.to;
-      case "doublon": return "doublon " + move.from + " → " + move.to;
-      case "spin-flip": return "spin flip at " + move.at + " " + spinText(move.spin) + "→" +
-        spinText(move.spin === "up" ? "down" : "up");
-      case "cradle": return "cradle from " + move.from + spinText(move.spin) + ", pushes to " + move.to;
-      case "tunnel": return "tunnel from " + move.from + spinText(move.spin) + " → " + move.to;
-      default: return JSON.stringify(move);
-    }
-  }
+    box.appendChild(tile);
+  });
+}
 
-  function playerName(seat) {
-    var players = current && current.view ? current.view.players : null;
-    return players && players[seat] ? players[seat].name : "seat " + (seat + 1);
-  }
+// A place answers a tap, a click, and Enter or Space from the keyboard.
+function tappable(place, node, spin) {
+  place.setAttribute("tabindex", "0");
+  place.addEventListener("click", function () { onPlace(node, spin); });
+  place.addEventListener("keydown", function (event) {
+    if (event.key === "Enter" || event.key === " ") { event.preventDefault(); onPlace(node, spin); }
+  });
+}
 
-  // What an effect does, in the words of the log and the buttons.
-  function effectText(move) {
-    var title = EFFECT_TITLES[move.effect] || move.effect;
-    switch (move.effect) {
-      case "superposition": return title + ": the electron at " + move.at + " is between ↑ and ↓";
-      case "ionization": return title + ": the electron at " + move.at + spinText(move.spin) + " leaves the game";
-      case "penning-trap": return title + " on " + move.at + ": electrons may enter, none may leave";
-      case "heat-source": return title + " on " + move.at + ": after each turn lifts spin ↓ to ↑";
-      case "dead-short": return title + ": steal 1 energy from " + playerName(move.player);
-      case "mobility-edge": return title + ": one more movement action this turn";
-      case "zero-point-energy": return title + ": every other player pays 1 energy to the bank";
-      case "quantum-tunnel": return title + " " + move.from + spinText(move.spin) + " → " + move.to;
-      case "long-range-hopping": return title + " " + move.from + spinText(move.spin) + " → " + move.to + " (two cards away)";
-      case "diffusion": return title + ": exchange the " + spinText(move.spin) + " electrons of " + move.from + " and " + move.to;
-      case "microwave-cavity": return title + " " + move.from + " → " + move.to + ": after each turn moves electrons along it";
-      case "resistance": return title + " between " + move.between[0] + " and " + move.between[1] +
-        ": crossing it takes 1 energy from the bank";
-      case "vortex": return (move.turning === "clockwise" ? "Vortex ↻" : "Anti-vortex ↺") + " round " +
-        move.sites.join(", ") + ": after each turn electrons turn one card";
-      case "impurity-vacancy": return move.remove ? "Vacancy: remove " + move.remove + " (its electrons go home)"
-        : "Impurity: put " + move.add + " back";
-      default: return title;
-    }
-  }
+function drawSite(board, node, at) {
+  var card = svg("g", { "class": "hop-site", "data-node": node });
+  card.appendChild(svg("rect", { "class": "site-card", x: at.x - 45, y: at.y - 45, width: 90, height: 90, rx: 9 }));
+  card.appendChild(svg("text", { "class": "node-name", x: at.x - 40, y: at.y - 31 }, node));
+  [["up", -22], ["down", 22]].forEach(function (pair) {
+    var spin = pair[0], cy = at.y + pair[1];
+    var place = svg("g", { "class": "hop-place", "data-node": node, "data-spin": spin, role: "button" });
+    place.appendChild(svg("rect", { "class": "hit", x: at.x - 45, y: cy - 22, width: 90, height: 44 }));
+    place.appendChild(svg("text", { "class": "spin-arrow", x: at.x - 36, y: cy + 6 }, ARROW[spin]));
+    place.appendChild(svg("circle", { "class": "spot", cx: at.x, cy: cy, r: 17 }));
+    place.appendChild(svg("circle", { "class": "electron", cx: at.x, cy: cy, r: 14 }));
+    place.appendChild(svg("text", { "class": "delta", x: at.x + 24, y: cy + 6 }));
+    tappable(place, node, spin);
+    card.appendChild(place);
+    places[key(node, spin)] = place;
+  });
+  board.appendChild(card);
+}
 
-  // -- drawing the board -----------------------------------------------------
+function drawElectrode(board, node, electrode, at) {
+  var place = svg("g", { "class": "hop-place hop-electrode", "data-node": node, "data-colour": electrode.colour,
+    role: "button" });
+  place.appendChild(svg("circle", { "class": "hit", cx: at.x, cy: at.y, r: 48 }));
+  place.appendChild(svg("circle", { "class": "ring", cx: at.x, cy: at.y, r: 42, stroke: paint(electrode.colour) }));
+  place.appendChild(svg("g", { "class": "stock", "data-x": at.x, "data-y": at.y }));
+  place.appendChild(svg("text", { "class": "delta", x: at.x + 30, y: at.y - 30 }));
+  tappable(place, node, null);
+  board.appendChild(place);
+  places[key(node, null)] = place;
+}
 
-  function geometry(view) {
-    var xs = [], ys = [];
-    Object.keys(view.board.nodes).forEach(function (n) {
-      xs.push(view.board.nodes[n][0]); ys.push(view.board.nodes[n][1]);
-    });
-    var g = { minX: Math.min.apply(null, xs), maxX: Math.max.apply(null, xs),
-      minY: Math.min.apply(null, ys), maxY: Math.max.apply(null, ys) };
-    // Rows are counted from the bottom, as on the table (a1 bottom left).
-    g.at = function (node) {
-      var p = view.board.nodes[node];
-      return { x: (p[0] - g.minX + 0.5) * U, y: (g.maxY - p[1] + 0.5) * U };
-    };
-    return g;
-  }
-
-  function drawBoard(view) {
-    var board = $("hop-board");
-    board.textContent = "";
-    places = {};
-    var g = geometry(view);
-    board.setAttribute("viewBox", "0 0 " + (g.maxX - g.minX + 1) * U + " " + (g.maxY - g.minY + 1) * U);
-    var wires = svg("g", { "class": "hop-wires" });
-    view.board.lines.forEach(function (line) {
-      for (var i = 1; i < line.length; i++) {
-        var a = g.at(line[i - 1]), b = g.at(line[i]);
-        wires.appendChild(svg("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y }));
-      }
-    });
-    board.appendChild(wires);
-    var electrodes = {};
-    view.board.electrodes.forEach(function (e) { electrodes[e.node] = e; });
-    Object.keys(view.board.nodes).forEach(function (node) {
-      var at = g.at(node);
-      if (electrodes[node]) { drawElectrode(board, node, electrodes[node], at); } else { drawSite(board, node, at); }
-    });
-    drawnBoard = view.board.name;
-  }
-
-  // -- Doctorate: the effects board (market) ----------------------------------
-
-  function renderMarket(state, ctx) {
-    var view = state.view;
-    var box = $("hop-market");
-    if (!view.market) { if (box) { box.remove(); } return; }
-    if (!box) {
-      box = el("div", { id: "hop-market", "class": "hop-market", role: "group", "aria-label": "Effects board" });
-      $("hop-actions").parentNode.appendChild(box);
-    }
-    box.textContent = "";
-    var moved = (view.after_turn || []).map(function (m) {
-      var title = EFFECT_TITLES[m.effect] || m.effect;
-      return m.from === m.to ? title + " lifted " + m.from + "↓ → ↑" : title + " moved " + m.from + spinText(m.spin) + " → " + m.to;
-    });
-    if (moved.length) {
-      box.appendChild(el("p", { id: "hop-after-turn", "class": "hop-after-turn" }, "After the last turn: " + moved.join("; ") + "."));
-    }
-    box.appendChild(el("h2", { "class": "hop-heading" }, "Effects board" + (view.defending ? " — thesis defense: buy effects" : "")));
-    var open = state.can_move && !ctx.replay && view.defending;
-    var legal = open ? state.legal_moves || [] : [];
-    var energy = view.players[view.turn] ? view.players[view.turn].energy : 0;
-    view.market.forEach(function (item) {
-      var tile = el("button", { type: "button", "class": "hop-card", "data-effect": item.effect, "data-cost": item.cost });
-      tile.appendChild(el("span", { "class": "name" }, EFFECT_TITLES[item.effect] || item.effect));
-      tile.appendChild(el("span", { "class": "price" }, "⚡ " + item.cost));
-      if (item.used) { tile.classList.add("used"); tile.appendChild(el("span", { "class": "note" }, "used this turn")); }
-      var playable = legal.some(function (m) { return m.effect === item.effect; });
-      if (open && !item.used && item.cost > energy) { tile.appendChild(el("span", { "class": "note" }, "not enough energy")); }
-      tile.disabled = !playable;
-      if (playable) {
-        tile.classList.add("choice");
-        if (card === item.effect) { tile.classList.add("picked"); }
-        tile.addEventListener("click", function () {
-          card = card === item.effect ? null : item.effect;
-          selected = null;
-          narrowed = null;
-          redraw();
-        });
-      }
-      box.appendChild(tile);
-    });
-  }
-
-  // A place answers a tap, a click, and Enter or Space from the keyboard.
-  function tappable(place, node, spin) {
-    place.setAttribute("tabindex", "0");
-    place.addEventListener("click", function () { onPlace(node, spin); });
-    place.addEventListener("keydown", function (event) {
-      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); onPlace(node, spin); }
-    });
-  }
-
-  function drawSite(board, node, at) {
-    var card = svg("g", { "class": "hop-site", "data-node": node });
-    card.appendChild(svg("rect", { "class": "site-card", x: at.x - 45, y: at.y - 45, width: 90, height: 90, rx: 9 }));
-    card.appendChild(svg("text", { "class": "node-name", x: at.x - 40, y: at.y - 31 }, node));
-    [["up", -22], ["down", 22]].forEach(function (pair) {
-      var spin = pair[0], cy = at.y + pair[1];
-      var place = svg("g", { "class": "hop-place", "data-node": node, "data-spin": spin, role: "button" });
-      place.appendChild(svg("rect", { "class": "hit", x: at.x - 45, y: cy - 22, width: 90, height: 44 }));
-      place.appendChild(svg("text", { "class": "spin-arrow", x: at.x - 36, y: cy + 6 }, ARROW[spin]));
-      place.appendChild(svg("circle", { "class": "spot", cx: at.x, cy: cy, r: 17 }));
-      place.appendChild(svg("circle", { "class": "electron", cx: at.x, cy: cy, r: 14 }));
-      place.appendChild(svg("text", { "class": "delta", x: at.x + 24, y: cy + 6 }));
-      tappable(place, node, spin);
-      card.appendChild(place);
-      places[key(node, spin)] = place;
-    });
-    board.appendChild(card);
-  }
-
-  function drawElectrode(board, node, electrode, at) {
-    var place = svg("g", { "class": "hop-place hop-electrode", "data-node": node, "data-colour": electrode.colour,
-      role: "button" });
-    place.appendChild(svg("circle", { "class": "hit", cx: at.x, cy: at.y, r: 48 }));
-    place.appendChild(svg("circle", { "class": "ring", cx: at.x, cy: at.y, r: 42, stroke: paint(electrode.colour) }));
-    place.appendChild(svg("g", { "class": "stock", "data-x": at.x, "data-y": at.y }));
-    place.appendChild(svg("text", { "class": "delta", x: at.x + 30, y: at.y - 30 }));
-    tappable(place, node, null);
-    board.appendChild(place);
-    places[key(node, null)] = place;
-  }
-
-  // Doctorate: the effect tokens with their direction, and the cards a vacancy removed.
-  function drawTokens(view) {
-    var board = $("hop-board");
-    var old = board.querySelector(".hop-tokens");
-    if (old) { old.remove(); }
-    var removed = view.removed || [];
-    var between = (view.superposed || []).map(function (s) { return s.at; });
-    board.querySelectorAll(".hop-place[data-spin]").forEach(function (place) {
-      place.classList.toggle("superposed", between.indexOf(place.dataset.node) >= 0);
-    });
-    board.querySelectorAll(".hop-site").forEach(function (site) {
-      site.classList.toggle("removed", removed.indexOf(site.dataset.node) >= 0);
-    });
-    if (!view.tokens || !view.tokens.length) { return; }
-    var g = geometry(view);
-    var layer = svg("g", { "class": "hop-tokens" });
-    view.tokens.forEach(function (t) {
-      var item = svg("g", { "class": "hop-token", "data-effect": t.effect });
-      var a, b, c;
-      if (t.effect === "vortex") {
-        var xs = 0, ys = 0;
-        t.sites.forEach(function (n) { var p = g.at(n); xs += p.x / 4; ys += p.y / 4; });
-        item.appendChild(svg("circle", { cx: xs, cy: ys, r: 24 }));
-        item.appendChild(svg("text", { x: xs, y: ys + 11 }, t.turning === "clockwise" ? "↻" : "↺"));
-        item.dataset.turning = t.turning;
-      } else if (t.from || t.between) {
-        a = g.at(t.from || t.between[0]); b = g.at(t.to || t.between[1]);
-        c = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
-        if (t.from) {
-          // An arrow from the initial card toward the final one.
-          var dx = (b.x - a.x) / 5, dy = (b.y - a.y) / 5;
-          item.appendChild(svg("line", { x1: c.x - dx, y1: c.y - dy, x2: c.x + dx, y2: c.y + dy }));
-          item.appendChild(svg("circle", { cx: c.x + dx, cy: c.y + dy, r: 6 }));
-          item.appendChild(svg("text", { x: c.x, y: c.y - 10 }, "≋"));
-        } else {
-          item.appendChild(svg("rect", { x: c.x - 14, y: c.y - 14, width: 28, height: 28, rx: 4 }));
-          item.appendChild(svg("text", { x: c.x, y: c.y + 7 }, "Ω"));
-        }
+// Doctorate: the effect tokens with their direction, and the cards a vacancy removed.
+function drawTokens(view) {
+  var board = $("hop-board");
+  var old = board.querySelector(".hop-tokens");
+  if (old) { old.remove(); }
+  var removed = view.removed || [];
+  var between = (view.superposed || []).map(function (s) { return s.at; });
+  board.querySelectorAll(".hop-place[data-spin]").forEach(function (place) {
+    place.classList.toggle("superposed", between.indexOf(place.dataset.node) >= 0);
+  });
+  board.querySelectorAll(".hop-site").forEach(function (site) {
+    site.classList.toggle("removed", removed.indexOf(site.dataset.node) >= 0);
+  });
+  if (!view.tokens || !view.tokens.length) { return; }
+  var g = geometry(view);
+  var layer = svg("g", { "class": "hop-tokens" });
+  view.tokens.forEach(function (t) {
+    var item = svg("g", { "class": "hop-token", "data-effect": t.effect });
+    var a, b, c;
+    if (t.effect === "vortex") {
+      var xs = 0, ys = 0;
+      t.sites.forEach(function (n) { var p = g.at(n); xs += p.x / 4; ys += p.y / 4; });
+      item.appendChild(svg("circle", { cx: xs, cy: ys, r: 24 }));
+      item.appendChild(svg("text", { x: xs, y: ys + 11 }, t.turning === "clockwise" ? "↻" : "↺"));
+      item.dataset.turning = t.turning;
+    } else if (t.from || t.between) {
+      a = g.at(t.from || t.between[0]); b = g.at(t.to || t.between[1]);
+      c = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+      if (t.from) {
+        // An arrow from the initial card toward the final one.
+        var dx = (b.x - a.x) / 5, dy = (b.y - a.y) / 5;
+        item.appendChild(svg("line", { x1: c.x - dx, y1: c.y - dy, x2: c.x + dx, y2: c.y + dy }));
+        item.appendChild(svg("circle", { cx: c.x + dx, cy: c.y + dy, r: 6 }));
+        item.appendChild(svg("text", { x: c.x, y: c.y - 10 }, "≋"));
       } else {
-        a = g.at(t.at);
-        item.appendChild(svg("text", { x: a.x + 30, y: a.y - 28 }, t.effect === "heat-source" ? "♨" : "⊡"));
+        item.appendChild(svg("rect", { x: c.x - 14, y: c.y - 14, width: 28, height: 28, rx: 4 }));
+        item.appendChild(svg("text", { x: c.x, y: c.y + 7 }, "Ω"));
       }
-      item.appendChild(svg("title", {}, t.effect + (t.turning ? " " + t.turning : "")));
-      layer.appendChild(item);
-    });
-    board.appendChild(layer);
-  }
-
-  // What each spin place and electrode holds now.
-  function fill(view) {
-    Object.keys(view.sites).forEach(function (node) {
-      ["up", "down"].forEach(function (spin) {
-        var place = places[key(node, spin)];
-        var colour = view.sites[node][spin];
-        var electron = place.querySelector(".electron");
-        electron.setAttribute("fill", colour ? paint(colour) : "none");
-        place.classList.toggle("taken", !!colour);
-        if (colour) { place.dataset.colour = colour; } else { delete place.dataset.colour; }
-        place.setAttribute("aria-label", node + " spin " + spin + (colour ? ": " + colour + " electron" : ": free"));
-      });
-    });
-    view.board.electrodes.forEach(function (e) {
-      var place = places[key(e.node, null)];
-      var stock = place.querySelector(".stock");
-      var x = Number(stock.dataset.x), y = Number(stock.dataset.y);
-      stock.textContent = "";
-      var held = view.electrodes[e.colour] || {};
-      var colours = Object.keys(held);
-      colours.forEach(function (colour, i) {
-        var dy = (i - (colours.length - 1) / 2) * 24;
-        stock.appendChild(svg("circle", { cx: x - 12, cy: y + dy, r: 9, fill: paint(colour) }));
-        stock.appendChild(svg("text", { "class": "count", x: x + 2, y: y + dy + 7, "data-colour": colour }, String(held[colour])));
-      });
-      place.setAttribute("aria-label", e.colour + " electrode: " + (colours.map(function (c) {
-        return held[c] + " " + c;
-      }).join(", ") || "empty"));
-    });
-  }
-
-  function highlight(view, moves) {
-    Object.keys(places).forEach(function (k) {
-      var place = places[k];
-      place.classList.remove("source", "selected", "target", "focus");
-      place.querySelector(".delta").textContent = "";
-    });
-    var mark = function (end, cls) {
-      var names = places[key(end.node, null)] ? [key(end.node, null)]  // an electrode: one place
-        : end.spin === null ? [key(end.node, "up"), key(end.node, "down")] : [key(end.node, end.spin)];
-      names.forEach(function (k) { if (places[k]) { places[k].classList.add(cls); } });
-      return places[names[0]];
-    };
-    if (selected) {
-      mark(selected, "selected");
-      moves.filter(function (m) { return touches(source(m.move), selected.node, selected.spin); })
-        .forEach(function (m) {
-          var place = mark(target(view, m.move), "target");
-          if (place && view.level !== "bachelor" && m.energy_change !== null) {
-            var label = place.querySelector(".delta");
-            label.textContent = label.textContent ? label.textContent + "/" + costShort(m.energy_change)
-              : costShort(m.energy_change);
-          }
-        });
     } else {
-      moves.forEach(function (m) { mark(source(m.move), "source"); });
+      a = g.at(t.at);
+      item.appendChild(svg("text", { x: a.x + 30, y: a.y - 28 }, t.effect === "heat-source" ? "♨" : "⊡"));
     }
-    if (focus) {
-      mark(source(focus), "focus");
-      if (focus.action) { mark(target(view, focus), "focus"); }
-    }
-  }
+    item.appendChild(svg("title", {}, t.effect + (t.turning ? " " + t.turning : "")));
+    layer.appendChild(item);
+  });
+  board.appendChild(layer);
+}
 
-  // -- the table: players' energy, the bank, the Hamiltonian ------------------
-
-  function renderTable(state) {
-    var view = state.view;
-    var list = $("hop-players");
-    list.textContent = "";
-    var active = view.phase === "over" ? null : view.turn;
-    view.players.forEach(function (p, seat) {
-      var item = el("li", { "class": "hop-player", "data-seat": seat, "data-colour": p.colour });
-      if (seat === active) { item.classList.add("active"); }
-      if (seat === view.blocker && view.phase === "block") { item.classList.add("blocking"); }
-      item.appendChild(chip(p.colour));
-      item.appendChild(el("span", { "class": "who" }, p.name + (view.players.length === 4 ? " (team " + (p.team + 1) + ")" : "")));
-      if (view.level !== "bachelor") {
-        item.appendChild(el("span", { "class": "energy", "aria-label": p.name + "'s energy" }, "⚡ " + p.energy));
-      }
-      list.appendChild(item);
+// What each spin place and electrode holds now.
+function fill(view) {
+  Object.keys(view.sites).forEach(function (node) {
+    ["up", "down"].forEach(function (spin) {
+      var place = places[key(node, spin)];
+      var colour = view.sites[node][spin];
+      var electron = place.querySelector(".electron");
+      electron.setAttribute("fill", colour ? paint(colour) : "none");
+      place.classList.toggle("taken", !!colour);
+      if (colour) { place.dataset.colour = colour; } else { delete place.dataset.colour; }
+      place.setAttribute("aria-label", node + " spin " + spin + (colour ? ": " + colour + " electron" : ": free"));
     });
-    var bank = $("hop-bank");
-    bank.textContent = "";
-    if (view.level === "bachelor") {
-      bank.appendChild(el("span", {}, "Bachelor level: energy does not count."));
+  });
+  view.board.electrodes.forEach(function (e) {
+    var place = places[key(e.node, null)];
+    var stock = place.querySelector(".stock");
+    var x = Number(stock.dataset.x), y = Number(stock.dataset.y);
+    stock.textContent = "";
+    var held = view.electrodes[e.colour] || {};
+    var colours = Object.keys(held);
+    colours.forEach(function (colour, i) {
+      var dy = (i - (colours.length - 1) / 2) * 24;
+      stock.appendChild(svg("circle", { cx: x - 12, cy: y + dy, r: 9, fill: paint(colour) }));
+      stock.appendChild(svg("text", { "class": "count", x: x + 2, y: y + dy + 7, "data-colour": colour }, String(held[colour])));
+    });
+    place.setAttribute("aria-label", e.colour + " electrode: " + (colours.map(function (c) {
+      return held[c] + " " + c;
+    }).join(", ") || "empty"));
+  });
+}
+
+function highlight(view, moves) {
+  Object.keys(places).forEach(function (k) {
+    var place = places[k];
+    place.classList.remove("source", "selected", "target", "focus");
+    place.querySelector(".delta").textContent = "";
+  });
+  var mark = function (end, cls) {
+    var names = places[key(end.node, null)] ? [key(end.node, null)]  // an electrode: one place
+      : end.spin === null ? [key(end.node, "up"), key(end.node, "down")] : [key(end.node, end.spin)];
+    names.forEach(function (k) { if (places[k]) { places[k].classList.add(cls); } });
+    return places[names[0]];
+  };
+  if (selected) {
+    mark(selected, "selected");
+    moves.filter(function (m) { return touches(source(m.move), selected.node, selected.spin); })
+      .forEach(function (m) {
+        var place = mark(target(view, m.move), "target");
+        if (place && view.level !== "bachelor" && m.energy_change !== null) {
+          var label = place.querySelector(".delta");
+          label.textContent = label.textContent ? label.textContent + "/" + costShort(m.energy_change)
+            : costShort(m.energy_change);
+        }
+      });
+  } else {
+    moves.forEach(function (m) { mark(source(m.move), "source"); });
+  }
+  if (focus) {
+    mark(source(focus), "focus");
+    if (focus.action) { mark(target(view, focus), "focus"); }
+  }
+}
+
+// -- the table: players' energy, the bank, the Hamiltonian ------------------
+
+function renderTable(state) {
+  var view = state.view;
+  var list = $("hop-players");
+  list.textContent = "";
+  var active = view.phase === "over" ? null : view.turn;
+  view.players.forEach(function (p, seat) {
+    var item = el("li", { "class": "hop-player", "data-seat": seat, "data-colour": p.colour });
+    if (seat === active) { item.classList.add("active"); }
+    if (seat === view.blocker && view.phase === "block") { item.classList.add("blocking"); }
+    item.appendChild(chip(p.colour));
+    item.appendChild(el("span", { "class": "who" }, p.name + (view.players.length === 4 ? " (team " + (p.team + 1) + ")" : "")));
+    if (view.level !== "bachelor") {
+      item.appendChild(el("span", { "class": "energy", "aria-label": p.name + "'s energy" }, "⚡ " + p.energy));
+    }
+    list.appendChild(item);
+  });
+  var bank = $("hop-bank");
+  bank.textContent = "";
+  if (view.level === "bachelor") {
+    bank.appendChild(el("span", {}, "Bachelor level: energy does not count."));
+    return;
+  }
+  bank.appendChild(el("span", { "class": "bank", "data-bank": view.bank }, "Bank ⚡ " + view.bank));
+  bank.appendChild(el("span", { "class": "board-energy" }, "Board energy " + view.board_energy));
+  var h = view.hamiltonian;
+  bank.appendChild(el("span", { "class": "hamiltonian" }, (view.level === "doctorate" ? "Doctorate" : "Master") + " · field " + h.field + " (h = " +
+    (h.field === "positive" ? "+1" : "−1") + ") · " + h.interaction + " interaction (" +
+    (h.interaction === "attractive" ? "−1" : "+1") + " per pair)"));
+}
+
+// -- the movement board ----------------------------------------------------
+
+function renderActions(state, ctx) {
+  var view = state.view;
+  var box = $("hop-actions");
+  box.textContent = "";
+  var blocking = state.can_move && !ctx.replay && view.phase === "block" && !view.heat_exchange && !view.collapse;
+  view.movement_board.forEach(function (action) {
+    var tile = el("button", { type: "button", "class": "hop-action", "data-action": action },
+      title(view, action));
+    var blocked = view.blocked === action && view.phase !== "block" && view.phase !== "over";
+    var fixed = view.phase === "block" && view.not_blockable === action;
+    if (blocked) { tile.classList.add("blocked"); tile.appendChild(el("span", { "class": "note" }, "blocked")); }
+    if (fixed) { tile.classList.add("kept"); tile.appendChild(el("span", { "class": "note" }, "cannot be blocked now")); }
+    tile.disabled = !blocking || fixed;
+    if (blocking && !fixed) {
+      tile.classList.add("choice");
+      tile.addEventListener("click", function () { send(ctx, { block: action }); });
+    }
+    box.appendChild(tile);
+  });
+}
+
+// -- the legal moves as buttons, with their energy cost ---------------------
+
+function renderChoices(state, ctx, moves) {
+  var view = state.view;
+  var box = $("hop-choices");
+  box.textContent = "";
+  var shown = moves;
+  if (narrowed) {
+    shown = narrowed.map(function (n) {
+      return moves.filter(function (m) { return JSON.stringify(m.move) === JSON.stringify(n.move); })[0] || n;
+    });
+  } else if (selected) {
+    shown = moves.filter(function (m) { return touches(source(m.move), selected.node, selected.spin); });
+  }
+  if (card) {
+    shown = shown.filter(function (m) { return m.move.effect === card || m.move.end_defense; });
+  } else if (view.defending) {
+    // Until a card is picked (or a site tapped) a defense lists only its end: the cards are the market's buttons.
+    shown = shown.filter(function (m) { return !m.move.effect || !!selected; });
+  }
+  var all = state.can_move && !ctx.replay ? state.legal_moves || [] : [];
+  if (all.length === 1 && all[0].pass) { shown = [{ move: all[0], energy_change: 0 }]; }
+  shown.forEach(function (m) {
+    var text = moveText(m.move, view);
+    var price = cost(view, m.energy_change);
+    var button = el("button", { type: "button", "class": "hop-move", "data-move": JSON.stringify(m.move) });
+    if (m.energy_change !== null) { button.dataset.energy = String(m.energy_change); }
+    button.appendChild(el("span", { "class": "what" }, text));
+    if (price) {
+      button.appendChild(el("span", { "class": "cost" + (m.energy_change > 0 ? " pays" : m.energy_change < 0 ? " takes" : "") },
+        "ΔE " + costShort(m.energy_change) + " · " + price));
+    }
+    button.addEventListener("click", function () { send(ctx, m.move); });
+    button.addEventListener("mouseenter", function () { focus = m.move; highlight(view, moves); });
+    button.addEventListener("focus", function () { focus = m.move; highlight(view, moves); });
+    button.addEventListener("mouseleave", function () { focus = null; highlight(view, moves); });
+    button.addEventListener("blur", function () { focus = null; highlight(view, moves); });
+    box.appendChild(button);
+  });
+}
+
+function renderHint(state, ctx, moves) {
+  var hint = $("hop-hint");
+  var view = state.view;
+  if (!state.can_move || ctx.replay || view.phase === "over") { hint.textContent = ""; return; }
+  var activeName = view.players[view.turn].name;
+  if (view.collapse) {
+    hint.textContent = "A movement needs the spin of the superposed electron at " + view.collapse.at +
+      ": choose it (a spin that makes the movement impossible loses it).";
+  } else if (view.heat_exchange) {
+    hint.textContent = "Heat source at " + view.heat_exchange + ": exchange its two electrons or keep them.";
+  } else if (view.defending) {
+    hint.textContent = card ? "Tap where " + title(view, card) + " goes on the board, or choose below."
+      : "Thesis defense: tap a card of the effects board to buy it, or end the defense.";
+  } else if (view.phase === "block") {
+    hint.textContent = "Block one action of the movement board for " + activeName + "'s turn.";
+  } else if (!moves.length) {
+    hint.textContent = "No movement is possible: pass to end the turn.";
+  } else if (selected) {
+    hint.textContent = "Tap where it goes (highlighted, with the energy change), or choose below. Tap it again to cancel.";
+  } else {
+    hint.textContent = "Action " + (view.phase === "first" ? "1" : "2") + " of " + (2 + (view.extra_actions || 0)) +
+      ": tap one of your highlighted electrons or your electrode, or choose a move below.";
+  }
+}
+
+// -- taps ------------------------------------------------------------------
+
+async function send(ctx, move) {
+  if (busy) { return; }
+  busy = true;
+  selected = null;
+  narrowed = null;
+  card = null;
+  focus = null;
+  try { await ctx.play(move); } finally { busy = false; }
+}
+
+function onPlace(node, spin) {
+  if (!current || busy) { return; }
+  var view = current.view;
+  var moves = movements(current);
+  if (card) { moves = moves.filter(function (m) { return m.move.effect === card; }); }
+  if (!moves.length) { return; }
+  narrowed = null;
+  if (selected && selected.node === node && selected.spin === spin) { selected = null; redraw(); return; }
+  if (selected) {
+    var here = moves.filter(function (m) {
+      return touches(source(m.move), selected.node, selected.spin) && touches(target(view, m.move), node, spin);
+    });
+    if (here.length === 1) { send(ctxRef, here[0].move); return; }
+    if (here.length > 1) {
+      narrowed = here;
+      ctxRef.message("Several moves end there: choose one below.");
+      redraw();
       return;
     }
-    bank.appendChild(el("span", { "class": "bank", "data-bank": view.bank }, "Bank ⚡ " + view.bank));
-    bank.appendChild(el("span", { "class": "board-energy" }, "Board energy " + view.board_energy));
-    var h = view.hamiltonian;
-    bank.appendChild(el("span", { "class": "hamiltonian" }, (view.level === "doctorate" ? "Doctorate" : "Master") + " · field " + h.field + " (h = " +
-      (h.field === "positive" ? "+1" : "−1") + ") · " + h.interaction + " interaction (" +
-      (h.interaction === "attractive" ? "−1" : "+1") + " per pair)"));
   }
+  var starts = moves.some(function (m) { return touches(source(m.move), node, spin); });
+  selected = starts ? { node: node, spin: spin } : null;
+  redraw();
+}
 
-  // -- the movement board ----------------------------------------------------
+function redraw() {
+  if (current) { render(current, ctxRef); }
+}
 
-  function renderActions(state, ctx) {
-    var view = state.view;
-    var box = $("hop-actions");
-    box.textContent = "";
-    var blocking = state.can_move && !ctx.replay && view.phase === "block" && !view.heat_exchange && !view.collapse;
-    view.movement_board.forEach(function (action) {
-      var tile = el("button", { type: "button", "class": "hop-action", "data-action": action },
-        ACTION_TITLES[action] || action);
-      var blocked = view.blocked === action && view.phase !== "block" && view.phase !== "over";
-      var fixed = view.phase === "block" && view.not_blockable === action;
-      if (blocked) { tile.classList.add("blocked"); tile.appendChild(el("span", { "class": "note" }, "blocked")); }
-      if (fixed) { tile.classList.add("kept"); tile.appendChild(el("span", { "class": "note" }, "cannot be blocked now")); }
-      tile.disabled = !blocking || fixed;
-      if (blocking && !fixed) {
-        tile.classList.add("choice");
-        tile.addEventListener("click", function () { send(ctx, { block: action }); });
-      }
-      box.appendChild(tile);
-    });
-  }
+// -- the page's hooks ------------------------------------------------------
 
-  // -- the legal moves as buttons, with their energy cost ---------------------
+function init(ctx) { ctxRef = ctx; }
 
-  function renderChoices(state, ctx, moves) {
-    var view = state.view;
-    var box = $("hop-choices");
-    box.textContent = "";
-    var shown = moves;
-    if (narrowed) {
-      shown = narrowed.map(function (n) {
-        return moves.filter(function (m) { return JSON.stringify(m.move) === JSON.stringify(n.move); })[0] || n;
-      });
-    } else if (selected) {
-      shown = moves.filter(function (m) { return touches(source(m.move), selected.node, selected.spin); });
-    }
-    if (card) {
-      shown = shown.filter(function (m) { return m.move.effect === card || m.move.end_defense; });
-    } else if (view.defending) {
-      // Until a card is picked (or a site tapped) a defense lists only its end: the cards are the market's buttons.
-      shown = shown.filter(function (m) { return !m.move.effect || !!selected; });
-    }
-    var all = state.can_move && !ctx.replay ? state.legal_moves || [] : [];
-    if (all.length === 1 && all[0].pass) { shown = [{ move: all[0], energy_change: 0 }]; }
-    shown.forEach(function (m) {
-      var text = moveText(m.move);
-      var price = cost(view, m.energy_change);
-      var button = el("button", { type: "button", "class": "hop-move", "data-move": JSON.stringify(m.move) });
-      if (m.energy_change !== null) { button.dataset.energy = String(m.energy_change); }
-      button.appendChild(el("span", { "class": "what" }, text));
-      if (price) {
-        button.appendChild(el("span", { "class": "cost" + (m.energy_change > 0 ? " pays" : m.energy_change < 0 ? " takes" : "") },
-          "ΔE " + costShort(m.energy_change) + " · " + price));
-      }
-      button.addEventListener("click", function () { send(ctx, m.move); });
-      button.addEventListener("mouseenter", function () { focus = m.move; highlight(view, moves); });
-      button.addEventListener("focus", function () { focus = m.move; highlight(view, moves); });
-      button.addEventListener("mouseleave", function () { focus = null; highlight(view, moves); });
-      button.addEventListener("blur", function () { focus = null; highlight(view, moves); });
-      box.appendChild(button);
-    });
-  }
-
-  function renderHint(state, ctx, moves) {
-    var hint = $("hop-hint");
-    var view = state.view;
-    if (!state.can_move || ctx.replay || view.phase === "over") { hint.textContent = ""; return; }
-    var activeName = view.players[view.turn].name;
-    if (view.collapse) {
-      hint.textContent = "A movement needs the spin of the superposed electron at " + view.collapse.at +
-        ": choose it (a spin that makes the movement impossible loses it).";
-    } else if (view.heat_exchange) {
-      hint.textContent = "Heat source at " + view.heat_exchange + ": exchange its two electrons or keep them.";
-    } else if (view.defending) {
-      hint.textContent = card ? "Tap where " + (EFFECT_TITLES[card] || card) + " goes on the board, or choose below."
-        : "Thesis defense: tap a card of the effects board to buy it, or end the defense.";
-    } else if (view.phase === "block") {
-      hint.textContent = "Block one action of the movement board for " + activeName + "'s turn.";
-    } else if (!moves.length) {
-      hint.textContent = "No movement is possible: pass to end the turn.";
-    } else if (selected) {
-      hint.textContent = "Tap where it goes (highlighted, with the energy change), or choose below. Tap it again to cancel.";
-    } else {
-      hint.textContent = "Action " + (view.phase === "first" ? "1" : "2") + " of " + (2 + (view.extra_actions || 0)) +
-        ": tap one of your highlighted electrons or your electrode, or choose a move below.";
-    }
-  }
-
-  // -- taps ------------------------------------------------------------------
-
-  async function send(ctx, move) {
-    if (busy) { return; }
-    busy = true;
+function render(state, ctx) {
+  ctxRef = ctx;
+  if (!current || state.version !== current.version || ctx.replay !== shownReplay) {
     selected = null;
     narrowed = null;
-    card = null;
     focus = null;
-    try { await ctx.play(move); } finally { busy = false; }
+    card = null;
   }
+  current = state;
+  shownReplay = ctx.replay;
+  var view = state.view;
+  if (drawnBoard !== view.board.name) { drawBoard(view); }
+  fill(view);
+  drawTokens(view);
+  var moves = movements(state);
+  if (card) { moves = moves.filter(function (m) { return m.move.effect === card || m.move.end_defense; }); }
+  highlight(view, moves);
+  renderTable(state);
+  renderActions(state, ctx);
+  renderMarket(state, ctx);
+  renderChoices(state, ctx, moves);
+  renderHint(state, ctx, moves);
+  $("hop").dataset.phase = view.phase;
+  $("hop").dataset.energyShown = String(!!annotated && annotated.version === state.version);
+  fetchEnergy(state);
+}
 
-  function onPlace(node, spin) {
-    if (!current || busy) { return; }
-    var view = current.view;
-    var moves = movements(current);
-    if (card) { moves = moves.filter(function (m) { return m.move.effect === card; }); }
-    if (!moves.length) { return; }
-    narrowed = null;
-    if (selected && selected.node === node && selected.spin === spin) { selected = null; redraw(); return; }
-    if (selected) {
-      var here = moves.filter(function (m) {
-        return touches(source(m.move), selected.node, selected.spin) && touches(target(view, m.move), node, spin);
-      });
-      if (here.length === 1) { send(ctxRef, here[0].move); return; }
-      if (here.length > 1) {
-        narrowed = here;
-        ctxRef.message("Several moves end there: choose one below.");
-        redraw();
-        return;
-      }
+// The seat that made each move: a turn starts with its block, made by the
+// seat after the active player; turns go round the table from seat 0.
+function describe(move, index, history) {
+  var players = current && current.view ? current.view.players : null;
+  var turn = -1;
+  for (var i = 0; i <= index; i++) { if (history[i] && history[i].block) { turn += 1; } }
+  var text = moveText(move, current ? current.view : null);
+  if (!players || turn < 0) { return text; }
+  var active = turn % players.length;
+  var seat = move.block ? (active + 1) % players.length : active;  // a heat exchange: the player who just played
+  return players[seat].name + ": " + text + (move.block ? " (for " + players[active].name + ")" : "");
+}
+
+// The electrode holding an electron of another team (the one that ended the game).
+function reachedElectrode(view) {
+  var teams = {};
+  view.board.electrodes.forEach(function (e) { teams[e.colour] = e.team; });
+  return view.board.electrodes.map(function (e) { return e.colour; }).filter(function (colour) {
+    return Object.keys(view.electrodes[colour] || {}).some(function (c) { return teams[c] !== teams[colour]; });
+  })[0] || null;
+}
+
+function status(state) {
+  var view = state.view;
+  if (!view || !view.players) { return null; }
+  var name = function (seat) { return view.players[seat].name; };
+  if (state.outcome) {
+    if (state.outcome.draw || !state.outcome.winners.length) {
+      return "Game over: a draw (" + view.max_turns / view.players.length + " turns each, no electrode reached)";
     }
-    var starts = moves.some(function (m) { return touches(source(m.move), node, spin); });
-    selected = starts ? { node: node, spin: spin } : null;
-    redraw();
+    var reached = reachedElectrode(view);
+    return "Game over: " + state.outcome.winners.map(name).join(" and ") + " won" +
+      (reached ? " — an electron reached " + reached + "'s electrode" : "");
   }
-
-  function redraw() {
-    if (current) { render(current, ctxRef); }
+  var acting = state.seats[state.to_act];
+  if (view.collapse) {
+    return (state.can_move ? "Your move" : name(state.to_act)) + ": choose the spin of the superposed electron at " +
+      view.collapse.at;
   }
-
-  // -- the page's hooks ------------------------------------------------------
-
-  function init(ctx) { ctxRef = ctx; }
-
-  function render(state, ctx) {
-    ctxRef = ctx;
-    if (!current || state.version !== current.version || ctx.replay !== shownReplay) {
-      selected = null;
-      narrowed = null;
-      focus = null;
-      card = null;
-    }
-    current = state;
-    shownReplay = ctx.replay;
-    var view = state.view;
-    if (drawnBoard !== view.board.name) { drawBoard(view); }
-    fill(view);
-    drawTokens(view);
-    var moves = movements(state);
-    if (card) { moves = moves.filter(function (m) { return m.move.effect === card || m.move.end_defense; }); }
-    highlight(view, moves);
-    renderTable(state);
-    renderActions(state, ctx);
-    renderMarket(state, ctx);
-    renderChoices(state, ctx, moves);
-    renderHint(state, ctx, moves);
-    $("hop").dataset.phase = view.phase;
-    $("hop").dataset.energyShown = String(!!annotated && annotated.version === state.version);
-    fetchEnergy(state);
+  if (view.heat_exchange) {
+    return (state.can_move ? "Your move" : name(state.to_act)) + ": heat source at " + view.heat_exchange +
+      " — exchange its electrons or not";
   }
-
-  // The seat that made each move: a turn starts with its block, made by the
-  // seat after the active player; turns go round the table from seat 0.
-  function describe(move, index, history) {
-    var players = current && current.view ? current.view.players : null;
-    var turn = -1;
-    for (var i = 0; i <= index; i++) { if (history[i] && history[i].block) { turn += 1; } }
-    var text = moveText(move);
-    if (!players || turn < 0) { return text; }
-    var active = turn % players.length;
-    var seat = move.block ? (active + 1) % players.length : active;  // a heat exchange: the player who just played
-    return players[seat].name + ": " + text + (move.block ? " (for " + players[active].name + ")" : "");
+  if (view.defending) {
+    return (state.can_move ? "Your move" : name(view.turn)) + ": thesis defense — buying effects";
   }
-
-  // The electrode holding an electron of another team (the one that ended the game).
-  function reachedElectrode(view) {
-    var teams = {};
-    view.board.electrodes.forEach(function (e) { teams[e.colour] = e.team; });
-    return view.board.electrodes.map(function (e) { return e.colour; }).filter(function (colour) {
-      return Object.keys(view.electrodes[colour] || {}).some(function (c) { return teams[c] !== teams[colour]; });
-    })[0] || null;
+  if (view.phase === "block") {
+    if (state.can_move) { return "Your move: block an action for " + name(view.turn); }
+    if (acting && acting.kind === "ai") { return name(view.blocker) + " is choosing what to block…"; }
+    return name(view.blocker) + " blocks an action for " + name(view.turn);
   }
-
-  function status(state) {
-    var view = state.view;
-    if (!view || !view.players) { return null; }
-    var name = function (seat) { return view.players[seat].name; };
-    if (state.outcome) {
-      if (state.outcome.draw || !state.outcome.winners.length) {
-        return "Game over: a draw (" + view.max_turns / view.players.length + " turns each, no electrode reached)";
-      }
-      var reached = reachedElectrode(view);
-      return "Game over: " + state.outcome.winners.map(name).join(" and ") + " won" +
-        (reached ? " — an electron reached " + reached + "'s electrode" : "");
-    }
-    var acting = state.seats[state.to_act];
-    if (view.collapse) {
-      return (state.can_move ? "Your move" : name(state.to_act)) + ": choose the spin of the superposed electron at " +
-        view.collapse.at;
-    }
-    if (view.heat_exchange) {
-      return (state.can_move ? "Your move" : name(state.to_act)) + ": heat source at " + view.heat_exchange +
-        " — exchange its electrons or not";
-    }
-    if (view.defending) {
-      return (state.can_move ? "Your move" : name(view.turn)) + ": thesis defense — buying effects";
-    }
-    if (view.phase === "block") {
-      if (state.can_move) { return "Your move: block an action for " + name(view.turn); }
-      if (acting && acting.kind === "ai") { return name(view.blocker) + " is choosing what to block…"; }
-      return name(view.blocker) + " blocks an action for " + name(view.turn);
-    }
-    if (state.can_move) {
-      return "Your move: action " + (view.phase === "first" ? "1" : "2") + " of 2 (" +
-        (ACTION_TITLES[view.blocked] || view.blocked) + " is blocked)";
-    }
-    return null;
+  if (state.can_move) {
+    return "Your move: action " + (view.phase === "first" ? "1" : "2") + " of 2 (" +
+      title(view, view.blocked) + " is blocked)";
   }
+  return null;
+}
 
-  window.GamePage.register("hop", { init: init, render: render, describe: describe, status: status });
-})();
+GamePage.register("hop", { init: init, render: render, describe: describe, status: status });

@@ -1,15 +1,14 @@
 /* The join link: take the seat on this device, then open the game. */
-"use strict";
-(function () {
-  document.addEventListener("DOMContentLoaded", async function () {
-    var box = document.getElementById("join");
-    var msg = document.getElementById("join-message");
-    try {
-      await window.Panel.api("POST", "/api/games/" + box.dataset.id + "/join", { code: box.dataset.code });
-      msg.textContent = "Seat taken: opening the game…";
-      window.location.replace("/games/" + box.dataset.id);
-    } catch (err) {
-      msg.textContent = err.message;
-    }
-  });
-})();
+import { api } from "/static/panel.js";
+
+document.addEventListener("DOMContentLoaded", async function () {
+  var box = document.getElementById("join");
+  var msg = document.getElementById("join-message");
+  try {
+    await api("POST", "/api/games/" + box.dataset.id + "/join", { code: box.dataset.code });
+    msg.textContent = "Seat taken: opening the game…";
+    window.location.replace("/games/" + box.dataset.id);
+  } catch (err) {
+    msg.textContent = err.message;
+  }
+});

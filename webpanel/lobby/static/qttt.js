@@ -2,189 +2,175 @@
  * the cycle waiting for its collapse highlighted, the collapse choice offered
  * to the player who makes it. Squares are numbered 0-8 row by row, as in the
  * API and the engine's messages. */
-"use strict";
-(function () {
-  var cells = [];
-  var selected = null;   // the first square of a pair being placed
-  var current = null;    // the state on screen
-  var busy = false;      // a move is on its way
+import { byId as $, el } from "/static/panel.js";
+import { GamePage } from "./game.js";
 
-  function $(id) { return document.getElementById(id); }
+var cells = [];
+var selected = null;   // the first square of a pair being placed
+var current = null;    // the state on screen
+var busy = false;      // a move is on its way
 
-  function symbolOf(markNumber) { return markNumber % 2 ? "X" : "O"; }
+function symbolOf(markNumber) { return markNumber % 2 ? "X" : "O"; }
 
-  // The squares and marks of the cycle the last pair closed: the path between
-  // its two squares through the other spooky links (a forest), plus that pair.
-  function cycleOf(view) {
-    if (!view.collapse) { return null; }
-    var closing = view.collapse.move;
-    var a = view.collapse.squares[0], b = view.collapse.squares[1];
-    var links = [[], [], [], [], [], [], [], [], []];
-    view.squares.forEach(function (square, s) {
-      square.spooky.forEach(function (mark) {
-        if (mark.move !== closing) { links[s].push({ to: mark.other, move: mark.move }); }
-      });
+// The squares and marks of the cycle the last pair closed: the path between
+// its two squares through the other spooky links (a forest), plus that pair.
+function cycleOf(view) {
+  if (!view.collapse) { return null; }
+  var closing = view.collapse.move;
+  var a = view.collapse.squares[0], b = view.collapse.squares[1];
+  var links = [[], [], [], [], [], [], [], [], []];
+  view.squares.forEach(function (square, s) {
+    square.spooky.forEach(function (mark) {
+      if (mark.move !== closing) { links[s].push({ to: mark.other, move: mark.move }); }
     });
-    var from = {}; from[a] = null;
-    var queue = [a];
-    while (queue.length) {
-      var here = queue.shift();
-      links[here].forEach(function (link) {
-        if (!(link.to in from)) { from[link.to] = { square: here, move: link.move }; queue.push(link.to); }
-      });
-    }
-    var squares = [b], marks = [closing];
-    var at = b;
-    while (from[at]) { marks.push(from[at].move); at = from[at].square; squares.push(at); }
-    return { squares: squares, marks: marks };
-  }
-
-  function init(ctx) {
-    var grid = $("qttt");
-    for (var s = 0; s < 9; s++) {
-      var cell = document.createElement("button");
-      cell.type = "button";
-      cell.className = "cell";
-      cell.dataset.square = String(s);
-      cell.setAttribute("role", "gridcell");
-      cell.addEventListener("click", onCell.bind(null, s, ctx));
-      grid.appendChild(cell);
-      cells.push(cell);
-    }
-  }
-
-  async function send(ctx, move) {
-    busy = true;
-    selected = null;
-    try { await ctx.play(move); } finally { busy = false; }
-  }
-
-  function onCell(square, ctx) {
-    if (!current || !current.can_move || ctx.replay || busy) { return; }
-    var view = current.view;
-    if (view.collapse) {
-      if (view.collapse.squares.indexOf(square) >= 0) { send(ctx, { collapse: square }); }
-      return;
-    }
-    if (view.squares[square].classical) { return; }
-    var moves = current.legal_moves || [];
-    if (moves.length === 1 && moves[0].length === 1) { send(ctx, [square]); return; }
-    if (selected === null) { selected = square; render(current, ctx); return; }
-    if (selected === square) { selected = null; render(current, ctx); return; }
-    send(ctx, [selected, square]);
-  }
-
-  function mark(text, className) {
-    var span = document.createElement("span");
-    span.className = className;
-    span.textContent = text;
-    return span;
-  }
-
-  function render(state, ctx) {
-    if (state !== current) { selected = current && state.version === current.version ? selected : null; }
-    current = state;
-    var view = state.view;
-    var cycle = cycleOf(view);
-    var interactive = state.can_move && !ctx.replay;
-    if (!interactive) { selected = null; }
-    cells.forEach(function (cell, s) {
-      var square = view.squares[s];
-      cell.textContent = "";
-      cell.className = "cell";
-      cell.appendChild(mark(String(s), "square-number"));
-      if (square.classical) {
-        cell.classList.add("classical", "sym-" + square.classical.symbol);
-        cell.appendChild(mark(square.classical.symbol, "classical-mark"));
-        cell.appendChild(mark(String(square.classical.move), "classical-move"));
-      } else {
-        var box = mark("", "spooky");
-        square.spooky.forEach(function (m) {
-          var span = mark(m.symbol + m.move, "spooky-mark sym-" + m.symbol);
-          if (cycle && cycle.marks.indexOf(m.move) >= 0) { span.classList.add("in-cycle"); }
-          if (view.collapse && m.move === view.collapse.move) { span.classList.add("closing"); }
-          box.appendChild(span);
-        });
-        cell.appendChild(box);
-      }
-      if (cycle && cycle.squares.indexOf(s) >= 0) { cell.classList.add("cycle"); }
-      var choosable = interactive && (view.collapse ? view.collapse.squares.indexOf(s) >= 0 : !square.classical);
-      cell.disabled = !choosable;
-      if (choosable && view.collapse) { cell.classList.add("choice"); }
-      if (selected === s) { cell.classList.add("selected"); }
-      cell.setAttribute("aria-label", "square " + s + (square.classical ? ", " + square.classical.symbol
-        : square.spooky.length ? ", " + square.spooky.map(function (m) { return m.symbol + m.move; }).join(" ") : ", empty"));
-    });
-    renderCollapse(state, ctx, interactive);
-    renderHint(state, ctx, interactive);
-  }
-
-  function renderCollapse(state, ctx, interactive) {
-    var view = state.view;
-    var box = $("collapse-choice");
-    var buttons = $("collapse-buttons");
-    buttons.textContent = "";
-    if (!view.collapse || ctx.replay) { box.hidden = true; return; }
-    var closing = symbolOf(view.collapse.move) + view.collapse.move;
-    box.hidden = false;
-    if (!interactive) {
-      $("collapse-text").textContent = "Mark " + closing + " closed a cycle: " + view.to_act_symbol +
-        " (" + ctx.seatName(view.to_act) + ") chooses where it lands.";
-      return;
-    }
-    $("collapse-text").textContent = "Mark " + closing + " closed a cycle: choose where it lands.";
-    view.collapse.squares.forEach(function (s) {
-      var button = document.createElement("button");
-      button.type = "button";
-      button.className = "big collapse-button";
-      button.dataset.square = String(s);
-      button.textContent = closing + " → square " + s;
-      button.addEventListener("click", function () { if (!busy) { send(ctx, { collapse: s }); } });
-      buttons.appendChild(button);
+  });
+  var from = {}; from[a] = null;
+  var queue = [a];
+  while (queue.length) {
+    var here = queue.shift();
+    links[here].forEach(function (link) {
+      if (!(link.to in from)) { from[link.to] = { square: here, move: link.move }; queue.push(link.to); }
     });
   }
+  var squares = [b], marks = [closing];
+  var at = b;
+  while (from[at]) { marks.push(from[at].move); at = from[at].square; squares.push(at); }
+  return { squares: squares, marks: marks };
+}
 
-  function renderHint(state, ctx, interactive) {
-    var hint = $("hint");
-    var view = state.view;
-    if (!interactive || view.collapse) { hint.textContent = ""; return; }
-    var moves = state.legal_moves || [];
-    var sym = view.to_act_symbol;
-    if (moves.length === 1 && moves[0].length === 1) {
-      hint.textContent = "One square left: " + sym + "'s ninth mark is classical, in square " + moves[0][0] + ".";
-    } else if (selected === null) {
-      hint.textContent = "Place " + sym + view.move_number + ": tap two free squares.";
+function init(ctx) {
+  var grid = $("qttt");
+  for (var s = 0; s < 9; s++) {
+    var cell = el("button", { type: "button", "class": "cell", "data-square": String(s), role: "gridcell" });
+    cell.addEventListener("click", onCell.bind(null, s, ctx));
+    grid.appendChild(cell);
+    cells.push(cell);
+  }
+}
+
+async function send(ctx, move) {
+  busy = true;
+  selected = null;
+  try { await ctx.play(move); } finally { busy = false; }
+}
+
+function onCell(square, ctx) {
+  if (!current || !current.can_move || ctx.replay || busy) { return; }
+  var view = current.view;
+  if (view.collapse) {
+    if (view.collapse.squares.indexOf(square) >= 0) { send(ctx, { collapse: square }); }
+    return;
+  }
+  if (view.squares[square].classical) { return; }
+  var moves = current.legal_moves || [];
+  if (moves.length === 1 && moves[0].length === 1) { send(ctx, [square]); return; }
+  if (selected === null) { selected = square; render(current, ctx); return; }
+  if (selected === square) { selected = null; render(current, ctx); return; }
+  send(ctx, [selected, square]);
+}
+
+function mark(text, className) { return el("span", { "class": className }, text); }
+
+function render(state, ctx) {
+  if (state !== current) { selected = current && state.version === current.version ? selected : null; }
+  current = state;
+  var view = state.view;
+  var cycle = cycleOf(view);
+  var interactive = state.can_move && !ctx.replay;
+  if (!interactive) { selected = null; }
+  cells.forEach(function (cell, s) {
+    var square = view.squares[s];
+    cell.textContent = "";
+    cell.className = "cell";
+    cell.appendChild(mark(String(s), "square-number"));
+    if (square.classical) {
+      cell.classList.add("classical", "sym-" + square.classical.symbol);
+      cell.appendChild(mark(square.classical.symbol, "classical-mark"));
+      cell.appendChild(mark(String(square.classical.move), "classical-move"));
     } else {
-      hint.textContent = sym + view.move_number + " in square " + selected + ": tap the second square (or the same to cancel).";
+      var box = mark("", "spooky");
+      square.spooky.forEach(function (m) {
+        var span = mark(m.symbol + m.move, "spooky-mark sym-" + m.symbol);
+        if (cycle && cycle.marks.indexOf(m.move) >= 0) { span.classList.add("in-cycle"); }
+        if (view.collapse && m.move === view.collapse.move) { span.classList.add("closing"); }
+        box.appendChild(span);
+      });
+      cell.appendChild(box);
     }
-  }
+    if (cycle && cycle.squares.indexOf(s) >= 0) { cell.classList.add("cycle"); }
+    var choosable = interactive && (view.collapse ? view.collapse.squares.indexOf(s) >= 0 : !square.classical);
+    cell.disabled = !choosable;
+    if (choosable && view.collapse) { cell.classList.add("choice"); }
+    if (selected === s) { cell.classList.add("selected"); }
+    cell.setAttribute("aria-label", "square " + s + (square.classical ? ", " + square.classical.symbol
+      : square.spooky.length ? ", " + square.spooky.map(function (m) { return m.symbol + m.move; }).join(" ") : ", empty"));
+  });
+  renderCollapse(state, ctx, interactive);
+  renderHint(state, ctx, interactive);
+}
 
-  function describe(move, index, history) {
-    var marks = 0;
-    for (var i = 0; i <= index; i++) {
-      if (Array.isArray(history[i])) { marks += 1; }
-    }
-    if (Array.isArray(move)) {
-      var name = symbolOf(marks) + marks;
-      return move.length === 2 ? name + ": " + move[0] + " · " + move[1] : name + ": " + move[0] + " (classical)";
-    }
-    // A collapse is chosen by the player after the mark that closed the cycle.
-    return symbolOf(marks + 1) + " collapses " + symbolOf(marks) + marks + " → " + move.collapse;
+function renderCollapse(state, ctx, interactive) {
+  var view = state.view;
+  var box = $("collapse-choice");
+  var buttons = $("collapse-buttons");
+  buttons.textContent = "";
+  if (!view.collapse || ctx.replay) { box.hidden = true; return; }
+  var closing = symbolOf(view.collapse.move) + view.collapse.move;
+  box.hidden = false;
+  if (!interactive) {
+    $("collapse-text").textContent = "Mark " + closing + " closed a cycle: " + view.to_act_symbol +
+      " (" + ctx.seatName(view.to_act) + ") chooses where it lands.";
+    return;
   }
+  $("collapse-text").textContent = "Mark " + closing + " closed a cycle: choose where it lands.";
+  view.collapse.squares.forEach(function (s) {
+    var button = el("button", { type: "button", "class": "big collapse-button", "data-square": String(s) },
+      closing + " → square " + s);
+    button.addEventListener("click", function () { if (!busy) { send(ctx, { collapse: s }); } });
+    buttons.appendChild(button);
+  });
+}
 
-  function status(state) {
-    var view = state.view;
-    if (!view) { return null; }
-    if (!state.outcome && view.collapse && state.can_move) {
-      return "Your move: choose where " + symbolOf(view.collapse.move) + view.collapse.move + " lands";
-    }
-    if (!state.outcome) { return null; }
-    if (view.winner) {
-      var seat = view.winner === "X" ? 0 : 1;
-      return view.winner + " (" + state.seats[seat].name + ") wins";
-    }
-    return "A draw: the grid is full";
+function renderHint(state, ctx, interactive) {
+  var hint = $("hint");
+  var view = state.view;
+  if (!interactive || view.collapse) { hint.textContent = ""; return; }
+  var moves = state.legal_moves || [];
+  var sym = view.to_act_symbol;
+  if (moves.length === 1 && moves[0].length === 1) {
+    hint.textContent = "One square left: " + sym + "'s ninth mark is classical, in square " + moves[0][0] + ".";
+  } else if (selected === null) {
+    hint.textContent = "Place " + sym + view.move_number + ": tap two free squares.";
+  } else {
+    hint.textContent = sym + view.move_number + " in square " + selected + ": tap the second square (or the same to cancel).";
   }
+}
 
-  window.GamePage.register("qttt", { init: init, render: render, describe: describe, status: status });
-})();
+function describe(move, index, history) {
+  var marks = 0;
+  for (var i = 0; i <= index; i++) {
+    if (Array.isArray(history[i])) { marks += 1; }
+  }
+  if (Array.isArray(move)) {
+    var name = symbolOf(marks) + marks;
+    return move.length === 2 ? name + ": " + move[0] + " · " + move[1] : name + ": " + move[0] + " (classical)";
+  }
+  // A collapse is chosen by the player after the mark that closed the cycle.
+  return symbolOf(marks + 1) + " collapses " + symbolOf(marks) + marks + " → " + move.collapse;
+}
+
+function status(state) {
+  var view = state.view;
+  if (!view) { return null; }
+  if (!state.outcome && view.collapse && state.can_move) {
+    return "Your move: choose where " + symbolOf(view.collapse.move) + view.collapse.move + " lands";
+  }
+  if (!state.outcome) { return null; }
+  if (view.winner) {
+    var seat = view.winner === "X" ? 0 : 1;
+    return view.winner + " (" + state.seats[seat].name + ") wins";
+  }
+  return "A draw: the grid is full";
+}
+
+GamePage.register("qttt", { init: init, render: render, describe: describe, status: status });
