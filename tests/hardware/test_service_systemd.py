@@ -130,12 +130,18 @@ def _install(root: Path, state: Path, *args: str) -> subprocess.CompletedProcess
     )
 
 
-def test_install_script_is_idempotent(tmp_path: Path) -> None:
+def _fake_system(tmp_path: Path, *, groups: str = "") -> tuple[Path, Path]:
+    """An empty root to install into, and the stand-ins' state: no users, these groups."""
     root, state = tmp_path / "root", tmp_path / "state"
     root.mkdir()
     state.mkdir()
-    (state / "groups").write_text("dialout\n")
+    (state / "groups").write_text(groups)
     (state / "users").write_text("")
+    return root, state
+
+
+def test_install_script_is_idempotent(tmp_path: Path) -> None:
+    root, state = _fake_system(tmp_path, groups="dialout\n")
     first = _install(root, state, "--backend", "gpio")
     assert first.returncode == 0, first.stderr
     log = (state / "log").read_text()
@@ -173,11 +179,7 @@ def test_install_script_is_idempotent(tmp_path: Path) -> None:
 
 
 def test_install_script_stops_when_nginx_refuses_the_front_server(tmp_path: Path) -> None:
-    root, state = tmp_path / "root", tmp_path / "state"
-    root.mkdir()
-    state.mkdir()
-    (state / "groups").write_text("")
-    (state / "users").write_text("")
+    root, state = _fake_system(tmp_path)
     (state / "nginx-refuses").write_text("")
     result = _install(root, state, "--backend", "sim")
     assert result.returncode == 1 and "nginx refuses its configuration" in result.stderr

@@ -4,7 +4,9 @@ The attack of "slowloris": each connection sends the first line of a request,
 then one header byte every *interval* seconds, forever. A server that gives
 each connection a slot until its request is complete runs out of slots; one
 that bounds the time a header may take cuts them, and a persistent attacker
-opens them again at once, which :class:`SlowClients` does too.
+opens them again at once, which :class:`SlowClients` does too (a connection
+closed within a second, by a server too full to take it, waits for the next
+byte's turn instead, so that the attacker does not spin).
 
 The connections are spread over many loopback source addresses (127.0.0.2,
 127.0.0.3, …: Linux routes all of 127.0.0.0/8 to the loopback interface), so
@@ -27,11 +29,23 @@ from dataclasses import dataclass, field
 FIRST_LINE = b"GET /api/board HTTP/1.1\r\nHost: panel\r\n"
 TRICKLE = b"X-Slow: 1\r\n"
 """Header bytes sent one at a time, over and over: the blank line that would end the header never comes."""
+MIN_LIFE_S = 1.0
+"""A connection the server closed sooner than this is opened again only at the next byte."""
 
 
 def loopback_address(index: int) -> str:
     """127.0.0.2 for 0, 127.0.0.3 for 1, … (skipping 127.0.0.1, the kiosk's and the honest client's)."""
     return str(ipaddress.IPv4Address("127.0.0.2") + index)
+
+
+def can_bind(address: str) -> bool:
+    """Whether this machine lets a socket use *address* as its source (127.0.0.0/8 on Linux)."""
+    with socket.socket() as probe:
+        try:
+            probe.bind((address, 0))
+        except OSError:
+            return False
+    return True
 
 
 @dataclass
@@ -141,20 +155,16 @@ class SlowClients:
         if mask & selectors.EVENT_WRITE:  # the handshake ended
             if sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) != 0:
                 self.refused += 1
-                self._reopen(connection)
+                self._drop(connection)  # again at the next byte
                 return
             connection.connected = True
             self._send(connection, FIRST_LINE)
             if connection.sock is not None:
                 self._selector.modify(sock, selectors.EVENT_READ, connection)
             return
-        try:  # readable: the server answered (408) or closed; either way it let go
-            data = sock.recv(4096)
-        except OSError:
-            data = b""
-        if not data or connection.connected:
-            self.closed_by_server += 1
-            self._reopen(connection)
+        # Readable: the server answered (408) or closed; either way it let go.
+        self.closed_by_server += 1
+        self._let_go(connection)
 
     def _send(self, connection: _Connection, data: bytes) -> None:
         assert connection.sock is not None
@@ -165,7 +175,15 @@ class SlowClients:
             pass
         except OSError:
             self.closed_by_server += 1
+            self._let_go(connection)
+
+    def _let_go(self, connection: _Connection) -> None:
+        """Open a connection the server closed again: at once if it held on a while, else at the
+        next byte (a server too full to take it closes it on accept: no point in a busy loop)."""
+        if time.monotonic() - connection.opened_at >= MIN_LIFE_S:
             self._reopen(connection)
+        else:
+            self._drop(connection)
 
     def _trickle(self) -> None:
         for connection in self._connections:

@@ -24,7 +24,7 @@ import pytest
 
 from tests.servers.nginx import INSTALL_HINT, NginxFront
 from tests.servers.process import find_binary, server_folder
-from tests.servers.slow_clients import SlowClients
+from tests.servers.slow_clients import SlowClients, can_bind
 from webpanel.config import PanelSettings
 
 CLIENT_TIMEOUT_S = 10.0
@@ -36,21 +36,12 @@ fewer than the connections an attacker can open."""
 NGINX_429 = "too many requests from this address"
 
 
-def _can_bind(address: str) -> bool:
-    with socket.socket() as probe:
-        try:
-            probe.bind((address, 0))
-        except OSError:
-            return False
-    return True
-
-
 @pytest.fixture(scope="module")
 def nginx_binary() -> str:
     binary = find_binary("nginx")
     if binary is None:
         pytest.skip(f"nginx is missing ({INSTALL_HINT}): the front-server tests need Debian's nginx")
-    if not _can_bind("127.0.0.2"):
+    if not can_bind("127.0.0.2"):
         pytest.skip("this machine routes only 127.0.0.1 to loopback: the tests need 127.0.0.0/8")
     return binary
 
