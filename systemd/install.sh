@@ -48,7 +48,7 @@ while [ $# -gt 0 ]; do
         --no-apt) APT=0; shift ;;
         --no-start) START=0; shift ;;
         --no-pi-extra) EXTRAS=""; shift ;;
-        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
