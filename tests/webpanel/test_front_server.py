@@ -15,7 +15,7 @@ import json
 import shutil
 import socket
 from collections.abc import Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from tests.servers.nginx import INSTALL_HINT, NginxFront
-from tests.servers.process import find_binary, server_folder
+from tests.servers.process import find_binary, free_port, server_folder
 from tests.servers.slow_clients import SlowClients, can_bind
 from webpanel.config import PanelSettings
 
@@ -66,17 +66,22 @@ def panel(served: Any, service: Any) -> Any:
     return served
 
 
-@pytest.fixture
-def front(nginx_binary: str, panel: Any) -> Iterator[NginxFront]:
-    front = NginxFront(
-        server_folder("nginx"), binary=nginx_binary, panel=f"127.0.0.1:{panel.port}", with_status=True
-    )
+@contextmanager
+def running_front(binary: str, panel: str) -> Iterator[NginxFront]:
+    """nginx from the Pi's template in front of *panel*, in a folder of its own removed afterwards."""
+    front = NginxFront(server_folder("nginx"), binary=binary, panel=panel, with_status=True)
     try:
         front.start()
         yield front
     finally:
         front.stop()
         shutil.rmtree(front.folder, ignore_errors=True)
+
+
+@pytest.fixture
+def front(nginx_binary: str, panel: Any) -> Iterator[NginxFront]:
+    with running_front(nginx_binary, f"127.0.0.1:{panel.port}") as front:
+        yield front
 
 
 class Device:
@@ -289,3 +294,10 @@ def test_a_body_too_large_is_refused_by_the_front_server_as_json(front: NginxFro
     device.token = device.get_json("/api/session")[1]["csrf_token"]
     status, _headers, body = device.request("POST", "/api/sim/slots/a9", "x" * 200_000)
     assert status == 413 and json.loads(body) == {"error": "the request body is too large"}
+
+
+def test_a_panel_that_is_not_running_is_a_503_to_retry(nginx_binary: str) -> None:
+    with running_front(nginx_binary, f"127.0.0.1:{free_port()}") as front:  # nobody listens there
+        status, headers, body = Device(front.port, "127.14.0.1").request("GET", "/api/board")
+    assert status == 503 and headers["Retry-After"] == "5"
+    assert json.loads(body) == {"error": "the panel is not answering: retrying shortly"}
