@@ -5,7 +5,7 @@
 #
 # What it does, each step safe to repeat (running the script twice changes nothing
 # the second time, and an edited /etc/hautetension/config.toml is never overwritten):
-#   1. installs python3-venv (and cage + chromium with --kiosk) with apt-get;
+#   1. installs python3-venv, nginx (and cage + chromium with --kiosk) with apt-get;
 #   2. creates the group "hautetension", the user "hautetension" (the board service,
 #      also in the gpio and dialout groups), "hautetension-panel" (the web panel) and,
 #      with --kiosk, "hautetension-kiosk" (the display);
@@ -16,7 +16,11 @@
 #      /etc/hautetension/config.example.toml for reference;
 #   5. creates /var/lib/hautetension and the database file, group-writable, so the
 #      board service and the panel (two users, one group) share it;
-#   6. installs the unit files, reloads systemd, enables and (re)starts the units.
+#   6. installs the unit files, reloads systemd, enables and (re)starts the units;
+#   7. puts the panel behind nginx, the front server the kiosk and the local network
+#      use (port 8080; the panel itself listens on 127.0.0.1:8081 only): writes
+#      /etc/nginx/conf.d/hautetension.conf from systemd/nginx-hautetension.conf.in,
+#      checks it with nginx -t, enables nginx and reloads it.
 #
 # HT_ROOT=/some/dir installs under that directory instead of / (used by the tests,
 # together with PATH shims for the system commands).
@@ -31,6 +35,10 @@ KIOSK=0
 APT=1
 START=1
 EXTRAS="[pi]"
+# The front server's port (what the kiosk unit and the docs use) and the panel's own
+# address behind it (what hautetension-panel.service's ExecStart passes: keep them equal).
+FRONT_PORT=8080
+PANEL_ADDRESS="127.0.0.1:8081"
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -40,7 +48,7 @@ while [ $# -gt 0 ]; do
         --no-apt) APT=0; shift ;;
         --no-start) START=0; shift ;;
         --no-pi-extra) EXTRAS=""; shift ;;
-        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -57,7 +65,7 @@ say() { echo "install.sh: $*"; }
 
 # 1. packages
 if [ "$APT" = 1 ]; then
-    packages="python3-venv python3-dev"
+    packages="python3-venv python3-dev nginx"
     [ "$KIOSK" = 1 ] && packages="$packages cage chromium"
     say "apt-get install $packages"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q $packages
@@ -139,5 +147,22 @@ systemctl enable $units
 if [ "$START" = 1 ]; then
     systemctl restart $units
     say "started $units"
+fi
+
+# 7. the front server
+install -d -m 0755 "$ROOT/etc/nginx/conf.d"
+sed -e "s|@LISTEN@|$FRONT_PORT|g" -e "s|@PANEL@|$PANEL_ADDRESS|g" \
+    "$SOURCE/systemd/nginx-hautetension.conf.in" > "$ROOT/etc/nginx/conf.d/hautetension.conf.new"
+chmod 0644 "$ROOT/etc/nginx/conf.d/hautetension.conf.new"
+mv "$ROOT/etc/nginx/conf.d/hautetension.conf.new" "$ROOT/etc/nginx/conf.d/hautetension.conf"
+say "installed /etc/nginx/conf.d/hautetension.conf (port $FRONT_PORT, panel at $PANEL_ADDRESS)"
+if ! nginx -t -q; then
+    echo "install.sh: nginx refuses its configuration (nginx -t above says why)" >&2
+    exit 1
+fi
+systemctl enable nginx.service
+if [ "$START" = 1 ]; then
+    systemctl reload-or-restart nginx.service
+    say "front server: http://<this machine>:$FRONT_PORT/"
 fi
 say "done: board service and panel enabled (systemctl status hautetension-board hautetension-panel)"

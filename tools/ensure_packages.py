@@ -1,11 +1,11 @@
 """Make sure the real programs the tests run are installed: Debian's packages.
 
-Run by ``make test`` before pytest. The suite never mocks a browser, a broker
-or a database server: it drives Debian's Chromium, and starts Mosquitto and
-PostgreSQL as local processes on free loopback ports. Each missing program is
-installed with apt-get when this user can (root, or sudo without a password);
-otherwise a loud warning names what is missing, and the tests that need it
-skip with that reason.
+Run by ``make test`` before pytest. The suite never mocks a browser, a broker,
+a database server or a front server: it drives Debian's Chromium, and starts
+Mosquitto, PostgreSQL and nginx as local processes on free loopback ports.
+Each missing program is installed with apt-get when this user can (root, or
+sudo without a password); otherwise a loud warning names what is missing, and
+the tests that need it skip with that reason.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ NEEDED: dict[str, str] = {
     "/usr/bin/chromium": "chromium",
     "/usr/sbin/mosquitto": "mosquitto",
     "/usr/lib/postgresql/*/bin/postgres": "postgresql",
+    "/usr/sbin/nginx": "nginx",
 }
 
 

@@ -6,6 +6,7 @@ interface, which is what ``make run`` wants. See ``config.example.toml``.
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -43,6 +44,10 @@ class PanelSettings:
     login_window_seconds: float = 60.0
     secure_cookies: bool = False
     """Set when the panel is served over HTTPS (a reverse proxy) so cookies carry ``Secure``."""
+    connection_limit: int = 0
+    """Connections waitress holds at once; 0 fits it to the open-file limit (webpanel/serve.py)."""
+    trusted_proxy: str = ""
+    """The front server's address: only from it is ``X-Forwarded-For`` taken as the client's address."""
 
     @classmethod
     def from_config(cls, config: ConfigFile) -> PanelSettings:
@@ -82,6 +87,15 @@ class PanelSettings:
         ):
             if getattr(self, name) <= 0:
                 problems.append(f"{name} must be positive")
+        if self.connection_limit < 0:
+            problems.append("connection_limit must be 0 (automatic) or more")
+        elif self.connection_limit and self.connection_limit <= self.worker_threads:
+            problems.append(
+                f"connection_limit ({self.connection_limit}) must exceed the worker threads "
+                f"({self.worker_threads}): every live page holds a connection"
+            )
+        if self.trusted_proxy and not _is_ip_address(self.trusted_proxy):
+            problems.append(f"trusted_proxy must be an IP address, not {self.trusted_proxy!r}")
         if self.login_attempts < 1:
             problems.append("login_attempts must be at least 1")
         if problems:
@@ -98,6 +112,14 @@ class PanelSettings:
     @property
     def staff_pin_path(self) -> Path:
         return self.staff_pin_file or self.database.parent / STAFF_PIN_FILENAME
+
+
+def _is_ip_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _convert(name: str, value: Any, default: Any, source: str) -> Any:

@@ -23,6 +23,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--db", help="database file (default: [store] path)")
     parser.add_argument("--host", help="address to listen on (default: [panel] host, else 127.0.0.1)")
     parser.add_argument("--port", type=int, help="port (default: [panel] port, else 8080)")
+    parser.add_argument(
+        "--trusted-proxy",
+        metavar="ADDRESS",
+        help="the front server's address: its X-Forwarded-For names the client (default: "
+        "[panel] trusted_proxy, else none; the Pi's unit passes 127.0.0.1 for its nginx)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -31,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from webpanel.app import close_app, create_app
     from webpanel.config import PanelSettings
     from webpanel.security import SecretKeyError
-    from webpanel.serve import make_server
+    from webpanel.serve import connections_held, make_server
 
     try:
         config = load_config(args.config)
@@ -42,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
             settings = dataclasses.replace(settings, host=args.host)
         if args.port is not None:
             settings = dataclasses.replace(settings, port=args.port)
+        if args.trusted_proxy is not None:
+            settings = dataclasses.replace(settings, trusted_proxy=args.trusted_proxy)
         settings.check()
         app = create_app({"PANEL": settings, "CONFIG_PATH": str(config.path) if config.path else None})
     except (ConfigError, SecretKeyError) as exc:
@@ -68,7 +76,9 @@ def run(args: argparse.Namespace) -> int:
         )
     print(
         f"hautetension panel: http://{settings.host}:{settings.port}/ (database {settings.database}, "
-        f"{settings.worker_threads} threads, at most {settings.max_streams} live pages)",
+        f"{settings.worker_threads} threads, at most {settings.max_streams} live pages, "
+        f"{connections_held(settings)} connections"
+        + (f", behind the front server at {settings.trusted_proxy})" if settings.trusted_proxy else ")"),
         file=sys.stderr,
         flush=True,
     )

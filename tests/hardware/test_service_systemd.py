@@ -11,12 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.servers.nginx import render_site
+
 REPO = Path(__file__).resolve().parents[2]
 UNITS = sorted((REPO / "systemd").glob("*.service"))
 SYSTEM_UNITS = next(
     (p for p in (Path("/usr/lib/systemd/system"), Path("/lib/systemd/system")) if p.is_dir()), None
 )
 ANALYZE = shutil.which("systemd-analyze")
+PANEL_BEHIND_FRONT = "127.0.0.1:8081"
 
 
 def _unit(name: str) -> configparser.ConfigParser:
@@ -101,6 +104,7 @@ SHIMS = {
     "chown": 'echo "chown $*" >> "$STATE/log"',
     "systemctl": 'echo "systemctl $*" >> "$STATE/log"',
     "apt-get": 'echo "apt-get $*" >> "$STATE/log"',
+    "nginx": 'echo "nginx $*" >> "$STATE/log"; [ ! -e "$STATE/nginx-refuses" ]',
     "fake-python": (
         'echo "python $*" >> "$STATE/log"; mkdir -p "$3/bin"; '
         'printf \'#!/bin/sh\\necho "pip $*" >> "$STATE/log"\\n\' > "$3/bin/python"; chmod +x "$3/bin/python"'
@@ -126,12 +130,18 @@ def _install(root: Path, state: Path, *args: str) -> subprocess.CompletedProcess
     )
 
 
-def test_install_script_is_idempotent(tmp_path: Path) -> None:
+def _fake_system(tmp_path: Path, *, groups: str = "") -> tuple[Path, Path]:
+    """An empty root to install into, and the stand-ins' state: no users, these groups."""
     root, state = tmp_path / "root", tmp_path / "state"
     root.mkdir()
     state.mkdir()
-    (state / "groups").write_text("dialout\n")
+    (state / "groups").write_text(groups)
     (state / "users").write_text("")
+    return root, state
+
+
+def test_install_script_is_idempotent(tmp_path: Path) -> None:
+    root, state = _fake_system(tmp_path, groups="dialout\n")
     first = _install(root, state, "--backend", "gpio")
     assert first.returncode == 0, first.stderr
     log = (state / "log").read_text()
@@ -148,6 +158,11 @@ def test_install_script_is_idempotent(tmp_path: Path) -> None:
     assert stat.S_IMODE(database.stat().st_mode) == 0o660
     for unit in ("hautetension-board.service", "hautetension-panel.service"):
         assert (root / "etc/systemd/system" / unit).read_text() == (REPO / "systemd" / unit).read_text()
+    front = root / "etc/nginx/conf.d/hautetension.conf"
+    assert front.read_text() == render_site(listen="8080", panel=PANEL_BEHIND_FRONT)
+    assert "apt-get install -y -q python3-venv python3-dev nginx" in log
+    assert "nginx -t -q" in log and "systemctl enable nginx.service" in log
+    assert "systemctl reload-or-restart nginx.service" in log
 
     config.write_text(config.read_text() + "\n# edited by staff\n")
     database.write_bytes(b"SQLite format 3\x00 pretend data")
@@ -160,6 +175,25 @@ def test_install_script_is_idempotent(tmp_path: Path) -> None:
     assert database.read_bytes().startswith(b"SQLite format 3")
     assert "kept the existing /etc/hautetension/config.toml" in second.stdout
     assert (state / "users").read_text().split() == ["hautetension", "hautetension-panel"]
+    assert front.read_text() == render_site(listen="8080", panel=PANEL_BEHIND_FRONT)
+
+
+def test_install_script_stops_when_nginx_refuses_the_front_server(tmp_path: Path) -> None:
+    root, state = _fake_system(tmp_path)
+    (state / "nginx-refuses").write_text("")
+    result = _install(root, state, "--backend", "sim")
+    assert result.returncode == 1 and "nginx refuses its configuration" in result.stderr
+    assert "systemctl enable nginx.service" not in (state / "log").read_text()
+
+
+def test_the_panel_listens_where_the_front_server_sends_and_trusts_only_it() -> None:
+    """The unit's --host/--port are the template's upstream as install.sh fills it, on loopback."""
+    command = _unit("hautetension-panel.service")["Service"]["ExecStart"].split()
+    option = {name: value for name, value in zip(command, command[1:], strict=False)}
+    assert f"{option['--host']}:{option['--port']}" == PANEL_BEHIND_FRONT
+    assert option["--host"] == option["--trusted-proxy"] == "127.0.0.1"
+    install = (REPO / "systemd/install.sh").read_text()
+    assert f'PANEL_ADDRESS="{PANEL_BEHIND_FRONT}"' in install
 
 
 def test_install_script_refuses_bad_options(tmp_path: Path) -> None:
