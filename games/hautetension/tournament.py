@@ -17,7 +17,8 @@ where it is silent are in docs/tournaments.md ("Rules notes"). In short:
   duels (each finalist meets each other one), no elimination; the winner has
   the most points in the general standings.
 
-The tournament is event-sourced: every change is an event (a plain dict) that
+The tournament is event-sourced: every change is an event (a typed dict of
+plain JSON data, one :class:`~typing.TypedDict` per kind) that
 :meth:`Tournament.apply` folds into the state, so the store only has to keep
 the list of events, and undo is replaying all but the last one. A round event
 carries its full pairings: history never depends on how pairings are computed.
@@ -26,11 +27,12 @@ carries its full pairings: history never depends on how pairings are computed.
 from __future__ import annotations
 
 import copy
+import enum
 import json
 import random
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 from games.exc import GameError
 from games.hautetension.draw import draw_first_player
@@ -38,6 +40,7 @@ from games.hautetension.handicap import MAX_HANDICAP
 from games.hautetension.seats import default_lamps
 from games.hautetension.tournament_points import (
     Lighting,
+    LightingData,
     ResultError,
     check_points,
     game_points,
@@ -48,16 +51,23 @@ __all__ = [
     "MIN_PLAYERS",
     "Lighting",
     "Phase",
+    "RegisterEvent",
     "RegistrationError",
     "Result",
     "ResultError",
+    "ResultEvent",
     "Round",
     "RoundError",
+    "RoundEvent",
     "Standing",
+    "Status",
     "Table",
     "Tournament",
     "TournamentError",
+    "TournamentEvent",
+    "WithdrawEvent",
     "drawn_table_sizes",
+    "entry_kind",
     "standings_table_sizes",
 ]
 
@@ -82,8 +92,8 @@ class RoundError(TournamentError, RuntimeError):
     """A round cannot be made now, or names a table that does not exist."""
 
 
-class Phase:
-    """How a round's tables were made."""
+class Phase(enum.StrEnum):
+    """How a round's tables were made (a string in events and JSON: ``"drawn"``, …)."""
 
     DRAWN = "drawn"
     """Rounds 1 and 2: tables and first players drawn from the seed."""
@@ -91,6 +101,88 @@ class Phase:
     """Seated by the general standings; zero-scorers are out."""
     FINAL = "final"
     """The final: no elimination."""
+
+
+class Status(enum.StrEnum):
+    """A player's status in the general standings (a string in JSON and CSV: ``"in"``, …)."""
+
+    IN = "in"
+    """Still in contention."""
+    OUT = "out"
+    """Eliminated."""
+    WITHDRAWN = "withdrawn"
+    FINALIST = "finalist"
+    WINNER = "winner"
+
+
+# -- events: what a store keeps -------------------------------------------------
+
+
+class ResultData(TypedDict):
+    """A table's result as events carry it (:meth:`Result.to_dict`)."""
+
+    points: list[int]
+    lightings: list[LightingData] | None
+    source: dict[str, Any]
+
+
+class TableData(TypedDict):
+    """One table of a round as events carry it (:meth:`Table.to_dict`)."""
+
+    table: int
+    seats: list[int]
+    first: int
+    lamps: list[str]
+    handicap: dict[str, int]
+
+
+class RoundData(TypedDict):
+    """A round's tables as events carry them (:meth:`Round.to_dict`)."""
+
+    round: int
+    phase: Phase
+    tables: list[TableData]
+    eliminated: list[int]
+    spared: list[int]
+    finalists: list[int]
+
+
+class RegisterEvent(TypedDict):
+    kind: Literal["register"]
+    player: int
+    name: str
+
+
+class WithdrawEvent(TypedDict):
+    kind: Literal["withdraw"]
+    player: int
+
+
+class RoundEvent(TypedDict):
+    kind: Literal["round"]
+    data: RoundData
+
+
+class ResultEvent(TypedDict):
+    kind: Literal["result"]
+    round: int
+    table: int
+    result: ResultData
+    correction: NotRequired[bool]
+    """Present (True) when the entry replaces a recorded result."""
+    previous: NotRequired[ResultData | None]
+    """With a correction: the result it replaced, kept for the audit trail."""
+
+
+TournamentEvent: TypeAlias = RegisterEvent | WithdrawEvent | RoundEvent | ResultEvent
+"""Every change to a tournament: what :meth:`Tournament.apply` folds in and a store keeps."""
+
+
+def entry_kind(event: TournamentEvent) -> str:
+    """What an audit trail calls the entry: its kind, or "correction" for a corrected result."""
+    if event["kind"] == "result" and event.get("correction"):
+        return "correction"
+    return event["kind"]
 
 
 # -- table sizes ------------------------------------------------------------
@@ -144,7 +236,7 @@ class Result:
     source: Mapping[str, Any]
     """Where it came from: ``{"kind": "tablet"}`` or ``{"kind": "board", "game_id": …}``."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ResultData:
         return {
             "points": list(self.points),
             "lightings": None if self.lightings is None else [x.to_dict() for x in self.lightings],
@@ -174,7 +266,7 @@ class Table:
     handicap: Mapping[str, int] = field(default_factory=dict)
     """Lamp → attack pawns placed on its direct rows before play."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TableData:
         return {
             "table": self.number,
             "seats": list(self.seats),
@@ -200,7 +292,7 @@ class Table:
 @dataclass(frozen=True)
 class Round:
     number: int
-    phase: str
+    phase: Phase
     tables: tuple[Table, ...]
     eliminated: tuple[int, ...] = ()
     """Players put out by the previous round's zeros when this round was made."""
@@ -218,7 +310,7 @@ class Round:
                 return table
         raise RoundError(f"round {self.number} has no table {number}")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RoundData:
         return {
             "round": self.number,
             "phase": self.phase,
@@ -232,7 +324,7 @@ class Round:
     def from_dict(cls, data: Mapping[str, Any]) -> Round:
         return cls(
             number=int(data["round"]),
-            phase=str(data["phase"]),
+            phase=Phase(data["phase"]),
             tables=tuple(Table.from_dict(t) for t in data["tables"]),
             eliminated=tuple(int(p) for p in data.get("eliminated", ())),
             spared=tuple(int(p) for p in data.get("spared", ())),
@@ -260,8 +352,7 @@ class Standing:
     name: str
     points: int
     games: tuple[GameLine, ...]
-    status: str
-    """"in" (still in contention), "out" (eliminated), "withdrawn", "finalist" or "winner"."""
+    status: Status
     out_in_round: int | None
     """Round whose zero put the player out."""
     lot: float
@@ -293,7 +384,7 @@ class Tournament:
         self.seed = str(seed)
         self.handicap = handicap
         self.handicap_step = handicap_step
-        self.events: list[dict[str, Any]] = []
+        self.events: list[TournamentEvent] = []
         self.names: dict[int, str] = {}
         self.withdrawn: dict[int, int] = {}
         """Player → number of rounds made when they withdrew."""
@@ -320,28 +411,28 @@ class Tournament:
     def copy(self) -> Tournament:
         return copy.deepcopy(self)
 
-    def undo(self) -> dict[str, Any]:
-        """Take back the last event (python-chess ``pop`` style) and return it."""
+    def undo(self) -> Tournament:
+        """The tournament without its last event (python-chess ``pop`` style), rebuilt from the others.
+
+        This tournament is left as it is; ``self.events[-1]`` is the event taken back.
+        """
         if not self.events:
             raise TournamentError("nothing to undo")
-        last = self.events[-1]
-        rebuilt = Tournament.replay(self.settings(), self.events[:-1])
-        self.__dict__.update(rebuilt.__dict__)
-        return last
+        return Tournament.replay(self.settings(), self.events[:-1])
 
-    def apply(self, event: Mapping[str, Any]) -> dict[str, Any]:
-        """Fold one event into the state, checking it is allowed now."""
+    def apply(self, event: Mapping[str, Any]) -> TournamentEvent:
+        """Fold one event into the state, checking it is allowed now; return it as it is kept."""
         kind = event.get("kind")
         handler = _HANDLERS.get(str(kind))
         if handler is None:
             raise TournamentError(f"unknown tournament event {kind!r}")
         # A JSON copy: the caller cannot change it afterwards, and it is what a store can keep.
         try:
-            stored: dict[str, Any] = json.loads(json.dumps(dict(event)))
+            data: dict[str, Any] = json.loads(json.dumps(dict(event)))
         except (TypeError, ValueError) as exc:
             raise TournamentError(f"a {kind} event must be plain JSON data: {exc}") from None
         try:
-            handler(self, stored)
+            stored = handler(self, data)
         except GameError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
@@ -349,27 +440,35 @@ class Tournament:
         self.events.append(stored)
         return stored
 
-    def _apply_register(self, event: Mapping[str, Any]) -> None:
+    def _apply_register(self, data: Mapping[str, Any]) -> RegisterEvent:
+        event: RegisterEvent = {
+            "kind": "register",
+            "player": int(data["player"]),
+            "name": _text(data["name"]),
+        }
         if self.rounds:
             raise RegistrationError("registration is closed: the first round has been made")
         name = _clean_name(event["name"])
         if any(n.casefold() == name.casefold() for n in self.names.values()):
             raise RegistrationError(f"a player called {name!r} is already registered")
-        player = int(event["player"])
+        player = event["player"]
         if player in self.names:
             raise RegistrationError(f"player number {player} is already taken")
         self.names[player] = name
+        return event
 
-    def _apply_withdraw(self, event: Mapping[str, Any]) -> None:
-        player = self._check_player(int(event["player"]))
+    def _apply_withdraw(self, data: Mapping[str, Any]) -> WithdrawEvent:
+        event: WithdrawEvent = {"kind": "withdraw", "player": int(data["player"])}
+        player = self._check_player(event["player"])
         if player in self.withdrawn:
             raise RegistrationError(f"{self.names[player]} has already withdrawn")
         if self.is_over():
             raise RegistrationError("the tournament is over")
         self.withdrawn[player] = len(self.rounds)
+        return event
 
-    def _apply_round(self, event: Mapping[str, Any]) -> None:
-        made = Round.from_dict(event["data"])
+    def _apply_round(self, data: Mapping[str, Any]) -> RoundEvent:
+        made = Round.from_dict(data["data"])
         if self.rounds and not self.is_round_complete(self.rounds[-1].number):
             raise RoundError(f"round {self.rounds[-1].number} is not finished")
         if made.number != len(self.rounds) + 1:
@@ -380,33 +479,52 @@ class Tournament:
         for player in seated:
             self._check_player(player)
         self.rounds.append(made)
+        return {"kind": "round", "data": made.to_dict()}
 
-    def _apply_result(self, event: Mapping[str, Any]) -> None:
-        number, table_no = int(event["round"]), int(event["table"])
+    def _apply_result(self, data: Mapping[str, Any]) -> ResultEvent:
+        number, table_no = int(data["round"]), int(data["table"])
         table = self.round(number).table(table_no)
-        result = Result.from_dict(event["result"])
+        result = Result.from_dict(data["result"])
         check_points(len(table.seats), result.points)
         if result.lightings is not None and game_points(len(table.seats), result.lightings) != result.points:
             raise ResultError("the points do not match the lamp order")
+        correction = bool(data.get("correction"))
         already = (number, table_no) in self.results
-        if already and not event.get("correction"):
+        if already and not correction:
             raise ResultError(f"round {number} table {table_no} already has a result: correct it instead")
-        if not already and event.get("correction"):
+        if not already and correction:
             raise ResultError(f"round {number} table {table_no} has no result to correct yet")
         self.results[(number, table_no)] = result
+        event: ResultEvent = {
+            "kind": "result",
+            "round": number,
+            "table": table_no,
+            "result": result.to_dict(),
+        }
+        if correction:
+            event["correction"] = True
+            previous = data.get("previous")
+            event["previous"] = None if previous is None else Result.from_dict(previous).to_dict()
+        return event
 
     # -- commands ---------------------------------------------------------------
 
-    def register(self, name: str) -> dict[str, Any]:
+    def register(self, name: str) -> RegisterEvent:
         player = max(self.names, default=0) + 1
-        return self.apply({"kind": "register", "player": player, "name": name})
+        event = self.apply({"kind": "register", "player": player, "name": name})
+        assert event["kind"] == "register"
+        return event
 
-    def withdraw(self, player: int) -> dict[str, Any]:
-        return self.apply({"kind": "withdraw", "player": player})
+    def withdraw(self, player: int) -> WithdrawEvent:
+        event = self.apply({"kind": "withdraw", "player": player})
+        assert event["kind"] == "withdraw"
+        return event
 
-    def next_round(self) -> dict[str, Any]:
+    def next_round(self) -> RoundEvent:
         """Make the next round's tables (all results of the current round must be in)."""
-        return self.apply({"kind": "round", "data": self.plan_next_round().to_dict()})
+        event = self.apply({"kind": "round", "data": self.plan_next_round().to_dict()})
+        assert event["kind"] == "round"
+        return event
 
     def enter_result(
         self,
@@ -416,7 +534,7 @@ class Tournament:
         *,
         correction: bool = False,
         source: Mapping[str, Any] | None = None,
-    ) -> dict[str, Any]:
+    ) -> ResultEvent:
         """Record a game entered by hand: the points are computed from the lamp order."""
         table = self.round(round_number).table(table_number)
         points = game_points(len(table.seats), lightings)
@@ -432,7 +550,7 @@ class Tournament:
         source: Mapping[str, Any],
         lightings: Sequence[Lighting] | None = None,
         correction: bool = False,
-    ) -> dict[str, Any]:
+    ) -> ResultEvent:
         """Record a game whose points the game engine computed (a board game)."""
         table = self.round(round_number).table(table_number)
         result = Result(
@@ -444,21 +562,23 @@ class Tournament:
 
     def _result_event(
         self, round_number: int, table_number: int, result: Result, correction: bool
-    ) -> dict[str, Any]:
-        event: dict[str, Any] = {
+    ) -> ResultEvent:
+        data: dict[str, Any] = {
             "kind": "result",
             "round": round_number,
             "table": table_number,
             "result": result.to_dict(),
         }
         if correction:
-            event["correction"] = True
-            event["previous"] = (
+            data["correction"] = True
+            data["previous"] = (
                 self.results[(round_number, table_number)].to_dict()
                 if ((round_number, table_number) in self.results)
                 else None
             )
-        return self.apply(event)
+        event = self.apply(data)
+        assert event["kind"] == "result"
+        return event
 
     # -- queries ----------------------------------------------------------------
 
@@ -514,7 +634,7 @@ class Tournament:
         pool = self.names if players is None else players
         return sorted(pool, key=lambda p: (-totals[p], self.lot(p), p))
 
-    def phase(self) -> str | None:
+    def phase(self) -> Phase | None:
         return None if not self.rounds else self.rounds[-1].phase
 
     def finalists(self) -> tuple[int, ...]:
@@ -591,15 +711,15 @@ class Tournament:
         lines: list[Standing] = []
         for place, player in enumerate(self.ranking(), start=1):
             if player == winner:
-                status = "winner"
+                status = Status.WINNER
             elif player in self.withdrawn:
-                status = "withdrawn"
+                status = Status.WITHDRAWN
             elif player in finalists:
-                status = "finalist"
+                status = Status.FINALIST
             elif player in out_round or (self.rounds and player not in contenders):
-                status = "out"
+                status = Status.OUT
             else:
-                status = "in"
+                status = Status.IN
             lines.append(
                 Standing(
                     place=place,
@@ -756,12 +876,19 @@ class Tournament:
         return player
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], TournamentEvent]] = {
     "register": Tournament._apply_register,
     "withdraw": Tournament._apply_withdraw,
     "round": Tournament._apply_round,
     "result": Tournament._apply_result,
 }
+"""Each kind of event: it reads the JSON data into the typed event, checks it and folds it in."""
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise RegistrationError("a player needs a name")
+    return value
 
 
 def _clean_name(name: object) -> str:

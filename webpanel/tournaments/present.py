@@ -7,18 +7,18 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.hautetension.tournament import Lighting, Table, Tournament
+from games.hautetension.tournament import Lighting, Phase, Status, Table, Tournament, TournamentEvent
 from games.hautetension.tournament_points import ResultError
 from store.tournaments import AuditEntry, TournamentInfo
 
 STATUS_LABELS = {
-    "in": "in contention",
-    "out": "out",
-    "withdrawn": "withdrawn",
-    "finalist": "finalist",
-    "winner": "winner",
+    Status.IN: "in contention",
+    Status.OUT: "out",
+    Status.WITHDRAWN: "withdrawn",
+    Status.FINALIST: "finalist",
+    Status.WINNER: "winner",
 }
-PHASE_LABELS = {"drawn": "drawn", "standings": "seated by the standings", "final": "final"}
+PHASE_LABELS = {Phase.DRAWN: "drawn", Phase.STANDINGS: "seated by the standings", Phase.FINAL: "final"}
 
 
 def table_view(t: Tournament, round_number: int, table: Table) -> dict[str, Any]:
@@ -68,7 +68,7 @@ def round_view(t: Tournament, number: int) -> dict[str, Any]:
     return {
         "number": made.number,
         "phase": made.phase,
-        "phase_label": PHASE_LABELS.get(made.phase, made.phase),
+        "phase_label": PHASE_LABELS[made.phase],
         "complete": t.is_round_complete(made.number),
         "tables": [table_view(t, made.number, table) for table in made.tables],
         "eliminated": [t.names[p] for p in made.eliminated],
@@ -84,7 +84,7 @@ def standings_view(t: Tournament) -> list[dict[str, Any]]:
             "name": s.name,
             "points": s.points,
             "status": s.status,
-            "status_label": STATUS_LABELS.get(s.status, s.status),
+            "status_label": STATUS_LABELS[s.status],
             "out_in_round": s.out_in_round,
             "games": [
                 {"round": g.round, "table": g.table, "seat": g.seat + 1, "points": g.points} for g in s.games
@@ -147,25 +147,22 @@ def audit_view(t: Tournament, entries: Sequence[AuditEntry]) -> list[dict[str, A
     ]
 
 
-def summarize(t: Tournament, event: Mapping[str, Any]) -> str:
-    kind = event.get("kind")
-    if kind == "register":
-        return f"registered {event.get('name')}"
-    if kind == "withdraw":
-        return f"{t.names.get(int(event.get('player', 0)), '?')} withdrew"
-    if kind == "round":
-        data = event.get("data", {})
-        return f"round {data.get('round')} made ({len(data.get('tables', []))} tables)"
-    if kind == "result":
-        text = f"round {event.get('round')} table {event.get('table')}: {event['result']['points']}"
-        source = event["result"].get("source", {})
-        if source.get("kind") == "board":
-            text += f" from board game {source.get('game_id')}"
-        if event.get("correction"):
-            previous = event.get("previous") or {}
-            text += f" (correction; was {previous.get('points')})"
-        return text
-    return str(kind)
+def summarize(t: Tournament, event: TournamentEvent) -> str:
+    if event["kind"] == "register":
+        return f"registered {event['name']}"
+    if event["kind"] == "withdraw":
+        return f"{t.names.get(event['player'], '?')} withdrew"
+    if event["kind"] == "round":
+        data = event["data"]
+        return f"round {data['round']} made ({len(data['tables'])} tables)"
+    text = f"round {event['round']} table {event['table']}: {event['result']['points']}"
+    source = event["result"].get("source", {})
+    if source.get("kind") == "board":
+        text += f" from board game {source.get('game_id')}"
+    if event.get("correction"):
+        previous = event.get("previous")
+        text += f" (correction; was {None if previous is None else previous['points']})"
+    return text
 
 
 def standings_csv(t: Tournament) -> str:

@@ -406,7 +406,10 @@ def test_double_entry_is_refused_and_a_correction_keeps_the_previous_value() -> 
     event = t.enter_result(1, 1, [Lighting((3,))], correction=True)
     assert event["previous"]["points"] == [0, 2, 3, 4]
     assert t.result(1, 1).points == (4, 4, 4, 0)  # type: ignore[union-attr]
-    assert t.undo() == event
+    assert t.events[-1] == event
+    undone = t.undo()
+    assert t.result(1, 1).points == (4, 4, 4, 0)  # type: ignore[union-attr]  # undo rebuilds a copy
+    t = undone
     assert t.result(1, 1).points == (0, 2, 3, 4)  # type: ignore[union-attr]
     with pytest.raises(ResultError, match="no result to correct"):
         t.enter_result(1, 2, [], correction=True)
@@ -535,12 +538,13 @@ def test_undo_takes_back_events_one_by_one() -> None:
     t.next_round()
     before = t.copy()
     event = t.enter_result(1, 1, [Lighting((0,))])
-    assert t.undo() == event
+    assert t.events[-1] == event
+    t = t.undo()
     assert t.events == before.events and t.results == before.results
-    t.undo()
+    t = t.undo()
     assert t.rounds == []
     for _ in range(5):
-        t.undo()
+        t = t.undo()
     with pytest.raises(TournamentError, match="nothing to undo"):
         t.undo()
 
