@@ -16,18 +16,16 @@ first, so that move generation is list walking.
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+from games.datafiles import DataFiles
 from games.hop.exc import BoardError, UnknownBoardError
 
 DEFAULT_BOARDS: Final[dict[int, str]] = {2: "square-5x5-2", 3: "square-5x5-3", 4: "square-6x6-4"}
 """The board each player count uses unless told otherwise (DESIGN §5)."""
-_SHIPPED: dict[str, Board] = {}
 
 
 @dataclass(frozen=True)
@@ -82,32 +80,14 @@ class Board:
 
 
 def board_names() -> list[str]:
-    folder = resources.files("games.hop") / "boards"
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+    """Names of the boards shipped with the game."""
+    return _BOARDS.names()
 
 
 def load_board(name_or_path: str | Path) -> Board:
     """A shipped board by name, or a board file by path; BoardError lists every problem."""
-    text = str(name_or_path)
-    if text in _SHIPPED:
-        return _SHIPPED[text]  # boards are immutable: every game shares the shipped ones
-    if text in board_names():
-        raw = (resources.files("games.hop") / "boards" / f"{text}.json").read_text(encoding="utf-8")
-        _SHIPPED[text] = _parse(raw, source=f"board {text!r}")
-        return _SHIPPED[text]
-    if text.endswith(".json") and Path(text).is_file():
-        return _parse(Path(text).read_text(encoding="utf-8"), source=text)
-    raise UnknownBoardError(
-        f"there is no board {text!r} (shipped: {', '.join(board_names())})", source="board"
-    )
-
-
-def _parse(raw: str, *, source: str) -> Board:
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise BoardError(f"not valid JSON ({exc})", source=source) from exc
-    return compile_board(data, source=source)
+    # Boards are immutable: every game shares the shipped ones.
+    return _BOARDS.load(name_or_path)
 
 
 def compile_board(data: Any, *, source: str = "board") -> Board:
@@ -273,3 +253,14 @@ def square_board(
         "lines": rows + cols,
         "electrodes": electrodes,
     }
+
+
+_BOARDS = DataFiles(
+    "games.hop",
+    "boards",
+    parse=lambda data, source: compile_board(data, source=source),
+    error=BoardError,
+    unknown=UnknownBoardError,
+    what="board",
+)
+"""The board files: shipped ones in ``games/hop/boards/`` (parsed once), or a builder's by path."""
