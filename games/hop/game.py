@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypedDict
 
 from games.frame import JSON, BadOptionsError, DigitalGame, Move, Outcome
 from games.hop.board import DEFAULT_BOARDS, Board, board_names, load_board
@@ -80,6 +80,31 @@ from games.hop.rules import (
     Termination,
     start_state,
 )
+
+HopMove = TypedDict(
+    "HopMove",
+    {
+        "block": str,
+        "action": str,
+        "from": str,
+        "to": str,
+        "spin": str,
+        "at": str,
+        "pass": bool,
+        "end_defense": bool,
+        "heat_exchange": bool,
+        "collapse": str,
+        "effect": str,
+        "player": int,
+        "sites": list[str],
+        "turning": str,
+        "between": list[str],
+        "add": str,
+        "remove": str,
+    },
+    total=False,
+)
+"""A |Hop> move in the notation above: the keys of its kind only (a JSON object)."""
 
 DEFAULT_MAX_ROUNDS: Final = 100
 """Turns per player before a game with no winner is drawn (docs/hop.md)."""
@@ -170,7 +195,7 @@ class Hop(DigitalGame):
     def to_act(self) -> int | None:
         return self.state.to_act
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> list[HopMove]:
         return [self.move_to_json(a) for a in self.state.legal_actions()]
 
     def annotated_moves(self) -> list[dict[str, JSON]]:
@@ -201,7 +226,7 @@ class Hop(DigitalGame):
 
     # -- notation -------------------------------------------------------
 
-    def move_to_json(self, action: Action) -> Move:
+    def move_to_json(self, action: Action) -> HopMove:
         kind, source, spin, to, _ = action
         nodes = self.board.nodes
         if kind == BLOCK:
@@ -225,10 +250,10 @@ class Hop(DigitalGame):
             return {"action": name, "from": nodes[source], "to": nodes[to]}
         return {"action": name, "from": nodes[source], "spin": SPINS[spin], "to": nodes[to]}
 
-    def _effect_to_json(self, action: Action) -> Move:
+    def _effect_to_json(self, action: Action) -> HopMove:
         _, card, a, b, c = action
         nodes = self.board.nodes
-        out: dict[str, JSON] = {"effect": EFFECT_NAMES[card]}
+        out: HopMove = {"effect": EFFECT_NAMES[card]}
         if card == DEAD_SHORT:
             out["player"] = a
         elif card == VORTEX:
@@ -240,7 +265,10 @@ class Hop(DigitalGame):
         elif card == HEAT_SOURCE:
             out["at"] = nodes[a]
         elif card == IMPURITY:
-            out["add" if b else "remove"] = nodes[a]
+            if b:
+                out["add"] = nodes[a]
+            else:
+                out["remove"] = nodes[a]
         elif card in (IONIZATION, SUPERPOSITION):
             out.update({"at": nodes[a], "spin": SPINS[b]})
         elif card == PENNING_TRAP:
@@ -593,4 +621,4 @@ class Hop(DigitalGame):
         return f"<Hop {self.options} moves={len(self.history)}>"
 
 
-__all__ = ["Hop", "Termination"]
+__all__ = ["Hop", "HopMove", "Termination"]
