@@ -16,6 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.exc import GameError
+from games.hautetension.handicap import handicap_plan
+from games.hautetension.layout import load_layout
 from games.hautetension.tournament import (
     Lighting,
     Phase,
@@ -313,8 +315,16 @@ def test_full_tournaments_follow_the_rules(n_players: int) -> None:
 
 @pytest.mark.parametrize("n_players", [4, 9, 20, 64])
 def test_full_tournaments_with_handicap(n_players: int) -> None:
+    # The checker compares every table's handicap with the rule, round by round.
     t, _ = play_tournament(n_players, 7, handicap=True)
-    assert any(table.handicap for r in t.rounds for table in r.tables) or n_players == 4
+    handicapped = [table for r in t.rounds for table in r.tables if table.handicap]
+    assert handicapped, "no table was handicapped: the rule was never put to the test"
+    assert not any(table.handicap for table in t.round(1).tables), "nobody leads before the first game"
+    layout = load_layout()
+    for table in handicapped:
+        # Every handicap can be set up on the board: its pawns fit on the lamps' direct rows.
+        plan = handicap_plan(layout, table.handicap)
+        assert {lamp: len(slots) for lamp, slots in plan.items()} == dict(table.handicap)
 
 
 @pytest.mark.parametrize("n_players", [6, 12, 30])
