@@ -40,6 +40,7 @@ def table_view(t: Tournament, round_number: int, table: Table) -> dict[str, Any]
         ],
         "first": table.first + 1,
         "handicap": dict(table.handicap),
+        "handicap_note": handicap_note(t, table),
         "result": None
         if result is None
         else {
@@ -48,6 +49,28 @@ def table_view(t: Tournament, round_number: int, table: Table) -> dict[str, Any]
             "lamp_order": describe_lightings(t, table, result.lightings),
         },
     }
+
+
+def handicap_note(t: Tournament, table: Table) -> str | None:
+    """Who carries the table's handicap pawns and why, as the pairing sheet says it (None: no handicap)."""
+    carriers = table.carriers()
+    if not carriers:
+        return None
+    pawns = table.handicap[table.lamps[table.seat_of(carriers[0])]]
+    who = " and ".join(f"{t.names[p]} (lamp {table.lamps[table.seat_of(p)]})" for p in carriers)
+    carry = "carries" if len(carriers) == 1 else "each carry"
+    plural = "s" if pawns > 1 else ""
+    text = f"Handicap: {who} {carry} {pawns} attack pawn{plural} on their lamp's direct rows"
+    if not table.handicap_over:
+        return text + "."  # a round made before the reason was kept
+    best = "the best player at this table" if len(carriers) == 1 else "level at the top of this table"
+    over = " and ".join(t.names[p] for p in table.handicap_over)
+    step = t.handicap_step
+    return (
+        f"{text}: {best}, {table.handicap_lead} point{'s' if table.handicap_lead > 1 else ''} ahead of"
+        f" {over}, the next-best (1 pawn for a lead of 1–{step} points, 2 for {step + 1}–{2 * step},"
+        " 3 beyond)."
+    )
 
 
 def describe_lightings(t: Tournament, table: Table, lightings: Sequence[Lighting] | None) -> list[str]:
@@ -86,6 +109,8 @@ def standings_view(t: Tournament) -> list[dict[str, Any]]:
             "status": s.status,
             "status_label": STATUS_LABELS[s.status],
             "out_in_round": s.out_in_round,
+            "out_at_table": s.out_at_table,
+            "note": s.note,
             "games": [
                 {"round": g.round, "table": g.table, "seat": g.seat + 1, "points": g.points} for g in s.games
             ],
@@ -177,6 +202,8 @@ def standings_csv(t: Tournament) -> str:
             "points",
             "status",
             "out_in_round",
+            "out_at_table",
+            "note",
             *[f"round_{r}" for r in range(1, rounds + 1)],
         ]
     )
@@ -190,6 +217,8 @@ def standings_csv(t: Tournament) -> str:
                 s.points,
                 s.status,
                 s.out_in_round or "",
+                s.out_at_table or "",
+                _safe(s.note),
                 *["" if by_round.get(r) is None else by_round[r] for r in range(1, rounds + 1)],
             ]
         )
