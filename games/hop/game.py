@@ -26,12 +26,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, TypedDict
 
 from games.frame import JSON, BadOptionsError, DigitalGame, Move, Outcome
-from games.hop.board import DEFAULT_BOARDS, Board, board_names, load_board
+from games.hop.board import DEFAULT_BOARDS, Board, board_names, load_board, square_name
 from games.hop.effects import (
     CAVITY,
     DEAD_SHORT,
     EFFECT_CARDS,
     EFFECT_NAMES,
+    GROW,
     HEAT_SOURCE,
     IMPURITY,
     IONIZATION,
@@ -42,6 +43,7 @@ from games.hop.effects import (
     SUPERPOSITION,
     TURNINGS,
     VORTEX,
+    resistances_crossed,
     squares,
 )
 from games.hop.exc import (
@@ -69,6 +71,7 @@ from games.hop.rules import (
     LEVELS,
     PASS,
     PASS_ACTION,
+    SITE_CARDS,
     SPIN_FLIP,
     SPINS,
     SWAP,
@@ -130,8 +133,14 @@ class Hop(DigitalGame):
             for key, sides in (("field", FIELDS), ("interaction", INTERACTIONS)):
                 if self.options[key] == "random":
                     self.options[key] = draw.choice(sorted(sides))
-        self.board: Board = load_board(self.options["board"])
+        self.start_board: Board = load_board(self.options["board"])
+        """The board as the game starts (an impurity may add site cards: :attr:`board`)."""
         self._restart()
+
+    @property
+    def board(self) -> Board:
+        """The board now: the starting one, or it with the site cards impurities added."""
+        return self.state.board
 
     def check_options(self, options: dict[str, JSON]) -> dict[str, JSON]:
         known = {"level", "board", "field", "interaction", "max_rounds"}
@@ -180,7 +189,7 @@ class Hop(DigitalGame):
             # The effects board is dealt from the seed: 7 cards at random, each on its position.
             market = random.Random(f"hop/{self.seed}/market").sample(PLAYABLE, len(MARKET_COSTS))
         self.state: State = start_state(
-            self.board,
+            self.start_board,
             players=len(self.players),
             level=str(self.options["level"]),
             field=field,
@@ -265,7 +274,9 @@ class Hop(DigitalGame):
         elif card == HEAT_SOURCE:
             out["at"] = nodes[a]
         elif card == IMPURITY:
-            if b:
+            if c == GROW:
+                out["add"] = square_name(a, b)
+            elif b:
                 out["add"] = nodes[a]
             else:
                 out["remove"] = nodes[a]
@@ -318,8 +329,8 @@ class Hop(DigitalGame):
 
     def _parse_collapse(self, move: Mapping[str, Any]) -> Action:
         state = self.state
-        if state.pending is None:
-            raise WrongPhaseError("no movement waits for a superposed electron's spin now")
+        if state.pending is None and state.token_wait < 0:
+            raise WrongPhaseError("nothing waits for a superposed electron's spin now")
         node, owner = state._collapsing()
         at = self.board.nodes[node]
         for action in state.legal_actions():
@@ -352,7 +363,7 @@ class Hop(DigitalGame):
                 f'{move!r} is not a move: {{"block": ...}}, {{"action": ...}} or {{"pass": true}}'
             )
         state = self.state
-        if state.pending is not None or "collapse" in move:
+        if state.pending is not None or state.token_wait >= 0 or "collapse" in move:
             return self._parse_collapse(move)
         if state.swaps or "heat_exchange" in move:
             return self._parse_exchange(move)
@@ -420,21 +431,37 @@ class Hop(DigitalGame):
             raise BlockedActionError(f"{name} is blocked this turn")
         for action in state.movements(state.turn):
             if action[:4] == (kind, source, spin, to):
-                delta = state.energy_change(action)
                 if not state.affordable(action) and state.quantum(action) < 0:
-                    payer = (
-                        f"{self._who(state.turn)} has {state.energy[state.turn]}"
-                        if delta > 0
-                        else f"the bank has {state.bank}"
-                    )
-                    raise EnergyError(
-                        f"this {name} changes the energy by {delta:+d} and cannot be balanced: {payer}"
-                    )
+                    raise EnergyError(self._why_unbalanced(name, action))
                 return action
         self._check_source(kind, source, spin, move[source_key])
         if kind in (HOP, DOUBLON, SPIN_FLIP):
             self._check_destination(kind, to, spin)
         raise ImpossibleMoveError(self._why_impossible(kind, move))
+
+    def _why_unbalanced(self, name: str, action: Action) -> str:
+        """Why a movement cannot be balanced, in a player's words: who would pay what to whom."""
+        state = self.state
+        delta = state.energy_change(action)
+        crossed = resistances_crossed(state, action) if state.tokens else []
+        who = self._who(state.turn)
+        parts = []
+        if delta:
+            parts.append(f"{'raises' if delta > 0 else 'lowers'} the board's energy by {abs(delta)}")
+        if crossed:
+            cards = " and ".join(f"{self.board.nodes[a]} and {self.board.nodes[b]}" for a, b in crossed)
+            which = "a resistance" if len(crossed) == 1 else f"{len(crossed)} resistances"
+            parts.append(
+                f"crosses {which} between {cards} (whoever crosses one takes 1 energy token from the bank)"
+            )
+        text = f"this {name} " + ", and ".join(parts)
+        paid = delta - len(crossed)
+        if paid > 0:
+            return f"{text}: {who} must pay {paid} energy to the bank and has {state.energy[state.turn]}"
+        if not delta and state.bank == 0:
+            return f"{text}, and the bank is empty, so nobody can pay it"
+        bank = "the bank is empty" if state.bank == 0 else f"the bank has only {state.bank}"
+        return f"{text}: {who} must take {-paid} energy from the bank, and {bank}"
 
     def _who(self, seat: int) -> str:
         return f"{self.players[seat]} ({self.board.colours[seat]})"
@@ -572,6 +599,7 @@ class Hop(DigitalGame):
             "tokens": [{"effect": "penning-trap", "at": self.board.nodes[n]} for n in state.traps]
             + [self._token_json(t) for t in state.tokens],
             "removed": [self.board.nodes[n] for n in state.removed],
+            "spare_cards": SITE_CARDS - len(self.board.sites) + len(state.removed),
             # What the tokens did after the last turn (the move log shows only the players' moves).
             "after_turn": [
                 {
@@ -590,9 +618,14 @@ class Hop(DigitalGame):
                 }
                 for n, owner in state.superposed
             ],
+            # The superposed electron whose spin is asked now, and the movement or effect card waiting
+            # for it (None: a token waits, after the turn).
             "collapse": None
-            if state.pending is None
-            else {"at": self.board.nodes[state._collapsing()[0]], "move": self.move_to_json(state.pending)},
+            if state.pending is None and state.token_wait < 0
+            else {
+                "at": self.board.nodes[state._collapsing()[0]],
+                "move": None if state.pending is None else self.move_to_json(state.pending),
+            },
             "heat_exchange": None if not state.swaps else self.board.nodes[state.swaps[0]],
             "ionized": {self.board.colours[c]: n for c, n in enumerate(state.ionized) if n},
         }
