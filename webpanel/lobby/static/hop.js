@@ -188,7 +188,7 @@
       case "vortex": return (move.turning === "clockwise" ? "Vortex ↻" : "Anti-vortex ↺") + " round " +
         move.sites.join(", ") + ": after each turn electrons turn one card";
       case "impurity-vacancy": return move.remove ? "Vacancy: remove " + move.remove + " (its electrons go home)"
-        : "Impurity: put " + move.add + " back";
+        : "Impurity: put a spare site card on " + move.add;
       default: return title;
     }
   }
@@ -605,6 +605,7 @@
     current = state;
     shownReplay = ctx.replay;
     var view = state.view;
+    // An impurity that adds a site card gives the board a new name: it is drawn again, grown.
     if (drawnBoard !== view.board.name) { drawBoard(view); }
     fill(view);
     drawTokens(view);
