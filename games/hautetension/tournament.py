@@ -188,6 +188,17 @@ TournamentEvent: TypeAlias = RegisterEvent | WithdrawEvent | RoundEvent | Result
 """Every change to a tournament: what :meth:`Tournament.apply` folds in and a store keeps."""
 
 
+def result_event(
+    number: int, table: int, result: Result, *, correction: bool, previous: Result | None
+) -> ResultEvent:
+    """The event of a table's result; a correction keeps the result it replaces."""
+    event: ResultEvent = {"kind": "result", "round": number, "table": table, "result": result.to_dict()}
+    if correction:
+        event["correction"] = True
+        event["previous"] = None if previous is None else previous.to_dict()
+    return event
+
+
 def entry_kind(event: TournamentEvent) -> str:
     """What an audit trail calls the entry: its kind, or "correction" for a corrected result."""
     if event["kind"] == "result" and event.get("correction"):
@@ -529,17 +540,14 @@ class Tournament:
         if not already and correction:
             raise ResultError(f"round {number} table {table_no} has no result to correct yet")
         self.results[(number, table_no)] = result
-        event: ResultEvent = {
-            "kind": "result",
-            "round": number,
-            "table": table_no,
-            "result": result.to_dict(),
-        }
-        if correction:
-            event["correction"] = True
-            previous = data.get("previous")
-            event["previous"] = None if previous is None else Result.from_dict(previous).to_dict()
-        return event
+        previous = data.get("previous")
+        return result_event(
+            number,
+            table_no,
+            result,
+            correction=correction,
+            previous=None if previous is None else Result.from_dict(previous),
+        )
 
     # -- commands ---------------------------------------------------------------
 
@@ -597,20 +605,10 @@ class Tournament:
     def _result_event(
         self, round_number: int, table_number: int, result: Result, correction: bool
     ) -> ResultEvent:
-        data: dict[str, Any] = {
-            "kind": "result",
-            "round": round_number,
-            "table": table_number,
-            "result": result.to_dict(),
-        }
-        if correction:
-            data["correction"] = True
-            data["previous"] = (
-                self.results[(round_number, table_number)].to_dict()
-                if ((round_number, table_number) in self.results)
-                else None
-            )
-        event = self.apply(data)
+        previous = self.results.get((round_number, table_number))
+        event = self.apply(
+            result_event(round_number, table_number, result, correction=correction, previous=previous)
+        )
         assert event["kind"] == "result"
         return event
 
