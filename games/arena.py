@@ -1,9 +1,10 @@
 """Seeded matches between computer levels of a digital game, to measure win rates.
 
-A game's own arena (``games.hop.arena``, ``games.hypnosia.arena``) says how
-to start a game and print its table; this module plays the series. Game ``i``
-uses seed ``first_seed + i`` and rotates the seats by ``i``, so every level
-plays every seat equally often.
+A game's own arena (``games.hop.arena``, ``games.hypnosia.arena``) declares
+an :class:`Arena` -- its game, its levels, how a shared win is split, what
+else it counts -- and prints its table; this module plays the series and
+reads the command line. Game ``i`` uses seed ``first_seed + i`` and rotates
+the seats by ``i``, so every level plays every seat equally often.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import random
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from games.frame import CHANCE, DigitalGame, Outcome, Player, PlayerFactory
 
@@ -52,6 +53,9 @@ class Tally:
         for seat in outcome.winners:
             level = seating[seat]
             self.wins[level] = self.wins.get(level, 0.0) + share(seating, outcome, seat)
+
+
+T = TypeVar("T", bound=Tally)
 
 
 def play_out(game: G, players: Sequence[Player]) -> G:
@@ -129,3 +133,75 @@ def parse(
     if not 2 <= len(args.levels) <= most:
         parser.error(f"{game} is played by 2 to {most} players")
     return args
+
+
+def _nothing_more(tally: Tally, seating: Sequence[str], game: DigitalGame, outcome: Outcome) -> None:
+    """An arena that counts only wins and draws."""
+
+
+@dataclass(frozen=True)
+class Arena(Generic[G, T]):
+    """One game's matches: its class and computer levels, how a shared win is split, and its tally.
+
+    ``record(tally, seating, game, outcome)`` adds the game's own figures
+    (turns, points, endings) to the tally after each game.
+    """
+
+    name: str
+    game_class: type[G]
+    ai_levels: Mapping[str, PlayerFactory]
+    most: int
+    """The most seats a game has."""
+    share: ShareRule
+    tally: Callable[[], T]
+    record: Callable[[T, Sequence[str], G, Outcome], None] = _nothing_more
+
+    def play_game(
+        self, levels: Sequence[str], seed: int, *, options: Mapping[str, object] | None = None
+    ) -> G:
+        """One game between the levels, seat ``k`` played by ``levels[k]``, to its end."""
+        return play_game(self.game_class, self.ai_levels, levels, seed, options=options)
+
+    def match(
+        self,
+        levels: Sequence[str],
+        games: int,
+        *,
+        first_seed: int = 0,
+        options: Mapping[str, object] | None = None,
+        progress: bool = False,
+    ) -> T:
+        """``games`` seeded games in rotated seats, counted in a new tally."""
+        tally = self.tally()
+        played = series(
+            self.game_class,
+            self.ai_levels,
+            levels,
+            games,
+            first_seed=first_seed,
+            options=options,
+            progress=progress,
+        )
+        for seats, game, outcome in played:
+            tally.count(seats, outcome, self.share)
+            self.record(tally, seats, game, outcome)
+        return tally
+
+    def main(
+        self,
+        argv: Sequence[str] | None,
+        *,
+        add_options: Callable[[argparse.ArgumentParser], None],
+        options_of: Callable[[argparse.Namespace], dict[str, object]],
+        report: Callable[[Sequence[str], T, dict[str, object]], str],
+    ) -> int:
+        """The arena command: levels, --games, --seed, the game's own options, then the report."""
+        command = parser(self.name, self.ai_levels, most=self.most)
+        add_options(command)
+        args = parse(command, argv, self.name, most=self.most)
+        options = options_of(args)
+        tally = self.match(
+            args.levels, args.games, first_seed=args.seed, options=options, progress=args.progress
+        )
+        print(report(args.levels, tally, options))
+        return 0

@@ -28,7 +28,12 @@ JSON: TypeAlias = Any
 """A value made of dicts, lists, strings, numbers, booleans and None."""
 
 Move: TypeAlias = JSON
-"""A move as a JSON-able value; each game documents its notation."""
+"""A move as a player sends it: any JSON value, which the game reads and checks.
+
+Each game types the moves it lists and records in its own notation: ``HopMove``
+(games/hop/game.py), ``HypnosiaMove`` (games/hypnosia/game.py),
+``PlacementMove`` (games/hautetension/digital.py); Quantum tic-tac-toe's are
+lists of squares or ``{"collapse": square}`` (games/qttt/game.py)."""
 
 CHANCE: Final = -1
 """The actor of a chance event (dice, a draw from a deck).

@@ -23,15 +23,24 @@ import json
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from games.hautetension.tournament import Lighting, Result, ResultError, Tournament, TournamentError
+from games.hautetension.tournament import (
+    Lighting,
+    Result,
+    ResultError,
+    ResultEvent,
+    Tournament,
+    TournamentError,
+    TournamentEvent,
+    entry_kind,
+)
 from games.hautetension.tournament_points import game_points
 from store.db import transaction
 
-Command = Callable[[Tournament], dict[str, Any]]
+Command = Callable[[Tournament], TournamentEvent]
 """A function that applies one change to a tournament and returns the event."""
 
 
@@ -60,7 +69,7 @@ class AuditEntry:
     actor: str
     kind: str
     """register, withdraw, round, result or correction."""
-    event: dict[str, Any]
+    event: TournamentEvent
     request_id: str | None
     undone_at: float | None
     undone_by: str | None
@@ -155,7 +164,7 @@ class Tournaments:
                     return Recorded(existing, duplicate=True)
             tournament = self.load(tournament_id)
             event = command(tournament)
-            kind = "correction" if event.get("correction") else str(event["kind"])
+            kind = entry_kind(event)
             now = time.time()
             cursor = self.conn.execute(
                 "INSERT INTO tournament_events (tournament_id, at, actor, kind, payload, request_id)"
@@ -281,7 +290,7 @@ class Tournaments:
         """Record a table's result from a finished board game (its points, as the engine computed them)."""
         game = self.board_game(game_id)
 
-        def command(t: Tournament) -> dict[str, Any]:
+        def command(t: Tournament) -> ResultEvent:
             for (r, n), result in t.results.items():
                 same_game = (
                     result.source.get("kind") == "board" and result.source.get("game_id") == game.game_id
@@ -343,13 +352,14 @@ def _audit(row: sqlite3.Row) -> AuditEntry:
         at=float(row["at"]),
         actor=str(row["actor"]),
         kind=str(row["kind"]),
-        event=json.loads(row["payload"]),
+        # Written by record() from an event the engine checked: replaying it checks it again.
+        event=cast(TournamentEvent, json.loads(row["payload"])),
         request_id=row["request_id"],
         undone_at=row["undone_at"],
         undone_by=row["undone_by"],
     )
 
 
-def result_of(event: Mapping[str, Any]) -> Result | None:
+def result_of(event: TournamentEvent) -> Result | None:
     """The result an entry recorded (None for entries that are not results)."""
-    return Result.from_dict(event["result"]) if event.get("kind") == "result" else None
+    return Result.from_dict(event["result"]) if event["kind"] == "result" else None

@@ -29,7 +29,7 @@ nothing away.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar, Final
+from typing import ClassVar, Final, Literal, TypedDict
 
 from games.exc import GameError, GameOverError
 from games.frame import JSON, BadMoveError, BadOptionsError, DigitalGame, Move, Outcome, register_game
@@ -57,8 +57,15 @@ def parse_move(move: Move) -> tuple[str, PawnKind]:
     return slot, PawnKind(pawn)
 
 
-def move_json(slot: str, kind: PawnKind) -> dict[str, str]:
-    return {"slot": slot, "pawn": kind.value}
+class PlacementMove(TypedDict):
+    """A move of digital Haute-Tension: a pawn of a kind on a slot."""
+
+    slot: str
+    pawn: Literal["attack", "defense"]
+
+
+def move_json(slot: str, kind: PawnKind) -> PlacementMove:
+    return {"slot": slot, "pawn": "attack" if kind == PawnKind.ATTACK else "defense"}
 
 
 class DigitalHauteTension(DigitalGame):
@@ -131,7 +138,7 @@ class DigitalHauteTension(DigitalGame):
     def to_act(self) -> int | None:
         return self.game.to_move
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> list[PlacementMove]:
         """Every placement of the player to act. Tells which kinds they hold: theirs only."""
         return [move_json(slot, kind) for slot, kind in self.game.legal_moves()]
 
@@ -175,7 +182,7 @@ class DigitalHauteTension(DigitalGame):
 
     # -- the turn timer ----------------------------------------------------------
 
-    def default_move(self) -> Move:
+    def default_move(self) -> PlacementMove:
         """The move played for the player to act when their time runs out (uses the game's seeded rng)."""
         seat = self.game.to_move
         if seat is None:

@@ -11,14 +11,13 @@ with a sentence a board builder understands.
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from games.datafiles import DataFiles
 from games.exc import LayoutError, UnknownLayoutError, UnknownSlotError
 
 DEFAULT_LAYOUT = "pinwheel-80"
@@ -106,44 +105,12 @@ class Layout:
 
 def available_layouts() -> list[str]:
     """Names of the layouts shipped with the package."""
-    folder = resources.files("games.hautetension") / "layouts"
-    return sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json"))
-
-
-_cache: dict[str, Layout] = {}
+    return _LAYOUTS.names()
 
 
 def load_layout(name_or_path: str | Path = DEFAULT_LAYOUT) -> Layout:
     """Load a shipped layout by name, or a layout file by path, and validate it."""
-    key = str(name_or_path)
-    if key in _cache:
-        return _cache[key]
-    text, source = _read_layout_text(key)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LayoutError(f"not valid JSON ({exc.msg} at line {exc.lineno})", source=source) from None
-    layout = parse_layout(data, source=source)
-    if key in available_layouts():
-        # Only shipped layouts are cached: a board builder's file may be edited between loads.
-        _cache[key] = layout
-    return layout
-
-
-def _read_layout_text(key: str) -> tuple[str, str]:
-    if key in available_layouts():
-        res = resources.files("games.hautetension") / "layouts" / f"{key}.json"
-        return res.read_text(encoding="utf-8"), key
-    path = Path(key)
-    if path.is_file():
-        try:
-            return path.read_text(encoding="utf-8"), str(path)
-        except (OSError, UnicodeDecodeError) as exc:
-            raise LayoutError(f"cannot read the file ({exc})", source=str(path)) from None
-    raise UnknownLayoutError(
-        f"no layout named {key!r} and no such file (shipped layouts: {', '.join(available_layouts())})",
-        source=key,
-    )
+    return _LAYOUTS.load(name_or_path)
 
 
 def parse_layout(data: Any, *, source: str = "layout") -> Layout:
@@ -321,3 +288,14 @@ def _parse_row(
 def slot_name(row: int, column: int) -> str:
     """Chess-style name of a grid cell: columns a–i left to right, rows 9–1 top to bottom."""
     return "abcdefghi"[column] + str(9 - row)
+
+
+_LAYOUTS = DataFiles(
+    "games.hautetension",
+    "layouts",
+    parse=lambda data, source: parse_layout(data, source=source),
+    error=LayoutError,
+    unknown=UnknownLayoutError,
+    what="layout",
+)
+"""The layout files: shipped ones in ``games/hautetension/layouts/`` (parsed once), or a builder's by path."""

@@ -5,19 +5,25 @@ where it is silent are in docs/tournaments.md ("Rules notes"). In short:
 
 - Rounds 1 and 2 are played by everyone, at tables of four plus one or two
   tables of two or three; tables and the first player are drawn from the seed.
-- After round 2, whoever scored zero in round 2 is out; from then on a player
-  is out as soon as they score zero. Elimination never leaves fewer than four
-  players in contention: the best-placed zero-scorers are spared to make four.
+- After round 2, whoever "made zero" in round 2 is out -- the rules' own
+  definition: the first player of their game whose lamp lit (all of them when
+  several lit first together), whatever bonus the same pawn earned; from then
+  on a player is out as soon as their lamp lights first. Elimination never
+  leaves fewer than four players in contention: the best placed of them are
+  spared to make four, and the standings say so.
 - Later rounds are seated by the standings: table sizes by the rules (fours
   for a multiple of four, threes for a multiple of three, the three lowest at
-  a table of three for an odd count), players in increasing order of their
-  place, the lowest-placed starts, and tied players kept apart where a swap
-  between neighbouring tables can do it.
+  a table of three for an odd count), as few tied players at one table as the
+  sizes allow (:mod:`games.hautetension.pairing`), players in increasing order
+  of their place, the lowest-placed starts.
+- Handicap (an option): the best player(s) of each table carry 1 to 3 attack
+  pawns, by their lead over the table's next-best player.
 - With four (or fewer) left, the final: one game all together and a round of
   duels (each finalist meets each other one), no elimination; the winner has
   the most points in the general standings.
 
-The tournament is event-sourced: every change is an event (a plain dict) that
+The tournament is event-sourced: every change is an event (a typed dict of
+plain JSON data, one :class:`~typing.TypedDict` per kind) that
 :meth:`Tournament.apply` folds into the state, so the store only has to keep
 the list of events, and undo is replaying all but the last one. A round event
 carries its full pairings: history never depends on how pairings are computed.
@@ -26,18 +32,21 @@ carries its full pairings: history never depends on how pairings are computed.
 from __future__ import annotations
 
 import copy
+import enum
 import json
 import random
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, NamedTuple, NotRequired, TypeAlias, TypedDict
 
 from games.exc import GameError
 from games.hautetension.draw import draw_first_player
 from games.hautetension.handicap import MAX_HANDICAP
+from games.hautetension.pairing import split_tables, tied_pairs
 from games.hautetension.seats import default_lamps
 from games.hautetension.tournament_points import (
     Lighting,
+    LightingData,
     ResultError,
     check_points,
     game_points,
@@ -48,17 +57,26 @@ __all__ = [
     "MIN_PLAYERS",
     "Lighting",
     "Phase",
+    "RegisterEvent",
     "RegistrationError",
     "Result",
     "ResultError",
+    "ResultEvent",
     "Round",
     "RoundError",
+    "RoundEvent",
     "Standing",
+    "Status",
     "Table",
     "Tournament",
     "TournamentError",
+    "TournamentEvent",
+    "WithdrawEvent",
     "drawn_table_sizes",
+    "entry_kind",
     "standings_table_sizes",
+    "table_handicap",
+    "tied_pairs",
 ]
 
 MIN_PLAYERS = 4
@@ -67,7 +85,7 @@ FINAL_SIZE = 4
 MAX_NAME = 24
 """The longest player name the board's game set-up takes."""
 DEFAULT_HANDICAP_STEP = 4
-"""Points of lead over the lowest player at the table per handicap pawn (4 = one game's worth)."""
+"""Points of lead over the table's next-best player per handicap pawn (4 = one game's worth)."""
 
 
 class TournamentError(GameError):
@@ -82,15 +100,110 @@ class RoundError(TournamentError, RuntimeError):
     """A round cannot be made now, or names a table that does not exist."""
 
 
-class Phase:
-    """How a round's tables were made."""
+class Phase(enum.StrEnum):
+    """How a round's tables were made (a string in events and JSON: ``"drawn"``, …)."""
 
     DRAWN = "drawn"
     """Rounds 1 and 2: tables and first players drawn from the seed."""
     STANDINGS = "standings"
-    """Seated by the general standings; zero-scorers are out."""
+    """Seated by the general standings; a player whose lamp lights first is out."""
     FINAL = "final"
     """The final: no elimination."""
+
+
+class Status(enum.StrEnum):
+    """A player's status in the general standings (a string in JSON and CSV: ``"in"``, …)."""
+
+    IN = "in"
+    """Still in contention."""
+    OUT = "out"
+    """Eliminated."""
+    WITHDRAWN = "withdrawn"
+    FINALIST = "finalist"
+    WINNER = "winner"
+
+
+# -- events: what a store keeps -------------------------------------------------
+
+
+class ResultData(TypedDict):
+    """A table's result as events carry it (:meth:`Result.to_dict`)."""
+
+    points: list[int]
+    lightings: list[LightingData] | None
+    source: dict[str, Any]
+
+
+class TableData(TypedDict):
+    """One table of a round as events carry it (:meth:`Table.to_dict`)."""
+
+    table: int
+    seats: list[int]
+    first: int
+    lamps: list[str]
+    handicap: dict[str, int]
+    handicap_lead: int
+    handicap_over: list[int]
+
+
+class RoundData(TypedDict):
+    """A round's tables as events carry them (:meth:`Round.to_dict`)."""
+
+    round: int
+    phase: Phase
+    tables: list[TableData]
+    eliminated: list[int]
+    spared: list[int]
+    finalists: list[int]
+
+
+class RegisterEvent(TypedDict):
+    kind: Literal["register"]
+    player: int
+    name: str
+
+
+class WithdrawEvent(TypedDict):
+    kind: Literal["withdraw"]
+    player: int
+
+
+class RoundEvent(TypedDict):
+    kind: Literal["round"]
+    data: RoundData
+
+
+class ResultEvent(TypedDict):
+    kind: Literal["result"]
+    round: int
+    table: int
+    result: ResultData
+    correction: NotRequired[bool]
+    """Present (True) when the entry replaces a recorded result."""
+    previous: NotRequired[ResultData | None]
+    """With a correction: the result it replaced, kept for the audit trail."""
+
+
+TournamentEvent: TypeAlias = RegisterEvent | WithdrawEvent | RoundEvent | ResultEvent
+"""Every change to a tournament: what :meth:`Tournament.apply` folds in and a store keeps."""
+
+
+def result_event(
+    number: int, table: int, result: Result, *, correction: bool, previous: Result | None
+) -> ResultEvent:
+    """The event of a table's result; a correction keeps the result it replaces."""
+    event: ResultEvent = {"kind": "result", "round": number, "table": table, "result": result.to_dict()}
+    if correction:
+        event["correction"] = True
+        event["previous"] = None if previous is None else previous.to_dict()
+    return event
+
+
+def entry_kind(event: TournamentEvent) -> str:
+    """What an audit trail calls the entry: its kind, or "correction" for a corrected result."""
+    if event["kind"] == "result" and event.get("correction"):
+        return "correction"
+    return event["kind"]
 
 
 # -- table sizes ------------------------------------------------------------
@@ -144,7 +257,7 @@ class Result:
     source: Mapping[str, Any]
     """Where it came from: ``{"kind": "tablet"}`` or ``{"kind": "board", "game_id": …}``."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ResultData:
         return {
             "points": list(self.points),
             "lightings": None if self.lightings is None else [x.to_dict() for x in self.lightings],
@@ -172,15 +285,21 @@ class Table:
     """Seat (index into ``seats``) that plays first."""
     lamps: tuple[str, ...]
     handicap: Mapping[str, int] = field(default_factory=dict)
-    """Lamp → attack pawns placed on its direct rows before play."""
+    """Lamp → attack pawns placed on its direct rows before play (the lamps of the table's best)."""
+    handicap_lead: int = 0
+    """Why: the carriers' lead in points over the table's next-best player when the round was made."""
+    handicap_over: tuple[int, ...] = ()
+    """The next-best player(s) that lead is counted over."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TableData:
         return {
             "table": self.number,
             "seats": list(self.seats),
             "first": self.first,
             "lamps": list(self.lamps),
             "handicap": dict(self.handicap),
+            "handicap_lead": self.handicap_lead,
+            "handicap_over": list(self.handicap_over),
         }
 
     @classmethod
@@ -191,21 +310,27 @@ class Table:
             first=int(data["first"]),
             lamps=tuple(str(x) for x in data["lamps"]),
             handicap={str(k): int(v) for k, v in dict(data.get("handicap") or {}).items()},
+            handicap_lead=int(data.get("handicap_lead", 0)),
+            handicap_over=tuple(int(p) for p in data.get("handicap_over", ())),
         )
 
     def seat_of(self, player: int) -> int:
         return self.seats.index(player)
 
+    def carriers(self) -> tuple[int, ...]:
+        """The players who carry handicap pawns (their lamps are in :attr:`handicap`)."""
+        return tuple(p for p, lamp in zip(self.seats, self.lamps, strict=True) if lamp in self.handicap)
+
 
 @dataclass(frozen=True)
 class Round:
     number: int
-    phase: str
+    phase: Phase
     tables: tuple[Table, ...]
     eliminated: tuple[int, ...] = ()
-    """Players put out by the previous round's zeros when this round was made."""
+    """Players put out by the previous round's first lamps when this round was made."""
     spared: tuple[int, ...] = ()
-    """Zero-scorers kept in so that four players remain."""
+    """Players whose lamp lit first in the previous round, kept in so that four players remain."""
     finalists: tuple[int, ...] = ()
     """Set on the final's rounds: the finalists in standings order at the start of the final."""
 
@@ -218,7 +343,7 @@ class Round:
                 return table
         raise RoundError(f"round {self.number} has no table {number}")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RoundData:
         return {
             "round": self.number,
             "phase": self.phase,
@@ -232,7 +357,7 @@ class Round:
     def from_dict(cls, data: Mapping[str, Any]) -> Round:
         return cls(
             number=int(data["round"]),
-            phase=str(data["phase"]),
+            phase=Phase(data["phase"]),
             tables=tuple(Table.from_dict(t) for t in data["tables"]),
             eliminated=tuple(int(p) for p in data.get("eliminated", ())),
             spared=tuple(int(p) for p in data.get("spared", ())),
@@ -260,12 +385,23 @@ class Standing:
     name: str
     points: int
     games: tuple[GameLine, ...]
-    status: str
-    """"in" (still in contention), "out" (eliminated), "withdrawn", "finalist" or "winner"."""
+    status: Status
     out_in_round: int | None
-    """Round whose zero put the player out."""
+    """Round whose first lamp put the player out."""
     lot: float
     """The seeded draw that breaks ties on points."""
+    out_at_table: int | None = None
+    """The table of that round where the player's lamp lit first."""
+    note: str = ""
+    """Why the player is out, withdrawn or spared, in words (empty for the others)."""
+
+
+class Contenders(NamedTuple):
+    """After a round: who plays on, who its first lamps put out, and who they spared to make four."""
+
+    active: list[int]
+    out: tuple[int, ...] = ()
+    spared: tuple[int, ...] = ()
 
 
 # -- the tournament ---------------------------------------------------------
@@ -293,7 +429,7 @@ class Tournament:
         self.seed = str(seed)
         self.handicap = handicap
         self.handicap_step = handicap_step
-        self.events: list[dict[str, Any]] = []
+        self.events: list[TournamentEvent] = []
         self.names: dict[int, str] = {}
         self.withdrawn: dict[int, int] = {}
         """Player → number of rounds made when they withdrew."""
@@ -320,28 +456,28 @@ class Tournament:
     def copy(self) -> Tournament:
         return copy.deepcopy(self)
 
-    def undo(self) -> dict[str, Any]:
-        """Take back the last event (python-chess ``pop`` style) and return it."""
+    def undo(self) -> Tournament:
+        """The tournament without its last event (python-chess ``pop`` style), rebuilt from the others.
+
+        This tournament is left as it is; ``self.events[-1]`` is the event taken back.
+        """
         if not self.events:
             raise TournamentError("nothing to undo")
-        last = self.events[-1]
-        rebuilt = Tournament.replay(self.settings(), self.events[:-1])
-        self.__dict__.update(rebuilt.__dict__)
-        return last
+        return Tournament.replay(self.settings(), self.events[:-1])
 
-    def apply(self, event: Mapping[str, Any]) -> dict[str, Any]:
-        """Fold one event into the state, checking it is allowed now."""
+    def apply(self, event: Mapping[str, Any]) -> TournamentEvent:
+        """Fold one event into the state, checking it is allowed now; return it as it is kept."""
         kind = event.get("kind")
         handler = _HANDLERS.get(str(kind))
         if handler is None:
             raise TournamentError(f"unknown tournament event {kind!r}")
         # A JSON copy: the caller cannot change it afterwards, and it is what a store can keep.
         try:
-            stored: dict[str, Any] = json.loads(json.dumps(dict(event)))
+            data: dict[str, Any] = json.loads(json.dumps(dict(event)))
         except (TypeError, ValueError) as exc:
             raise TournamentError(f"a {kind} event must be plain JSON data: {exc}") from None
         try:
-            handler(self, stored)
+            stored = handler(self, data)
         except GameError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
@@ -349,27 +485,35 @@ class Tournament:
         self.events.append(stored)
         return stored
 
-    def _apply_register(self, event: Mapping[str, Any]) -> None:
+    def _apply_register(self, data: Mapping[str, Any]) -> RegisterEvent:
+        event: RegisterEvent = {
+            "kind": "register",
+            "player": int(data["player"]),
+            "name": _text(data["name"]),
+        }
         if self.rounds:
             raise RegistrationError("registration is closed: the first round has been made")
         name = _clean_name(event["name"])
         if any(n.casefold() == name.casefold() for n in self.names.values()):
             raise RegistrationError(f"a player called {name!r} is already registered")
-        player = int(event["player"])
+        player = event["player"]
         if player in self.names:
             raise RegistrationError(f"player number {player} is already taken")
         self.names[player] = name
+        return event
 
-    def _apply_withdraw(self, event: Mapping[str, Any]) -> None:
-        player = self._check_player(int(event["player"]))
+    def _apply_withdraw(self, data: Mapping[str, Any]) -> WithdrawEvent:
+        event: WithdrawEvent = {"kind": "withdraw", "player": int(data["player"])}
+        player = self._check_player(event["player"])
         if player in self.withdrawn:
             raise RegistrationError(f"{self.names[player]} has already withdrawn")
         if self.is_over():
             raise RegistrationError("the tournament is over")
         self.withdrawn[player] = len(self.rounds)
+        return event
 
-    def _apply_round(self, event: Mapping[str, Any]) -> None:
-        made = Round.from_dict(event["data"])
+    def _apply_round(self, data: Mapping[str, Any]) -> RoundEvent:
+        made = Round.from_dict(data["data"])
         if self.rounds and not self.is_round_complete(self.rounds[-1].number):
             raise RoundError(f"round {self.rounds[-1].number} is not finished")
         if made.number != len(self.rounds) + 1:
@@ -380,33 +524,49 @@ class Tournament:
         for player in seated:
             self._check_player(player)
         self.rounds.append(made)
+        return {"kind": "round", "data": made.to_dict()}
 
-    def _apply_result(self, event: Mapping[str, Any]) -> None:
-        number, table_no = int(event["round"]), int(event["table"])
+    def _apply_result(self, data: Mapping[str, Any]) -> ResultEvent:
+        number, table_no = int(data["round"]), int(data["table"])
         table = self.round(number).table(table_no)
-        result = Result.from_dict(event["result"])
+        result = Result.from_dict(data["result"])
         check_points(len(table.seats), result.points)
         if result.lightings is not None and game_points(len(table.seats), result.lightings) != result.points:
             raise ResultError("the points do not match the lamp order")
+        correction = bool(data.get("correction"))
         already = (number, table_no) in self.results
-        if already and not event.get("correction"):
+        if already and not correction:
             raise ResultError(f"round {number} table {table_no} already has a result: correct it instead")
-        if not already and event.get("correction"):
+        if not already and correction:
             raise ResultError(f"round {number} table {table_no} has no result to correct yet")
         self.results[(number, table_no)] = result
+        previous = data.get("previous")
+        return result_event(
+            number,
+            table_no,
+            result,
+            correction=correction,
+            previous=None if previous is None else Result.from_dict(previous),
+        )
 
     # -- commands ---------------------------------------------------------------
 
-    def register(self, name: str) -> dict[str, Any]:
+    def register(self, name: str) -> RegisterEvent:
         player = max(self.names, default=0) + 1
-        return self.apply({"kind": "register", "player": player, "name": name})
+        event = self.apply({"kind": "register", "player": player, "name": name})
+        assert event["kind"] == "register"
+        return event
 
-    def withdraw(self, player: int) -> dict[str, Any]:
-        return self.apply({"kind": "withdraw", "player": player})
+    def withdraw(self, player: int) -> WithdrawEvent:
+        event = self.apply({"kind": "withdraw", "player": player})
+        assert event["kind"] == "withdraw"
+        return event
 
-    def next_round(self) -> dict[str, Any]:
+    def next_round(self) -> RoundEvent:
         """Make the next round's tables (all results of the current round must be in)."""
-        return self.apply({"kind": "round", "data": self.plan_next_round().to_dict()})
+        event = self.apply({"kind": "round", "data": self.plan_next_round().to_dict()})
+        assert event["kind"] == "round"
+        return event
 
     def enter_result(
         self,
@@ -416,7 +576,7 @@ class Tournament:
         *,
         correction: bool = False,
         source: Mapping[str, Any] | None = None,
-    ) -> dict[str, Any]:
+    ) -> ResultEvent:
         """Record a game entered by hand: the points are computed from the lamp order."""
         table = self.round(round_number).table(table_number)
         points = game_points(len(table.seats), lightings)
@@ -432,7 +592,7 @@ class Tournament:
         source: Mapping[str, Any],
         lightings: Sequence[Lighting] | None = None,
         correction: bool = False,
-    ) -> dict[str, Any]:
+    ) -> ResultEvent:
         """Record a game whose points the game engine computed (a board game)."""
         table = self.round(round_number).table(table_number)
         result = Result(
@@ -444,21 +604,13 @@ class Tournament:
 
     def _result_event(
         self, round_number: int, table_number: int, result: Result, correction: bool
-    ) -> dict[str, Any]:
-        event: dict[str, Any] = {
-            "kind": "result",
-            "round": round_number,
-            "table": table_number,
-            "result": result.to_dict(),
-        }
-        if correction:
-            event["correction"] = True
-            event["previous"] = (
-                self.results[(round_number, table_number)].to_dict()
-                if ((round_number, table_number) in self.results)
-                else None
-            )
-        return self.apply(event)
+    ) -> ResultEvent:
+        previous = self.results.get((round_number, table_number))
+        event = self.apply(
+            result_event(round_number, table_number, result, correction=correction, previous=previous)
+        )
+        assert event["kind"] == "result"
+        return event
 
     # -- queries ----------------------------------------------------------------
 
@@ -514,7 +666,7 @@ class Tournament:
         pool = self.names if players is None else players
         return sorted(pool, key=lambda p: (-totals[p], self.lot(p), p))
 
-    def phase(self) -> str | None:
+    def phase(self) -> Phase | None:
         return None if not self.rounds else self.rounds[-1].phase
 
     def finalists(self) -> tuple[int, ...]:
@@ -529,35 +681,72 @@ class Tournament:
         While the current round's results are not all in, this is the players of
         that round (no one is out before their table's game is over).
         """
-        active = self._contenders()[0]
+        active = self._contenders().active
         return self.ranking(active)
 
-    def _contenders(self) -> tuple[list[int], list[int], list[int]]:
-        """(in contention, put out by the last round's zeros, spared zero-scorers)."""
+    def first_lit(self, round_number: int, table: Table) -> tuple[int, ...]:
+        """The players at the table whose lamp lit first: « zéro point » as the rules define it.
+
+        All of them when several lamps lit first together; nobody when no lamp
+        lit or the result is not in. A result recorded without its lamp order
+        (a board game whose placements the journal no longer has) shows only
+        the players who scored 0; a correction with the lamp order says more.
+        """
+        result = self.results.get((round_number, table.number))
+        if result is None:
+            return ()
+        if result.lightings is None:
+            return tuple(p for seat, p in enumerate(table.seats) if result.points[seat] == 0)
+        return tuple(table.seats[s] for s in result.lightings[0].seats) if result.lightings else ()
+
+    def _contenders(self) -> Contenders:
+        """Who plays on after the last round, who its first lamps put out, and who they spared."""
         if not self.rounds:
-            return [p for p in self.names if p not in self.withdrawn], [], []
+            return Contenders([p for p in self.names if p not in self.withdrawn])
         last = self.rounds[-1]
         if last.phase == Phase.FINAL:
-            return [p for p in last.finalists if p not in self.withdrawn], [], []
+            return Contenders([p for p in last.finalists if p not in self.withdrawn])
         seated = [p for p in last.players() if p not in self.withdrawn]
         if last.number < 2 or not self.is_round_complete(last.number):
-            return seated, [], []
-        zeros = [p for p in seated if self.points_in(last.number, p) == 0]
-        kept = [p for p in seated if p not in zeros]
-        spared = self.ranking(zeros)[: max(0, FINAL_SIZE - len(kept))]
-        out = [p for p in zeros if p not in spared]
-        return kept + spared, out, spared
+            return Contenders(seated)
+        firsts = {p for table in last.tables for p in self.first_lit(last.number, table)}
+        kept = [p for p in seated if p not in firsts]
+        lit = [p for p in seated if p in firsts]
+        spared = self.ranking(lit)[: max(0, FINAL_SIZE - len(kept))]
+        out = [p for p in lit if p not in spared]
+        return Contenders(kept + spared, tuple(out), tuple(spared))
 
     def eliminated_in(self) -> dict[int, int]:
-        """Player → round whose zero put them out."""
-        out: dict[int, int] = {}
-        for made in self.rounds:
-            for player in made.eliminated:
-                out[player] = made.number - 1
-        if self.rounds and self.rounds[-1].phase != Phase.FINAL:
-            for player in self._contenders()[1]:
-                out[player] = self.rounds[-1].number
-        return out
+        """Player → round whose first lamp put them out."""
+        return {player: at[0] for player, at in self.eliminations().items()}
+
+    def eliminations(self) -> dict[int, tuple[int, int]]:
+        """Player → (round, table) where their lamp lit first and put them out."""
+        return self._fates(lambda made: made.eliminated, lambda now: now.out)
+
+    def spared_in(self) -> dict[int, tuple[int, int]]:
+        """Player → (round, table) where their lamp lit first but they were kept in to make four."""
+        return self._fates(lambda made: made.spared, lambda now: now.spared)
+
+    def _fates(
+        self, listed: Callable[[Round], Sequence[int]], pending: Callable[[Contenders], Sequence[int]]
+    ) -> dict[int, tuple[int, int]]:
+        """Players a round lists (eliminated or spared by the round before it), and those of the
+        last round when its results are all in but the next round is not made yet."""
+        fates: dict[int, tuple[int, int]] = {}
+        for made in self.rounds[1:]:
+            previous = self.rounds[made.number - 2]
+            for player in listed(made):
+                fates[player] = (previous.number, self._table_of(previous, player))
+        last = self.current_round
+        if last is not None and last.phase != Phase.FINAL:
+            for player in pending(self._contenders()):
+                fates[player] = (last.number, self._table_of(last, player))
+        return fates
+
+    @staticmethod
+    def _table_of(made: Round, player: int) -> int:
+        return next(table.number for table in made.tables if player in table.seats)
 
     def is_over(self) -> bool:
         """The final is played out, or at most one player is left in contention."""
@@ -570,13 +759,13 @@ class Tournament:
             return len(self.final_schedule(last.finalists)) == sum(
                 1 for r in self.rounds if r.phase == Phase.FINAL
             )
-        return last.number >= 2 and len(self._contenders()[0]) <= 1
+        return last.number >= 2 and len(self._contenders().active) <= 1
 
     def winner(self) -> int | None:
         """The finalist (or last player in contention) with the most points, once the tournament is over."""
         if not self.is_over():
             return None
-        pool = self.finalists() or tuple(self._contenders()[0])
+        pool = self.finalists() or tuple(self._contenders().active)
         pool = tuple(p for p in pool if p not in self.withdrawn) or pool
         if not pool:
             return None
@@ -584,22 +773,24 @@ class Tournament:
 
     def standings(self) -> list[Standing]:
         totals = self.total_points()
-        out_round = self.eliminated_in()
-        contenders = set(self._contenders()[0])
+        out_at = self.eliminations()
+        spared = self.spared_in()
+        contenders = set(self._contenders().active)
         finalists = set(self.finalists())
         winner = self.winner()
         lines: list[Standing] = []
         for place, player in enumerate(self.ranking(), start=1):
             if player == winner:
-                status = "winner"
+                status = Status.WINNER
             elif player in self.withdrawn:
-                status = "withdrawn"
+                status = Status.WITHDRAWN
             elif player in finalists:
-                status = "finalist"
-            elif player in out_round or (self.rounds and player not in contenders):
-                status = "out"
+                status = Status.FINALIST
+            elif player in out_at or (self.rounds and player not in contenders):
+                status = Status.OUT
             else:
-                status = "in"
+                status = Status.IN
+            out = out_at.get(player)
             lines.append(
                 Standing(
                     place=place,
@@ -608,11 +799,32 @@ class Tournament:
                     points=totals[player],
                     games=self.history(player),
                     status=status,
-                    out_in_round=out_round.get(player),
+                    out_in_round=None if out is None else out[0],
                     lot=self.lot(player),
+                    out_at_table=None if out is None else out[1],
+                    note=self._note(player, out, spared.get(player)),
                 )
             )
         return lines
+
+    def _note(self, player: int, out: tuple[int, int] | None, spared: tuple[int, int] | None) -> str:
+        """Why a player is out, withdrawn or spared, in the standings' words."""
+        parts = []
+        if out is not None:
+            number, table = out
+            parts.append(f"out in round {number}: lamp lit first at table {table}")
+            if player not in self.first_lit(number, self.round(number).table(table)):
+                parts[-1] += f" (as the result stood when round {number + 1} was made)"
+        if spared is not None:
+            number, table = spared
+            parts.append(
+                f"lamp lit first at table {table} in round {number}, but kept in: putting out every first"
+                " lamp of that round would leave fewer than four for the final, so the best placed stay in"
+            )
+        if player in self.withdrawn:
+            made = self.withdrawn[player]
+            parts.append(f"withdrew in round {made}" if made else "withdrew before round 1")
+        return "; ".join(parts)
 
     def history(self, player: int) -> tuple[GameLine, ...]:
         lines = []
@@ -665,17 +877,17 @@ class Tournament:
         # Round 2 follows round 1's points for the handicap only; its eliminations come after it.
         return Round(number=number, phase=Phase.DRAWN, tables=tuple(tables))
 
-    def _standings_round(self, number: int, active: list[int], out: list[int], spared: list[int]) -> Round:
+    def _standings_round(
+        self, number: int, active: list[int], out: Sequence[int], spared: Sequence[int]
+    ) -> Round:
         ranked = self.ranking(active)
-        sizes = standings_table_sizes(len(ranked))
-        groups: list[list[int]] = []
-        start = 0
-        for size in sizes:
-            groups.append(ranked[start : start + size])
-            start += size
-        # An odd count puts the three lowest together, as the rules say: that table stays as it is.
-        locked = {len(groups) - 1} if len(ranked) % 2 == 1 else set()
-        groups = separate_ties(groups, self.total_points(), locked=locked)
+        # Tied players apart as far as the sizes allow; an odd count puts the three lowest together.
+        groups = split_tables(
+            ranked,
+            self.total_points(),
+            standings_table_sizes(len(ranked)),
+            lowest_three=len(ranked) % 2 == 1,
+        )
         tables = tuple(self._seated_table(index, group) for index, group in enumerate(groups, start=1))
         return Round(
             number=number,
@@ -685,7 +897,9 @@ class Tournament:
             spared=tuple(sorted(spared)),
         )
 
-    def _final_round(self, number: int, active: list[int], out: list[int], spared: list[int]) -> Round:
+    def _final_round(
+        self, number: int, active: list[int], out: Sequence[int], spared: Sequence[int]
+    ) -> Round:
         if self.phase() == Phase.FINAL:
             finalists = self.finalists()
             eliminated: tuple[int, ...] = ()
@@ -733,22 +947,19 @@ class Tournament:
 
     def _table(self, number: int, seats: tuple[int, ...], first: int) -> Table:
         lamps = default_lamps(len(seats))
-        return Table(
-            number=number, seats=seats, first=first, lamps=lamps, handicap=self._handicap(seats, lamps)
-        )
-
-    def _handicap(self, seats: Sequence[int], lamps: Sequence[str]) -> dict[str, int]:
-        """One attack pawn per *handicap_step* points of lead over the lowest player at the table (1–3)."""
         if not self.handicap:
-            return {}
+            return Table(number=number, seats=seats, first=first, lamps=lamps)
         totals = self.total_points()
-        lowest = min(totals[p] for p in seats)
-        plan = {}
-        for player, lamp in zip(seats, lamps, strict=True):
-            pawns = min(MAX_HANDICAP, (totals[player] - lowest) // self.handicap_step)
-            if pawns:
-                plan[lamp] = pawns
-        return plan
+        plan = table_handicap({p: totals[p] for p in seats}, self.handicap_step)
+        return Table(
+            number=number,
+            seats=seats,
+            first=first,
+            lamps=lamps,
+            handicap={lamp: plan.pawns for p, lamp in zip(seats, lamps, strict=True) if p in plan.carriers},
+            handicap_lead=plan.lead,
+            handicap_over=plan.over,
+        )
 
     def _check_player(self, player: int) -> int:
         if player not in self.names:
@@ -756,12 +967,19 @@ class Tournament:
         return player
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], TournamentEvent]] = {
     "register": Tournament._apply_register,
     "withdraw": Tournament._apply_withdraw,
     "round": Tournament._apply_round,
     "result": Tournament._apply_result,
 }
+"""Each kind of event: it reads the JSON data into the typed event, checks it and folds it in."""
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise RegistrationError("a player needs a name")
+    return value
 
 
 def _clean_name(name: object) -> str:
@@ -775,40 +993,37 @@ def _clean_name(name: object) -> str:
     return cleaned
 
 
-def tied_pairs(groups: Sequence[Sequence[int]], points: Mapping[int, int]) -> int:
-    """How many pairs of players with the same points share a table."""
-    return sum(
-        1 for group in groups for i, a in enumerate(group) for b in group[i + 1 :] if points[a] == points[b]
-    )
+class TableHandicap(NamedTuple):
+    """The handicap of one table: who carries how many pawns, and why."""
+
+    pawns: int
+    """Attack pawns each carrier's lamp gets (0: no handicap at this table)."""
+    carriers: tuple[int, ...]
+    """The table's best players (level players share it)."""
+    lead: int
+    """Their lead in points over the table's next-best player."""
+    over: tuple[int, ...]
+    """The next-best player(s)."""
 
 
-def separate_ties(
-    groups: Sequence[Sequence[int]], points: Mapping[int, int], *, locked: Collection[int] = ()
-) -> list[list[int]]:
-    """Swap players between neighbouring tables while that reduces the pairs of tied players at a table.
+def table_handicap(points: Mapping[int, int], step: int) -> TableHandicap:
+    """The handicap of a table whose players have these points (rules notes, docs/tournaments.md).
 
-    The rules wish players level in the standings not to meet; swapping only
-    between neighbouring tables keeps every table among players of similar
-    standing. Table sizes never change; *locked* tables are left as they are.
+    The best players -- those with the table's most points, players level
+    sharing it -- carry one attack pawn per started *step* points of lead over
+    the table's next-best player, at most three: with a step of 4 (one game's
+    worth), a lead of 1–4 points is one pawn, 5–8 two, 9 or more three. A
+    table whose players are all level has no best player: no handicap.
     """
-    tables = [list(g) for g in groups]
-    improved = True
-    while improved:
-        improved = False
-        for i in range(len(tables) - 1):
-            j = i + 1
-            if i in locked or j in locked:
-                continue
-            best = tied_pairs([tables[i], tables[j]], points)
-            for x in range(len(tables[i])):
-                for y in range(len(tables[j])):
-                    a, b = tables[i][x], tables[j][y]
-                    if points[a] == points[b]:
-                        continue
-                    tables[i][x], tables[j][y] = b, a
-                    now = tied_pairs([tables[i], tables[j]], points)
-                    if now < best:
-                        best, improved = now, True
-                    else:
-                        tables[i][x], tables[j][y] = a, b
-    return tables
+    top = max(points.values())
+    below = [value for value in points.values() if value < top]
+    if not below:
+        return TableHandicap(0, (), 0, ())
+    runner_up = max(below)
+    lead = top - runner_up
+    return TableHandicap(
+        pawns=min(MAX_HANDICAP, -(-lead // step)),
+        carriers=tuple(p for p, value in points.items() if value == top),
+        lead=lead,
+        over=tuple(p for p, value in points.items() if value == runner_up),
+    )

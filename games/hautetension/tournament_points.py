@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from games.exc import GameError
 from games.hautetension.outcome import (
@@ -32,6 +32,13 @@ class ResultError(GameError, ValueError):
     """A game result that cannot have happened (or cannot be read)."""
 
 
+class LightingData(TypedDict):
+    """A :class:`Lighting` as events and the JSON API carry it."""
+
+    seats: list[int]
+    by: int | None
+
+
 @dataclass(frozen=True)
 class Lighting:
     """Players' lamps that lit on one placement, and who placed that pawn.
@@ -44,7 +51,7 @@ class Lighting:
     seats: tuple[int, ...]
     by: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> LightingData:
         return {"seats": list(self.seats), "by": self.by}
 
     @classmethod

@@ -224,12 +224,14 @@ class GreedyPlayer:
     def choose_action(self, state: State) -> Action:
         actions = state.legal_actions()
         self.rng.shuffle(actions)  # ties broken at random
-        if state.phase == Phase.BLOCK and not state.swaps:
-            return self._block(state, actions)
+        if state.phase == Phase.BLOCK and not state.swaps and state.token_wait < 0:
+            return self._block(state, actions)  # not a heat exchange or a spin a token waits for
         win = winning_action(state, actions)
         if win is not None:
             return win
-        seat = state.turn
+        # The seat deciding: the active player, or the owner of a superposed electron choosing its
+        # spin, or the player who just played deciding a heat exchange.
+        seat = state.turn if state.to_act is None else state.to_act
         return max(actions, key=lambda a: self._after(state, a)[seat])
 
     def _after(self, state: State, action: Action) -> list[float]:

@@ -12,10 +12,12 @@ reached) counts as a share for each winner.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games import arena
+from games.frame import Outcome
 from games.hop.ai import AI_LEVELS
 from games.hop.game import Hop
 from games.hop.rules import LEVELS
@@ -28,28 +30,22 @@ class Tally(arena.Tally):
     turns: int = 0
 
 
-def play_game(levels: Sequence[str], seed: int, *, options: dict[str, object] | None = None) -> Hop:
-    """One game between the levels, seat ``k`` played by ``levels[k]``, to its end."""
-    return arena.play_game(Hop, AI_LEVELS, levels, seed, options=options)
+def _count_turns(tally: Tally, seating: Sequence[str], game: Hop, outcome: Outcome) -> None:
+    tally.turns += game.state.turns
 
 
-def match(
-    levels: Sequence[str],
-    games: int,
-    *,
-    first_seed: int = 0,
-    options: dict[str, object] | None = None,
-    progress: bool = False,
-) -> Tally:
-    tally = Tally()
-    played = arena.series(
-        Hop, AI_LEVELS, levels, games, first_seed=first_seed, options=options, progress=progress
-    )
-    for seating, game, outcome in played:
-        tally.turns += game.state.turns
-        # Teams: a level's share is the fraction of its seats that won.
-        tally.count(seating, outcome, arena.team_share)
-    return tally
+ARENA = arena.Arena(
+    name="|Hop>",
+    game_class=Hop,
+    ai_levels=AI_LEVELS,
+    most=4,
+    # Teams: a level's share is the fraction of its seats that won.
+    share=arena.team_share,
+    tally=Tally,
+    record=_count_turns,
+)
+play_game = ARENA.play_game
+match = ARENA.match
 
 
 def report(levels: Sequence[str], tally: Tally, options: dict[str, object]) -> str:
@@ -65,14 +61,14 @@ def report(levels: Sequence[str], tally: Tally, options: dict[str, object]) -> s
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = arena.parser("|Hop>", AI_LEVELS, most=4)
+def _add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", choices=LEVELS, default="bachelor", help="the game level")
-    args = arena.parse(parser, argv, "|Hop>", most=4)
-    options: dict[str, object] = {"level": args.level}
-    tally = match(args.levels, args.games, first_seed=args.seed, options=options, progress=args.progress)
-    print(report(args.levels, tally, options))
-    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return ARENA.main(
+        argv, add_options=_add_options, options_of=lambda args: {"level": args.level}, report=report
+    )
 
 
 if __name__ == "__main__":

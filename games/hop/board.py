@@ -16,18 +16,17 @@ first, so that move generation is list walking.
 
 from __future__ import annotations
 
-import json
 from collections import deque
+from collections.abc import Collection
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+from games.datafiles import DataFiles
 from games.hop.exc import BoardError, UnknownBoardError
 
 DEFAULT_BOARDS: Final[dict[int, str]] = {2: "square-5x5-2", 3: "square-5x5-3", 4: "square-6x6-4"}
 """The board each player count uses unless told otherwise (DESIGN §5)."""
-_SHIPPED: dict[str, Board] = {}
 
 
 @dataclass(frozen=True)
@@ -67,6 +66,113 @@ class Board:
     def is_electrode(self, node: int) -> bool:
         return self.electrode_at[node] >= 0
 
+    # -- growing: a site card added beside the board (the impurity effect) --------
+
+    @property
+    def is_grid(self) -> bool:
+        """Square cards: whole-number positions, every line a row or column of touching cards."""
+        if "grid" not in self.memo:
+            whole = all(x == int(x) and y == int(y) for x, y in self.positions)
+            touching = all(
+                abs(self.positions[a][0] - self.positions[b][0])
+                + abs(self.positions[a][1] - self.positions[b][1])
+                == 1
+                for line in self.lines
+                for a, b in zip(line, line[1:], strict=False)
+            )
+            self.memo["grid"] = whole and touching
+        grid: bool = self.memo["grid"]
+        return grid
+
+    def node_at(self, x: int, y: int) -> int | None:
+        """The node drawn at (x, y), if any."""
+        if "at" not in self.memo:
+            self.memo["at"] = {(int(px), int(py)): n for n, (px, py) in enumerate(self.positions)}
+        at: dict[tuple[int, int], int] = self.memo["at"]
+        return at.get((x, y))
+
+    def free_positions_beside_sites(self, removed: Collection[int] = ()) -> list[tuple[int, int]]:
+        """Grid positions holding no card, next to a site card on the board (not one in ``removed``)."""
+        if not self.is_grid:
+            return []
+        free = set()
+        for node in self.sites:
+            if node in removed:
+                continue
+            x, y = (int(v) for v in self.positions[node])
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                if self.node_at(x + dx, y + dy) is None and square_name(x + dx, y + dy) not in self.index:
+                    free.add((x + dx, y + dy))
+        return sorted(free)
+
+    def with_card(self, x: int, y: int) -> Board:
+        """This board with a site card added at grid position (x, y): its rows and columns go on.
+
+        The new node comes last, so every node keeps its number (electrons,
+        tokens and removed cards stay where they are). Boards are immutable:
+        the same card in the same place gives the same board, shared.
+        """
+        key = f"with {x},{y}"
+        if key not in self.memo:
+            self.memo[key] = self._grown(x, y)
+        grown: Board = self.memo[key]
+        return grown
+
+    def _grown(self, x: int, y: int) -> Board:
+        if not self.is_grid:
+            raise BoardError("only a board of square cards in rows and columns can grow", source=self.name)
+        taken = self.node_at(x, y)
+        if taken is not None:
+            raise BoardError(f"position ({x}, {y}) already holds {self.nodes[taken]}", source=self.name)
+        name = square_name(x, y)
+        if name in self.index:
+            raise BoardError(f"a card at ({x}, {y}) would be named {name}, like another", source=self.name)
+        data = self.to_dict()
+        data["name"] = f"{self.name} + {name}"
+        data["nodes"][name] = [x, y]
+        lines: list[list[str]] = data["lines"]
+        for dx, dy in ((1, 0), (0, 1)):
+            before = self.node_at(x - dx, y - dy)
+            after = self.node_at(x + dx, y + dy)
+            ending = self._line_end(lines, before, (dx, dy), last=True)
+            starting = self._line_end(lines, after, (dx, dy), last=False)
+            joined = (ending or ([] if before is None else [self.nodes[before]])) + [name]
+            joined += starting or ([] if after is None else [self.nodes[after]])
+            if len(joined) < 2:
+                continue
+            # The joined line takes the place of the first line it continues (or comes last).
+            where = min(
+                (k for k, line in enumerate(lines) if line is ending or line is starting), default=len(lines)
+            )
+            lines[:] = [line for line in lines if line is not ending and line is not starting]
+            lines.insert(where, joined)
+        return compile_board(data, source=data["name"])
+
+    def _line_end(
+        self, lines: list[list[str]], node: int | None, step: tuple[int, int], *, last: bool
+    ) -> list[str] | None:
+        """The line (names) ending at ``node`` going ``step`` (last=True) or starting there going on;
+        reversed if it is written the other way round."""
+        if node is None:
+            return None
+        name = self.nodes[node]
+        for line in lines:
+            if len(line) < 2 or name not in (line[0], line[-1]):
+                continue
+            a, b = self.index[line[0]], self.index[line[1]]
+            forward = (
+                int(self.positions[b][0] - self.positions[a][0]),
+                int(self.positions[b][1] - self.positions[a][1]),
+            )
+            if forward not in (step, (-step[0], -step[1])):
+                continue
+            ordered = line if forward == step else line[::-1]
+            if (ordered[-1] if last else ordered[0]) == name:
+                if ordered is not line:
+                    line[:] = ordered
+                return line
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         """The board as the panel draws it."""
         return {
@@ -81,33 +187,25 @@ class Board:
         }
 
 
+def square_name(x: int, y: int) -> str:
+    """A square board's name for grid position (x, y), chess-style: ``a1`` at (0, 0), ``c3`` at (2, 2).
+
+    Beyond the edges the names go on: column ``f`` right of ``e``, rows ``6``
+    above ``5``; column ``z`` left of ``a`` (then ``y``…) and row ``0`` below
+    ``1`` (then ``-1``…).
+    """
+    return "abcdefghijklmnopqrstuvwxyz"[x % 26] + str(y + 1)
+
+
 def board_names() -> list[str]:
-    folder = resources.files("games.hop") / "boards"
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
+    """Names of the boards shipped with the game."""
+    return _BOARDS.names()
 
 
 def load_board(name_or_path: str | Path) -> Board:
     """A shipped board by name, or a board file by path; BoardError lists every problem."""
-    text = str(name_or_path)
-    if text in _SHIPPED:
-        return _SHIPPED[text]  # boards are immutable: every game shares the shipped ones
-    if text in board_names():
-        raw = (resources.files("games.hop") / "boards" / f"{text}.json").read_text(encoding="utf-8")
-        _SHIPPED[text] = _parse(raw, source=f"board {text!r}")
-        return _SHIPPED[text]
-    if text.endswith(".json") and Path(text).is_file():
-        return _parse(Path(text).read_text(encoding="utf-8"), source=text)
-    raise UnknownBoardError(
-        f"there is no board {text!r} (shipped: {', '.join(board_names())})", source="board"
-    )
-
-
-def _parse(raw: str, *, source: str) -> Board:
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise BoardError(f"not valid JSON ({exc})", source=source) from exc
-    return compile_board(data, source=source)
+    # Boards are immutable: every game shares the shipped ones.
+    return _BOARDS.load(name_or_path)
 
 
 def compile_board(data: Any, *, source: str = "board") -> Board:
@@ -273,3 +371,14 @@ def square_board(
         "lines": rows + cols,
         "electrodes": electrodes,
     }
+
+
+_BOARDS = DataFiles(
+    "games.hop",
+    "boards",
+    parse=lambda data, source: compile_board(data, source=source),
+    error=BoardError,
+    unknown=UnknownBoardError,
+    what="board",
+)
+"""The board files: shipped ones in ``games/hop/boards/`` (parsed once), or a builder's by path."""

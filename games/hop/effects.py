@@ -28,8 +28,8 @@ from games.hop.rules import (
     EFFECT,
     EMPTY,
     END_DEFENSE,
-    HOP,
     QUANTUM_TUNNEL_CARD,
+    SITE_CARDS,
     SPIN_FLIP,
     TUNNEL,
     UP,
@@ -121,6 +121,8 @@ ACTION_TOKENS: Final = (VORTEX, CAVITY, RESISTANCE)
 CLOCKWISE: Final = 0
 COUNTERCLOCKWISE: Final = 1
 TURNINGS: Final = ("clockwise", "counterclockwise")
+GROW: Final = 2
+"""``(EFFECT, IMPURITY, x, y, GROW)``: a spare site card put at grid position (x, y) beside the board."""
 
 
 def squares(board: Board) -> list[tuple[int, int, int, int]]:
@@ -200,11 +202,8 @@ def _targets(state: State, card: int) -> list[Action]:
             if colour != EMPTY and teams[colour] != teams[seat]
         ]
     if card == QUANTUM_TUNNEL:
-        return [
-            (EFFECT, card, a[1], a[2], a[3])
-            for a in state.movements(seat)
-            if a[0] == TUNNEL and state.quantum(a) < 0  # an effect card is never left hanging on a choice
-        ]
+        # With a superposed electron on its way, either spin of it is offered; its owner chooses on play.
+        return [(EFFECT, card, a[1], a[2], a[3]) for a in state.movements(seat) if a[0] == TUNNEL]
     if card == SUPERPOSITION:
         held = {n for n, _ in state.superposed}
         return [
@@ -252,10 +251,19 @@ def _token_places(state: State, card: int) -> list[Action]:
 
 
 def _impurities(state: State) -> list[Action]:
-    """Put back a card a vacancy took, or take away a card holding no token if the board stays connected."""
-    out: list[Action] = [(EFFECT, IMPURITY, n, 1, -1) for n in state.removed]
+    """Put a spare site card beside the board -- on a hole a vacancy left or past an edge -- while the
+    box has one, or take away a card holding no token if the board stays connected."""
+    board = state.board
+    out: list[Action] = []
+    if len(board.sites) - len(state.removed) < SITE_CARDS:
+        present = set(board.sites).difference(state.removed)
+        out.extend(
+            (EFFECT, IMPURITY, n, 1, -1) for n in state.removed if present.intersection(board.neighbours[n])
+        )
+        beside = board.free_positions_beside_sites(state.removed)
+        out.extend((EFFECT, IMPURITY, x, y, GROW) for x, y in beside)
     tokened = set(state.traps) | {n for t in state.tokens for n in token_sites(t)}
-    for n in state.board.sites:
+    for n in board.sites:
         if n not in state.removed and n not in tokened and connected(state, [*state.removed, n]):
             out.append((EFFECT, IMPURITY, n, 0, -1))
     return out
@@ -279,53 +287,105 @@ def connected(state: State, removed: list[int]) -> bool:
     return len(seen) + len(gone) == len(board.nodes)
 
 
+def _maybe(state: State, node: int, spin: int) -> int:
+    """The colour that may be on this place: a superposed electron may be on either of its spins."""
+    if any(n == node for n, _ in state.superposed):
+        return max(state.place[2 * node], state.place[2 * node + 1])
+    return state.place[2 * node + spin]
+
+
 def _diffusions(state: State) -> list[Action]:
-    """Two electrons of different colours on the same spin of neighbouring sites, neither trapped."""
+    """Two electrons of different colours on the same spin of neighbouring sites, neither trapped.
+
+    A superposed electron is offered on either spin: its owner chooses when the card is played."""
     board = state.board
-    place = state.place
     out: list[Action] = []
-    held = state.traps + [n for n, _ in state.superposed]
     for a in board.sites:
-        if a in held:
+        if a in state.traps:
             continue
         for b in board.neighbours[a]:
-            if b <= a or board.electrode_at[b] >= 0 or b in held:
+            if b <= a or board.electrode_at[b] >= 0 or b in state.traps:
                 continue
-            for spin in (UP, 1 - UP):
-                x, y = place[2 * a + spin], place[2 * b + spin]
+            for spin in (UP, DOWN):
+                x, y = _maybe(state, a, spin), _maybe(state, b, spin)
                 if x != EMPTY and y != EMPTY and x != y:
                     out.append((EFFECT, DIFFUSION, a, spin, b))
     return out
 
 
 def _long_hops(state: State) -> list[Action]:
-    """One of the player's electrons re-created two sites away on a line, over any site, on a free place."""
+    """One of the player's electrons re-created two sites away on a line, over any site, on a free place.
+
+    It may land on a trapped site (a trap only keeps electrons in); a superposed electron -- the
+    player's, or the one on the landing site -- is offered on either spin, its owner choosing on play."""
     board = state.board
     place = state.place
+    held = {n for n, _ in state.superposed}
     out: list[Action] = []
-    held = state.traps + [n for n, _ in state.superposed]
-    for i, colour in enumerate(place):
-        node, spin = i >> 1, i & 1
-        if colour != state.turn or node in held:
+    for node in board.sites:
+        if node in state.traps:
             continue
-        for ray in board.rays[node]:
-            if len(ray) < 2 or board.electrode_at[ray[0]] >= 0 or board.electrode_at[ray[1]] >= 0:
+        for spin in (UP, DOWN):
+            if _maybe(state, node, spin) != state.turn:
                 continue
-            if ray[0] in state.removed or ray[1] in state.removed:
-                continue  # it passes over a site card, never over a hole
-            if place[2 * ray[1] + spin] == EMPTY and ray[1] not in held:
-                out.append((EFFECT, LONG_RANGE_HOPPING, node, spin, ray[1]))
+            for ray in board.rays[node]:
+                if len(ray) < 2 or board.electrode_at[ray[0]] >= 0 or board.electrode_at[ray[1]] >= 0:
+                    continue
+                if ray[0] in state.removed or ray[1] in state.removed:
+                    continue  # it passes over a site card, never over a hole
+                if place[2 * ray[1] + spin] == EMPTY or ray[1] in held:
+                    out.append((EFFECT, LONG_RANGE_HOPPING, node, spin, ray[1]))
     return out
 
 
+def effect_needs(state: State, action: Action) -> int:
+    """The superposed site whose electron's spin an effect card needs (-1: none).
+
+    « Dès qu'un mouvement ou un effet nécessite de connaître la position de l'électron, celui qui a
+    joué la superposition choisit le spin » -- diffusion (both its sites), long-range hopping (where
+    the electron leaves and lands) and the tunnel (its whole line). The others act on a card or an
+    electron whatever its spin."""
+    _, card, a, b, c = action
+    if card in (DIFFUSION, LONG_RANGE_HOPPING):
+        path = [a, c]
+    elif card == QUANTUM_TUNNEL:
+        path = movement_path(state, (TUNNEL, a, b, c, a))
+    else:
+        return -1
+    for node in path:
+        if any(n == node for n, _ in state.superposed):
+            return node
+    return -1
+
+
 def play_effect(state: State, action: Action) -> None:
-    """Pay for and play an effect (assumed legal: see :func:`effect_actions`)."""
+    """Pay for and play an effect (assumed legal: see :func:`effect_actions`).
+
+    An effect that needs a superposed electron's spin waits for its owner's
+    choice (:attr:`State.pending`), paid and used: it acts after the choice if
+    it still can, and is lost otherwise."""
     _, card, a, b, c = action
     seat = state.turn
     cost = card_cost(state, card)
     state.energy[seat] -= cost
     state.bank += cost
     state.used.append(card)
+    if effect_needs(state, action) >= 0:
+        state.pending = action
+        return
+    _act(state, action)
+
+
+def finish_effect(state: State, action: Action) -> None:
+    """After the owner's choice of spin: the effect acts if it still can; if not, it is lost."""
+    if action in _targets(state, action[1]):
+        _act(state, action)
+
+
+def _act(state: State, action: Action) -> None:
+    """What an effect does (paid already)."""
+    _, card, a, b, c = action
+    seat = state.turn
     place = state.place
     if card == MOBILITY_EDGE:
         state.extra += 1
@@ -347,17 +407,7 @@ def play_effect(state: State, action: Action) -> None:
     elif card == PENNING_TRAP:
         state.traps.append(a)
     elif card == IMPURITY:
-        if b:
-            state.removed.remove(a)
-        else:
-            # The card's electrons go home to their own electrodes, with no energy change.
-            for spin in (UP, DOWN):
-                colour = place[2 * a + spin]
-                if colour != EMPTY:
-                    state.stock[colour][colour] += 1
-                    place[2 * a + spin] = EMPTY
-            state.removed.append(a)
-            _unsuperpose(state, a)
+        _impurity(state, a, b, c)
     elif card == VORTEX:
         n0, n1, n2, n3 = squares(state.board)[a]
         ring = (n0, n1, n2, n3) if b == CLOCKWISE else (n0, n3, n2, n1)
@@ -371,6 +421,25 @@ def play_effect(state: State, action: Action) -> None:
         place[2 * a + b] = EMPTY
     elif card == QUANTUM_TUNNEL:
         state.move_electron((TUNNEL, a, b, c, a))
+
+
+def _impurity(state: State, a: int, b: int, how: int) -> None:
+    place = state.place
+    if how == GROW:
+        # A spare card beside the board: a new node, numbered last, so nothing else moves.
+        state.board = state.board.with_card(a, b)
+        place.extend((EMPTY, EMPTY))
+    elif b:
+        state.removed.remove(a)
+    else:
+        # The card's electrons go home to their own electrodes, with no energy change.
+        for spin in (UP, DOWN):
+            colour = place[2 * a + spin]
+            if colour != EMPTY:
+                state.stock[colour][colour] += 1
+                place[2 * a + spin] = EMPTY
+        state.removed.append(a)
+        _unsuperpose(state, a)
 
 
 def _unsuperpose(state: State, node: int) -> None:
@@ -392,68 +461,78 @@ def slide_market(state: State) -> None:
     state.used.clear()
 
 
-def resistances_crossed(state: State, action: Action) -> int:
-    """The resistance tokens between the cards a movement takes electrons across."""
+def resistances_crossed(state: State, action: Action) -> list[tuple[int, int]]:
+    """The resistance tokens (their two cards) between the cards a movement takes electrons across."""
     kind, source, spin, to, origin = action
     if kind == SPIN_FLIP:
-        return 0
+        return []
     # A cradle moves only the last electron of its line.
     path = [origin, to] if kind == CRADLE else movement_path(state, action)
     crossed = {frozenset(pair) for pair in zip(path, path[1:], strict=False)}
-    return sum(1 for t in state.tokens if t[0] == RESISTANCE and frozenset((t[1], t[2])) in crossed)
+    return [(t[1], t[2]) for t in state.tokens if t[0] == RESISTANCE and frozenset((t[1], t[2])) in crossed]
 
 
-def _settle(state: State, payer: int, movement: Action) -> bool:
-    """Balance a token's movement by the Hamiltonian, the player who just played paying.
+def token_needs(state: State, token: tuple[int, int, int, int, int]) -> int:
+    """The superposed site whose electron's spin a token needs before it acts (-1: none).
 
-    False (and nothing moves) when neither that player nor the bank can cover it."""
-    delta = state.energy_change(movement)
-    if delta > 0 and state.energy[payer] < delta or delta < 0 and state.bank < -delta:
-        return False
-    state.energy[payer] -= delta
-    state.bank += delta
-    return True
+    A cavity needs it on its initial card, or on its final card when electrons wait to move there;
+    a heat source on its card. A vortex turns whole cards and carries it, still superposed."""
+    card, a, b, _, _ = token
+    held = {n for n, _ in state.superposed}
+    place = state.place
+    if card == CAVITY and a not in state.traps:
+        if a in held:
+            return a
+        if b in held and (place[2 * a] != EMPTY or place[2 * a + 1] != EMPTY):
+            return b
+    elif card == HEAT_SOURCE and a in held:
+        return a
+    return -1
 
 
-def tokens_act(state: State) -> None:
-    """After a turn, the tokens act in the order they were placed (docs/hop.md, Doctorate)."""
-    payer = state.turn
+def tokens_act(state: State, *, start: int = 0) -> None:
+    """After a turn, the tokens act in the order they were placed (docs/hop.md, Doctorate).
+
+    Effects are not subject to the Hamiltonian: what the tokens move changes no energy token and
+    is never refused for energy. A token that needs a superposed electron's spin stops the others
+    until its owner has chosen (:attr:`State.token_wait`); they then go on from it (``start``)."""
     place = state.place
     done = state.after_turn
-    done.clear()
-    for token in state.tokens:
-        card, a, b, c, d = token
+    if start == 0:
+        done.clear()
+        state.swapper = state.turn  # the player who just played
+    state.token_wait = -1
+    for k in range(start, len(state.tokens)):
+        if token_needs(state, state.tokens[k]) >= 0:
+            state.token_wait = k
+            return
+        card, a, b, c, d = state.tokens[k]
         if card == VORTEX:
             ring = (a, b, c, d)
             if any(n in state.traps for n in ring):
                 continue  # a trapped site holds the wheel still
             for spin in (UP, DOWN):
                 held = [place[2 * n + spin] for n in ring]
-                for k, n in enumerate(ring):
-                    place[2 * n + spin] = held[k - 1]  # each electron moves one card along the ring
-                    if held[k - 1] != EMPTY:
-                        done.append((VORTEX, ring[k - 1], spin, n))
+                for i, n in enumerate(ring):
+                    place[2 * n + spin] = held[i - 1]  # each electron moves one card along the ring
+                    if held[i - 1] != EMPTY:
+                        done.append((VORTEX, ring[i - 1], spin, n))
             # A superposed electron turns with its card, still superposed (its spin is not needed).
             state.superposed[:] = [
                 (ring[(ring.index(n) + 1) % 4] if n in ring else n, owner) for n, owner in state.superposed
             ]
         elif card == CAVITY:
-            if a in state.traps or any(n in (a, b) for n, _ in state.superposed):
+            if a in state.traps:
                 continue
             for spin in (UP, DOWN):
-                free = place[2 * a + spin] != EMPTY and place[2 * b + spin] == EMPTY
-                if free and _settle(state, payer, (HOP, a, spin, b, a)):
+                if place[2 * a + spin] != EMPTY and place[2 * b + spin] == EMPTY:
                     place[2 * b + spin] = place[2 * a + spin]
                     place[2 * a + spin] = EMPTY
                     done.append((CAVITY, a, spin, b))
-        elif card == HEAT_SOURCE:
-            if any(n == a for n, _ in state.superposed):
-                continue
-            free = place[2 * a + DOWN] != EMPTY and place[2 * a + UP] == EMPTY
-            if free and _settle(state, payer, (SPIN_FLIP, a, DOWN, a, a)):
-                place[2 * a + UP] = place[2 * a + DOWN]
-                place[2 * a + DOWN] = EMPTY
-                done.append((HEAT_SOURCE, a, DOWN, a))
+        elif card == HEAT_SOURCE and place[2 * a + DOWN] != EMPTY and place[2 * a + UP] == EMPTY:
+            place[2 * a + UP] = place[2 * a + DOWN]
+            place[2 * a + DOWN] = EMPTY
+            done.append((HEAT_SOURCE, a, DOWN, a))
     # Heat sources holding two electrons: the player who just played may exchange them.
     state.swaps[:] = [
         t[1]
@@ -463,4 +542,3 @@ def tokens_act(state: State) -> None:
         and place[2 * t[1] + 1] != EMPTY
         and place[2 * t[1]] != place[2 * t[1] + 1]
     ]
-    state.swapper = payer

@@ -23,16 +23,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypedDict
 
 from games.frame import JSON, BadOptionsError, DigitalGame, Move, Outcome
-from games.hop.board import DEFAULT_BOARDS, Board, board_names, load_board
+from games.hop.board import DEFAULT_BOARDS, Board, board_names, load_board, square_name
 from games.hop.effects import (
     CAVITY,
     DEAD_SHORT,
     EFFECT_CARDS,
     EFFECT_NAMES,
     EFFECT_TITLES,
+    GROW,
     HEAT_SOURCE,
     IMPURITY,
     IONIZATION,
@@ -43,6 +44,7 @@ from games.hop.effects import (
     SUPERPOSITION,
     TURNINGS,
     VORTEX,
+    resistances_crossed,
     squares,
 )
 from games.hop.exc import (
@@ -71,6 +73,7 @@ from games.hop.rules import (
     LEVELS,
     PASS,
     PASS_ACTION,
+    SITE_CARDS,
     SPIN_FLIP,
     SPINS,
     SWAP,
@@ -82,6 +85,31 @@ from games.hop.rules import (
     Termination,
     start_state,
 )
+
+HopMove = TypedDict(
+    "HopMove",
+    {
+        "block": str,
+        "action": str,
+        "from": str,
+        "to": str,
+        "spin": str,
+        "at": str,
+        "pass": bool,
+        "end_defense": bool,
+        "heat_exchange": bool,
+        "collapse": str,
+        "effect": str,
+        "player": int,
+        "sites": list[str],
+        "turning": str,
+        "between": list[str],
+        "add": str,
+        "remove": str,
+    },
+    total=False,
+)
+"""A |Hop> move in the notation above: the keys of its kind only (a JSON object)."""
 
 DEFAULT_MAX_ROUNDS: Final = 100
 """Turns per player before a game with no winner is drawn (docs/hop.md)."""
@@ -107,8 +135,14 @@ class Hop(DigitalGame):
             for key, sides in (("field", FIELDS), ("interaction", INTERACTIONS)):
                 if self.options[key] == "random":
                     self.options[key] = draw.choice(sorted(sides))
-        self.board: Board = load_board(self.options["board"])
+        self.start_board: Board = load_board(self.options["board"])
+        """The board as the game starts (an impurity may add site cards: :attr:`board`)."""
         self._restart()
+
+    @property
+    def board(self) -> Board:
+        """The board now: the starting one, or it with the site cards impurities added."""
+        return self.state.board
 
     def check_options(self, options: dict[str, JSON]) -> dict[str, JSON]:
         known = {"level", "board", "field", "interaction", "max_rounds"}
@@ -157,7 +191,7 @@ class Hop(DigitalGame):
             # The effects board is dealt from the seed: 7 cards at random, each on its position.
             market = random.Random(f"hop/{self.seed}/market").sample(PLAYABLE, len(MARKET_COSTS))
         self.state: State = start_state(
-            self.board,
+            self.start_board,
             players=len(self.players),
             level=str(self.options["level"]),
             field=field,
@@ -172,7 +206,7 @@ class Hop(DigitalGame):
     def to_act(self) -> int | None:
         return self.state.to_act
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> list[HopMove]:
         return [self.move_to_json(a) for a in self.state.legal_actions()]
 
     def annotated_moves(self) -> list[dict[str, JSON]]:
@@ -203,7 +237,7 @@ class Hop(DigitalGame):
 
     # -- notation -------------------------------------------------------
 
-    def move_to_json(self, action: Action) -> Move:
+    def move_to_json(self, action: Action) -> HopMove:
         kind, source, spin, to, _ = action
         nodes = self.board.nodes
         if kind == BLOCK:
@@ -227,10 +261,10 @@ class Hop(DigitalGame):
             return {"action": name, "from": nodes[source], "to": nodes[to]}
         return {"action": name, "from": nodes[source], "spin": SPINS[spin], "to": nodes[to]}
 
-    def _effect_to_json(self, action: Action) -> Move:
+    def _effect_to_json(self, action: Action) -> HopMove:
         _, card, a, b, c = action
         nodes = self.board.nodes
-        out: dict[str, JSON] = {"effect": EFFECT_NAMES[card]}
+        out: HopMove = {"effect": EFFECT_NAMES[card]}
         if card == DEAD_SHORT:
             out["player"] = a
         elif card == VORTEX:
@@ -242,7 +276,12 @@ class Hop(DigitalGame):
         elif card == HEAT_SOURCE:
             out["at"] = nodes[a]
         elif card == IMPURITY:
-            out["add" if b else "remove"] = nodes[a]
+            if c == GROW:
+                out["add"] = square_name(a, b)
+            elif b:
+                out["add"] = nodes[a]
+            else:
+                out["remove"] = nodes[a]
         elif card in (IONIZATION, SUPERPOSITION):
             out.update({"at": nodes[a], "spin": SPINS[b]})
         elif card == PENNING_TRAP:
@@ -292,8 +331,8 @@ class Hop(DigitalGame):
 
     def _parse_collapse(self, move: Mapping[str, Any]) -> Action:
         state = self.state
-        if state.pending is None:
-            raise WrongPhaseError("no movement waits for a superposed electron's spin now")
+        if state.pending is None and state.token_wait < 0:
+            raise WrongPhaseError("nothing waits for a superposed electron's spin now")
         node, owner = state._collapsing()
         at = self.board.nodes[node]
         for action in state.legal_actions():
@@ -326,7 +365,7 @@ class Hop(DigitalGame):
                 f'{move!r} is not a move: {{"block": ...}}, {{"action": ...}} or {{"pass": true}}'
             )
         state = self.state
-        if state.pending is not None or "collapse" in move:
+        if state.pending is not None or state.token_wait >= 0 or "collapse" in move:
             return self._parse_collapse(move)
         if state.swaps or "heat_exchange" in move:
             return self._parse_exchange(move)
@@ -394,21 +433,37 @@ class Hop(DigitalGame):
             raise BlockedActionError(f"{name} is blocked this turn")
         for action in state.movements(state.turn):
             if action[:4] == (kind, source, spin, to):
-                delta = state.energy_change(action)
                 if not state.affordable(action) and state.quantum(action) < 0:
-                    payer = (
-                        f"{self._who(state.turn)} has {state.energy[state.turn]}"
-                        if delta > 0
-                        else f"the bank has {state.bank}"
-                    )
-                    raise EnergyError(
-                        f"this {name} changes the energy by {delta:+d} and cannot be balanced: {payer}"
-                    )
+                    raise EnergyError(self._why_unbalanced(name, action))
                 return action
         self._check_source(kind, source, spin, move[source_key])
         if kind in (HOP, DOUBLON, SPIN_FLIP):
             self._check_destination(kind, to, spin)
         raise ImpossibleMoveError(self._why_impossible(kind, move))
+
+    def _why_unbalanced(self, name: str, action: Action) -> str:
+        """Why a movement cannot be balanced, in a player's words: who would pay what to whom."""
+        state = self.state
+        delta = state.energy_change(action)
+        crossed = resistances_crossed(state, action) if state.tokens else []
+        who = self._who(state.turn)
+        parts = []
+        if delta:
+            parts.append(f"{'raises' if delta > 0 else 'lowers'} the board's energy by {abs(delta)}")
+        if crossed:
+            cards = " and ".join(f"{self.board.nodes[a]} and {self.board.nodes[b]}" for a, b in crossed)
+            which = "a resistance" if len(crossed) == 1 else f"{len(crossed)} resistances"
+            parts.append(
+                f"crosses {which} between {cards} (whoever crosses one takes 1 energy token from the bank)"
+            )
+        text = f"this {name} " + ", and ".join(parts)
+        paid = delta - len(crossed)
+        if paid > 0:
+            return f"{text}: {who} must pay {paid} energy to the bank and has {state.energy[state.turn]}"
+        if not delta and state.bank == 0:
+            return f"{text}, and the bank is empty, so nobody can pay it"
+        bank = "the bank is empty" if state.bank == 0 else f"the bank has only {state.bank}"
+        return f"{text}: {who} must take {-paid} energy from the bank, and {bank}"
 
     def _who(self, seat: int) -> str:
         return f"{self.players[seat]} ({self.board.colours[seat]})"
@@ -556,6 +611,7 @@ class Hop(DigitalGame):
             "tokens": [{"effect": "penning-trap", "at": self.board.nodes[n]} for n in state.traps]
             + [self._token_json(t) for t in state.tokens],
             "removed": [self.board.nodes[n] for n in state.removed],
+            "spare_cards": SITE_CARDS - len(self.board.sites) + len(state.removed),
             # What the tokens did after the last turn (the move log shows only the players' moves).
             "after_turn": [
                 {
@@ -574,9 +630,14 @@ class Hop(DigitalGame):
                 }
                 for n, owner in state.superposed
             ],
+            # The superposed electron whose spin is asked now, and the movement or effect card waiting
+            # for it (None: a token waits, after the turn).
             "collapse": None
-            if state.pending is None
-            else {"at": self.board.nodes[state._collapsing()[0]], "move": self.move_to_json(state.pending)},
+            if state.pending is None and state.token_wait < 0
+            else {
+                "at": self.board.nodes[state._collapsing()[0]],
+                "move": None if state.pending is None else self.move_to_json(state.pending),
+            },
             "heat_exchange": None if not state.swaps else self.board.nodes[state.swaps[0]],
             "ionized": {self.board.colours[c]: n for c, n in enumerate(state.ionized) if n},
         }
@@ -605,4 +666,4 @@ class Hop(DigitalGame):
         return f"<Hop {self.options} moves={len(self.history)}>"
 
 
-__all__ = ["Hop", "Termination"]
+__all__ = ["Hop", "HopMove", "Termination"]

@@ -24,6 +24,8 @@ from games.hop.board import Board
 ELECTRONS: Final = 7
 """Electrons per colour (28 tokens for 4 colours)."""
 ENERGY_TOKENS: Final = 8
+SITE_CARDS: Final = 36
+"""Site cards in the box: the most a board can hold (an impurity adds a spare one)."""
 EMPTY: Final = -1
 UP: Final = 0
 DOWN: Final = 1
@@ -161,9 +163,13 @@ class State:
     """Doctorate: (site, owner) of each superposed electron. It is kept on the place it was on, and
     the site's other place stays empty but closed to other electrons until it collapses."""
     pending: Action | None = None
+    """Doctorate: a movement or an effect card waiting for the owner of a superposed electron to choose
+    its spin."""
     after_turn: list[tuple[int, int, int, int]] = dataclasses.field(default_factory=list)
     """Doctorate: what the tokens did after the last turn, ``(card, node, spin, to)`` per electron moved."""
-    """Doctorate: a movement waiting for the owner of a superposed electron to choose its spin."""
+    token_wait: int = -1
+    """Doctorate: after a turn, the token (index in :attr:`tokens`) waiting for the owner of a superposed
+    electron to choose its spin before it acts; the tokens after it act once it has (-1: none)."""
 
     def copy(self) -> State:
         return State(
@@ -196,6 +202,7 @@ class State:
             self.superposed[:],
             self.pending,
             self.after_turn[:],
+            self.token_wait,
         )
 
     # -- who -------------------------------------------------------------
@@ -213,7 +220,7 @@ class State:
     def to_act(self) -> int | None:
         if self.phase == Phase.OVER:
             return None
-        if self.pending is not None:
+        if self.pending is not None or self.token_wait >= 0:
             return self._collapsing()[1]
         if self.swaps:
             return self.swapper
@@ -246,7 +253,7 @@ class State:
         """Every action the actor may take now, with the energy rule applied."""
         if self.phase == Phase.OVER:
             return []
-        if self.pending is not None:
+        if self.pending is not None or self.token_wait >= 0:
             node = self._collapsing()[0]
             return [(COLLAPSE, node, UP, -1, -1), (COLLAPSE, node, DOWN, -1, -1)]
         if self.swaps:
@@ -280,7 +287,7 @@ class State:
         if self.tokens and action[0] < THESIS:
             from games.hop.effects import resistances_crossed
 
-            delta -= resistances_crossed(self, action)
+            delta -= len(resistances_crossed(self, action))
         return delta
 
     def energy_change(self, action: Action) -> int:
@@ -316,11 +323,15 @@ class State:
         return -self.field * (up - down) + (self.interaction if up and down else 0)
 
     def quantum(self, action: Action) -> int:
-        """The superposed site a movement needs to know the spin of (-1: none)."""
-        if not self.superposed or action[0] >= THESIS:
+        """The superposed site a movement or an effect card needs to know the spin of (-1: none)."""
+        if not self.superposed:
             return -1
-        from games.hop.effects import movement_path
+        from games.hop.effects import effect_needs, movement_path
 
+        if action[0] == EFFECT:
+            return effect_needs(self, action)
+        if action[0] >= THESIS:
+            return -1
         path = movement_path(self, action)
         for node, _ in self.superposed:
             if node in path:
@@ -328,9 +339,13 @@ class State:
         return -1
 
     def _collapsing(self) -> tuple[int, int]:
-        """(site, owner) of the superposed electron the pending movement waits for."""
-        assert self.pending is not None
-        node = self.quantum(self.pending)
+        """(site, owner) of the superposed electron the pending movement or effect, or a token, waits for."""
+        if self.pending is not None:
+            node = self.quantum(self.pending)
+        else:
+            from games.hop.effects import token_needs
+
+            node = token_needs(self, self.tokens[self.token_wait])
         return next(entry for entry in self.superposed if entry[0] == node)
 
     def movements(self, seat: int) -> list[Action]:
@@ -517,16 +532,24 @@ class State:
         self._end_turn()  # a pass means no movement is possible
 
     def _collapse(self, node: int, spin: int) -> None:
-        """The superposed electron at ``node`` takes ``spin``; the pending movement goes on or is lost."""
+        """The superposed electron at ``node`` takes ``spin``; what waited for it goes on, or is lost."""
         self.superposed = [entry for entry in self.superposed if entry[0] != node]
         colour = max(self.place[2 * node], self.place[2 * node + 1])
         self.place[2 * node + spin], self.place[2 * node + 1 - spin] = colour, EMPTY
         pending = self.pending
-        assert pending is not None
+        if pending is None:
+            from games.hop.effects import tokens_act
+
+            tokens_act(self, start=self.token_wait)  # the token that waited acts, then the others
+            return
         if self.quantum(pending) >= 0:
             return  # it needs another superposed electron's spin too
         self.pending = None
-        if pending in self.legal_actions():
+        if pending[0] == EFFECT:
+            from games.hop.effects import finish_effect
+
+            finish_effect(self, pending)  # paid when played: it acts if it still can, else it is lost
+        elif pending in self.legal_actions():
             self.apply(pending)
         else:
             self._action_done()  # the chosen spin makes the movement impossible: it is lost
@@ -571,6 +594,7 @@ class State:
         self.phase = Phase.OVER if self.turns >= self.max_turns else Phase.BLOCK
         if self.phase == Phase.OVER:
             self.swaps.clear()
+            self.token_wait = -1
 
     def wins_now(self, action: Action) -> bool:
         """Whether ``action`` brings an electron of the mover's team into another team's electrode."""

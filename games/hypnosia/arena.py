@@ -9,10 +9,12 @@ often. A shared win (a tie the rules cannot break) counts as a share.
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from games import arena
+from games.frame import Outcome
 from games.hypnosia.ai import AI_LEVELS
 from games.hypnosia.game import Hypnosia
 
@@ -25,34 +27,28 @@ class Tally(arena.Tally):
     terminations: dict[str, int] = field(default_factory=dict)
 
 
-def play_game(levels: Sequence[str], seed: int, *, options: dict[str, object] | None = None) -> Hypnosia:
-    """One game between the levels, seat ``k`` played by ``levels[k]``, to its end."""
-    return arena.play_game(Hypnosia, AI_LEVELS, levels, seed, options=options)
+def _count_points(tally: Tally, seating: Sequence[str], game: Hypnosia, outcome: Outcome) -> None:
+    name = outcome.termination.value
+    tally.terminations[name] = tally.terminations.get(name, 0) + 1
+    for seat, score in enumerate(outcome.scores or ()):
+        tally.points[seating[seat]] = tally.points.get(seating[seat], 0.0) + score
 
 
-def match(
-    levels: Sequence[str],
-    games: int,
-    *,
-    first_seed: int = 0,
-    options: dict[str, object] | None = None,
-    progress: bool = False,
-) -> Tally:
-    tally = Tally()
-    played = arena.series(
-        Hypnosia, AI_LEVELS, levels, games, first_seed=first_seed, options=options, progress=progress
-    )
-    for seating, _game, outcome in played:
-        name = outcome.termination.value
-        tally.terminations[name] = tally.terminations.get(name, 0) + 1
-        # A shared win (a tie the rules cannot break) is split between its winners.
-        tally.count(seating, outcome, arena.tie_share)
-        for seat, score in enumerate(outcome.scores or ()):
-            tally.points[seating[seat]] = tally.points.get(seating[seat], 0.0) + score
-    return tally
+ARENA = arena.Arena(
+    name="Hypnosia",
+    game_class=Hypnosia,
+    ai_levels=AI_LEVELS,
+    most=6,
+    # A shared win (a tie the rules cannot break) is split between its winners.
+    share=arena.tie_share,
+    tally=Tally,
+    record=_count_points,
+)
+play_game = ARENA.play_game
+match = ARENA.match
 
 
-def report(levels: Sequence[str], tally: Tally) -> str:
+def report(levels: Sequence[str], tally: Tally, options: dict[str, object]) -> str:
     lines = [f"{tally.games} games, {len(levels)} players: {' vs '.join(levels)}"]
     for level in dict.fromkeys(levels):
         share = levels.count(level)
@@ -67,14 +63,17 @@ def report(levels: Sequence[str], tally: Tally) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = arena.parser("Hypnosia", AI_LEVELS, most=6)
+def _add_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", action="store_true", help="stacks may not cross bridges")
-    args = arena.parse(parser, argv, "Hypnosia", most=6)
-    options: dict[str, object] = {"stacks_cross": not args.variant}
-    tally = match(args.levels, args.games, first_seed=args.seed, options=options, progress=args.progress)
-    print(report(args.levels, tally))
-    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    return ARENA.main(
+        argv,
+        add_options=_add_options,
+        options_of=lambda args: {"stacks_cross": not args.variant},
+        report=report,
+    )
 
 
 if __name__ == "__main__":

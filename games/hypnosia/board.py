@@ -16,12 +16,11 @@ flat tables so that move generation is a few list look-ups.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+from games.datafiles import DataFiles
 from games.hypnosia.exc import BoardError, UnknownBoardError
 
 DEFAULT_BOARD: Final = "default"
@@ -100,39 +99,12 @@ class Board:
 
 def available_boards() -> list[str]:
     """Names of the boards shipped with the game."""
-    folder = resources.files("games.hypnosia") / "boards"
-    return sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json"))
-
-
-_cache: dict[str, Board] = {}
+    return _BOARDS.names()
 
 
 def load_board(name_or_path: str | Path = DEFAULT_BOARD) -> Board:
     """Load a shipped board by name, or a board file by path, and validate it."""
-    key = str(name_or_path)
-    if key in _cache:
-        return _cache[key]
-    shipped = key in available_boards()
-    if shipped:
-        text = (resources.files("games.hypnosia") / "boards" / f"{key}.json").read_text(encoding="utf-8")
-    elif Path(key).is_file():
-        try:
-            text = Path(key).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise BoardError(f"cannot read the file ({exc})", source=key) from None
-    else:
-        raise UnknownBoardError(
-            f"no board named {key!r} and no such file (shipped boards: {', '.join(available_boards())})",
-            source=key,
-        )
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BoardError(f"not valid JSON ({exc.msg} at line {exc.lineno})", source=key) from None
-    board = parse_board(data, source=key)
-    if shipped:  # a board builder's own file may change between loads
-        _cache[key] = board
-    return board
+    return _BOARDS.load(name_or_path)
 
 
 def parse_board(data: Any, *, source: str = "board") -> Board:
@@ -334,3 +306,14 @@ def _compile(
         ring=tuple(ring),
         circle_names=names,
     )
+
+
+_BOARDS = DataFiles(
+    "games.hypnosia",
+    "boards",
+    parse=lambda data, source: parse_board(data, source=source),
+    error=BoardError,
+    unknown=UnknownBoardError,
+    what="board",
+)
+"""The board files: shipped ones in ``games/hypnosia/boards/`` (parsed once), or a builder's by path."""

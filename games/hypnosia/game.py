@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal, NotRequired, TypeAlias, TypedDict
 
 from games.frame import CHANCE, JSON, BadOptionsError, DigitalGame, Move, Outcome
 from games.hypnosia.board import CENTRE, DEFAULT_BOARD, PAWNS_PER_COLOUR, Board, available_boards, load_board
@@ -43,6 +43,25 @@ from games.hypnosia.rules import (
     Step,
     Termination,
 )
+
+
+class RollMove(TypedDict):
+    """The chance actor's move: the two dice."""
+
+    roll: list[int]
+
+
+class StepMove(TypedDict):
+    """A pawn moved by one die (0 or 1) or by their sum, alone or with its stack, across a bridge or not."""
+
+    die: int | Literal["sum"]
+    pawn: str
+    stack: NotRequired[bool]
+    cross: NotRequired[bool]
+
+
+HypnosiaMove: TypeAlias = RollMove | StepMove
+"""A move in Hypnosia's notation (what :meth:`Hypnosia.legal_moves` lists and the history keeps)."""
 
 DICE_MODES = ("program", "entered")
 DEFAULT_MAX_ROUNDS = 300
@@ -167,7 +186,7 @@ class Hypnosia(DigitalGame):
             return None
         return self.position.seat if phase == Phase.MOVE else CHANCE
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> list[HypnosiaMove]:
         position = self.position
         if position.phase in (Phase.OPENING, Phase.ROLL):
             if self.options["dice"] == "program":
@@ -180,12 +199,12 @@ class Hypnosia(DigitalGame):
         return program_roll(self.seed, self.position.rolls)
 
     @staticmethod
-    def chance_outcomes() -> list[tuple[Move, float]]:
+    def chance_outcomes() -> list[tuple[RollMove, float]]:
         """The distinct rolls and their probabilities (what a computer player reckons with)."""
         return [({"roll": [a, b]}, p) for (a, b), p in ROLLS]
 
-    def step_to_move(self, step: Step) -> dict[str, JSON]:
-        move: dict[str, JSON] = {
+    def step_to_move(self, step: Step) -> StepMove:
+        move: StepMove = {
             "die": "sum" if step.die == SUM else step.die,
             "pawn": self.pawn_name(step.pawn),
         }
@@ -195,7 +214,7 @@ class Hypnosia(DigitalGame):
             move["cross"] = True
         return move
 
-    def _apply(self, move: Move) -> Move:
+    def _apply(self, move: Move) -> HypnosiaMove:
         """Apply a roll or a pawn move; the history keeps it in the notation of :meth:`legal_moves`."""
         if isinstance(move, dict) and "roll" in move:
             self._apply_roll(move)

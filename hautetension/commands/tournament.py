@@ -63,7 +63,8 @@ def standings_command(args: argparse.Namespace) -> int:
         info, t = store.get(args.id), store.load(args.id)
         print(f"{info.name} — {len(t.rounds)} round(s){' — over' if t.is_over() else ''}")
         for s in t.standings():
-            print(f"{s.place:>3}. {s.name:<24} {s.points:>4}  {s.status}")
+            note = f" — {s.note}" if s.note else ""
+            print(f"{s.place:>3}. {s.name:<24} {s.points:>4}  {s.status}{note}")
 
     return _run(args, action)
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
 from games import arena
-from games.frame import Outcome
+from games.frame import DigitalGame, Outcome, RandomPlayer
 
 
 class End(enum.Enum):
@@ -48,3 +51,82 @@ def test_the_command_line_checks_the_number_of_seats(capsys: pytest.CaptureFixtu
     with pytest.raises(SystemExit):
         arena.parse(parser, ["greedy"] * 4, "Some game", most=3)
     assert "Some game is played by 2 to 3 players" in capsys.readouterr().err
+
+
+class FirstMoverWins(DigitalGame):
+    """One move and the game is over: whoever sits first wins, except that every fourth seed draws."""
+
+    name = "first-mover-wins"
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        return options
+
+    def _restart(self) -> None:
+        self.done = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._restart()
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.done else 0
+
+    def legal_moves(self) -> list[str]:
+        return [] if self.done else ["go"]
+
+    def _apply(self, move: object) -> None:
+        self.done = True
+
+    def outcome(self) -> Outcome | None:
+        if not self.done:
+            return None
+        return Outcome(End.DONE, winners=() if self.seed % 4 == 3 else (0,))
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        return {}
+
+
+@dataclass
+class Counted(arena.Tally):
+    moves: int = 0
+
+
+def _count_moves(tally: Counted, seating: Sequence[str], game: FirstMoverWins, outcome: Outcome) -> None:
+    tally.moves += len(game.history)
+
+
+ARENA = arena.Arena(
+    name="First mover",
+    game_class=FirstMoverWins,
+    ai_levels={"a": RandomPlayer, "b": RandomPlayer},
+    most=2,
+    share=arena.tie_share,
+    tally=Counted,
+    record=_count_moves,
+)
+
+
+def test_an_arena_plays_its_series_and_counts_its_own_figures() -> None:
+    tally = ARENA.match(["a", "b"], 4, first_seed=10)
+    # Seat 0 wins seeds 10, 11 and 12; it is "a", "b", "a" as the seats rotate; seed 13 draws.
+    assert tally.games == 4 and tally.draws == 1 and tally.wins == {"a": 2.0, "b": 1.0}
+    assert tally.moves == 4
+    assert ARENA.play_game(["b", "a"], 3).history == ["go"]
+
+
+def test_an_arena_command_reads_the_games_options(capsys: pytest.CaptureFixture[str]) -> None:
+    seen: list[dict[str, object]] = []
+
+    def report(levels: Sequence[str], tally: Counted, options: dict[str, object]) -> str:
+        seen.append(options)
+        return f"{tally.games} games {' vs '.join(levels)} moves {tally.moves}"
+
+    status = ARENA.main(
+        ["a", "b", "--games", "3", "--fast"],
+        add_options=lambda parser: parser.add_argument("--fast", action="store_true"),
+        options_of=lambda args: {"fast": args.fast},
+        report=report,
+    )
+    assert status == 0 and seen == [{"fast": True}]
+    assert capsys.readouterr().out == "3 games a vs b moves 3\n"

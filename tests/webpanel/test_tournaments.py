@@ -355,3 +355,57 @@ def test_start_on_board_without_the_service(client: FlaskClient, staff: Any) -> 
     url = f"/tournaments/{tid}/rounds/1/tables/1"
     assert _form(staff, url + "/start").status_code == 303
     assert "board service not responding" in client.get(url).get_data(as_text=True).lower()
+
+
+def test_the_pairing_sheet_says_who_carries_the_handicap_and_why(
+    client: FlaskClient, staff: Any, settings: PanelSettings
+) -> None:
+    tid = _create(staff, "Handicap cup", players=4, handicap="on")
+    _form(staff, f"/tournaments/{tid}/rounds")
+    # One pawn of seat 1 lit seats 3 and 4 together, then the board filled: 8, 4, 0, 0.
+    url = f"/api/tournaments/{tid}/rounds/1/tables/1/result"
+    lit = staff.post(url, {"lightings": [{"seats": [2, 3], "by": 0}]})
+    assert lit.get_json()["points"] == [8, 4, 0, 0]
+    _form(staff, f"/tournaments/{tid}/rounds")
+    t = _store(settings).load(tid)
+    table = t.round(2).table(1)
+    totals = t.total_points()
+    best = next(p for p in table.seats if totals[p] == 8)
+    second = next(p for p in table.seats if totals[p] == 4)
+    lamp = table.lamps[table.seat_of(best)]
+    page = client.get(f"/tournaments/{tid}/rounds/2").get_data(as_text=True)
+    assert (
+        f"Handicap: {t.names[best]} (lamp {lamp}) carries 1 attack pawn on their lamp&#39;s direct rows:"
+        f" the best player at this table, 4 points ahead of {t.names[second]}, the next-best"
+    ) in page
+    body = client.get(f"/api/tournaments/{tid}").get_json()
+    shown = body["round_details"][1]["tables"][0]
+    assert shown["handicap"] == {lamp: 1} and shown["handicap_note"].startswith(f"Handicap: {t.names[best]}")
+
+
+def test_the_standings_say_when_and_why_each_player_went_out(
+    client: FlaskClient, staff: Any, settings: PanelSettings
+) -> None:
+    tid = _create(staff, "Reasons cup", players=8)
+    _form(staff, f"/tournaments/{tid}/rounds")
+    _finish_round(staff, settings, tid)
+    _form(staff, f"/tournaments/{tid}/rounds")
+    # Table 1: seat 1's pawn lights its own lamp with seats 2 and 3 (0 + 4 points): all three are out.
+    url = f"/api/tournaments/{tid}/rounds/2/tables/1/result"
+    staff.post(url, {"lightings": [{"seats": [0, 1, 2], "by": 0}]})
+    _finish_round(staff, settings, tid)
+    _form(staff, f"/tournaments/{tid}/rounds")
+    t = _store(settings).load(tid)
+    bonus = t.round(2).table(1).seats[0]
+    assert t.points_in(2, bonus) == 4
+    page = client.get(f"/tournaments/{tid}").get_data(as_text=True)
+    row = re.search(rf">{t.names[bonus]}</a>.*?</tr>", page, re.S)
+    assert row and "out in round 2: lamp lit first at table 1" in row.group(0)
+    body = client.get(f"/api/tournaments/{tid}").get_json()
+    line = next(s for s in body["standings"] if s["player"] == bonus)
+    assert (line["status"], line["out_in_round"], line["out_at_table"]) == ("out", 2, 1)
+    text = client.get(f"/tournaments/{tid}/standings.csv").get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    out = [r for r in rows if r["status"] == "out"]
+    assert len(out) == 4
+    assert all(r["note"].startswith("out in round 2: lamp lit first at table ") for r in out)

@@ -144,6 +144,8 @@ HOP_VIEW: Final[dict[str, Any]] = {
                    "items": {"type": "object"}},
         "removed": {"type": "array", "items": NODE,
                     "description": "Doctorate: site cards a vacancy removed."},
+        "spare_cards": {"type": "integer", "description": "Doctorate: site cards left in the box (36 in "
+                        "all), which an impurity may put beside the board."},
         "ionized": {"type": "object",
                     "description": "Doctorate: colour -> electrons ionized out of the game.",
                     "additionalProperties": {"type": "integer"}},
@@ -151,7 +153,8 @@ HOP_VIEW: Final[dict[str, Any]] = {
                        "the place it is drawn on).", "items": {"type": "object"}},
         "collapse": {"type": ["object", "null"],
                      "description": "Doctorate: the superposed electron whose spin its owner chooses now, "
-                                    "and the movement waiting for it."},
+                                    "and the movement or effect card waiting for it (`move`; null when a "
+                                    "token waits for it after a turn)."},
         "after_turn": {"type": "array", "items": {"type": "object"},
                        "description": "Doctorate: each electron the tokens moved after the last turn "
                                       "(`effect`, `from`, `spin` it had, `to`; a heat source: from = to)."},

@@ -36,6 +36,8 @@ def landings(game: Hypnosia) -> list[dict[str, Any]] | None:
     before = game.view()["pawns"]
     result = []
     for move in game.legal_moves():
+        if "roll" in move:
+            continue  # dice are the chance actor's, never listed while a seat acts
         after = game.copy()
         after.push(move)
         pawns = after.view()["pawns"]

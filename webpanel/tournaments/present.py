@@ -7,18 +7,18 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.hautetension.tournament import Lighting, Table, Tournament
+from games.hautetension.tournament import Lighting, Phase, Status, Table, Tournament, TournamentEvent
 from games.hautetension.tournament_points import ResultError
 from store.tournaments import AuditEntry, TournamentInfo
 
 STATUS_LABELS = {
-    "in": "in contention",
-    "out": "out",
-    "withdrawn": "withdrawn",
-    "finalist": "finalist",
-    "winner": "winner",
+    Status.IN: "in contention",
+    Status.OUT: "out",
+    Status.WITHDRAWN: "withdrawn",
+    Status.FINALIST: "finalist",
+    Status.WINNER: "winner",
 }
-PHASE_LABELS = {"drawn": "drawn", "standings": "seated by the standings", "final": "final"}
+PHASE_LABELS = {Phase.DRAWN: "drawn", Phase.STANDINGS: "seated by the standings", Phase.FINAL: "final"}
 
 
 def table_view(t: Tournament, round_number: int, table: Table) -> dict[str, Any]:
@@ -40,6 +40,7 @@ def table_view(t: Tournament, round_number: int, table: Table) -> dict[str, Any]
         ],
         "first": table.first + 1,
         "handicap": dict(table.handicap),
+        "handicap_note": handicap_note(t, table),
         "result": None
         if result is None
         else {
@@ -48,6 +49,28 @@ def table_view(t: Tournament, round_number: int, table: Table) -> dict[str, Any]
             "lamp_order": describe_lightings(t, table, result.lightings),
         },
     }
+
+
+def handicap_note(t: Tournament, table: Table) -> str | None:
+    """Who carries the table's handicap pawns and why, as the pairing sheet says it (None: no handicap)."""
+    carriers = table.carriers()
+    if not carriers:
+        return None
+    pawns = table.handicap[table.lamps[table.seat_of(carriers[0])]]
+    who = " and ".join(f"{t.names[p]} (lamp {table.lamps[table.seat_of(p)]})" for p in carriers)
+    carry = "carries" if len(carriers) == 1 else "each carry"
+    plural = "s" if pawns > 1 else ""
+    text = f"Handicap: {who} {carry} {pawns} attack pawn{plural} on their lamp's direct rows"
+    if not table.handicap_over:
+        return text + "."  # a round made before the reason was kept
+    best = "the best player at this table" if len(carriers) == 1 else "level at the top of this table"
+    over = " and ".join(t.names[p] for p in table.handicap_over)
+    step = t.handicap_step
+    return (
+        f"{text}: {best}, {table.handicap_lead} point{'s' if table.handicap_lead > 1 else ''} ahead of"
+        f" {over}, the next-best (1 pawn for a lead of 1–{step} points, 2 for {step + 1}–{2 * step},"
+        " 3 beyond)."
+    )
 
 
 def describe_lightings(t: Tournament, table: Table, lightings: Sequence[Lighting] | None) -> list[str]:
@@ -68,7 +91,7 @@ def round_view(t: Tournament, number: int) -> dict[str, Any]:
     return {
         "number": made.number,
         "phase": made.phase,
-        "phase_label": PHASE_LABELS.get(made.phase, made.phase),
+        "phase_label": PHASE_LABELS[made.phase],
         "complete": t.is_round_complete(made.number),
         "tables": [table_view(t, made.number, table) for table in made.tables],
         "eliminated": [t.names[p] for p in made.eliminated],
@@ -84,8 +107,10 @@ def standings_view(t: Tournament) -> list[dict[str, Any]]:
             "name": s.name,
             "points": s.points,
             "status": s.status,
-            "status_label": STATUS_LABELS.get(s.status, s.status),
+            "status_label": STATUS_LABELS[s.status],
             "out_in_round": s.out_in_round,
+            "out_at_table": s.out_at_table,
+            "note": s.note,
             "games": [
                 {"round": g.round, "table": g.table, "seat": g.seat + 1, "points": g.points} for g in s.games
             ],
@@ -147,25 +172,22 @@ def audit_view(t: Tournament, entries: Sequence[AuditEntry]) -> list[dict[str, A
     ]
 
 
-def summarize(t: Tournament, event: Mapping[str, Any]) -> str:
-    kind = event.get("kind")
-    if kind == "register":
-        return f"registered {event.get('name')}"
-    if kind == "withdraw":
-        return f"{t.names.get(int(event.get('player', 0)), '?')} withdrew"
-    if kind == "round":
-        data = event.get("data", {})
-        return f"round {data.get('round')} made ({len(data.get('tables', []))} tables)"
-    if kind == "result":
-        text = f"round {event.get('round')} table {event.get('table')}: {event['result']['points']}"
-        source = event["result"].get("source", {})
-        if source.get("kind") == "board":
-            text += f" from board game {source.get('game_id')}"
-        if event.get("correction"):
-            previous = event.get("previous") or {}
-            text += f" (correction; was {previous.get('points')})"
-        return text
-    return str(kind)
+def summarize(t: Tournament, event: TournamentEvent) -> str:
+    if event["kind"] == "register":
+        return f"registered {event['name']}"
+    if event["kind"] == "withdraw":
+        return f"{t.names.get(event['player'], '?')} withdrew"
+    if event["kind"] == "round":
+        data = event["data"]
+        return f"round {data['round']} made ({len(data['tables'])} tables)"
+    text = f"round {event['round']} table {event['table']}: {event['result']['points']}"
+    source = event["result"].get("source", {})
+    if source.get("kind") == "board":
+        text += f" from board game {source.get('game_id')}"
+    if event.get("correction"):
+        previous = event.get("previous")
+        text += f" (correction; was {None if previous is None else previous['points']})"
+    return text
 
 
 def standings_csv(t: Tournament) -> str:
@@ -180,6 +202,8 @@ def standings_csv(t: Tournament) -> str:
             "points",
             "status",
             "out_in_round",
+            "out_at_table",
+            "note",
             *[f"round_{r}" for r in range(1, rounds + 1)],
         ]
     )
@@ -193,6 +217,8 @@ def standings_csv(t: Tournament) -> str:
                 s.points,
                 s.status,
                 s.out_in_round or "",
+                s.out_at_table or "",
+                _safe(s.note),
                 *["" if by_round.get(r) is None else by_round[r] for r in range(1, rounds + 1)],
             ]
         )

@@ -28,7 +28,7 @@ from flask.typing import ResponseReturnValue
 
 from games.exc import GameError
 from games.hautetension.seats import DEFAULT_COLOURS
-from games.hautetension.tournament import Lighting, Table, Tournament, TournamentError
+from games.hautetension.tournament import Lighting, Table, Tournament, TournamentError, TournamentEvent
 from games.hautetension.tournament_points import ResultError, game_points
 from store.commands import CommandKind
 from store.tournaments import (
@@ -73,7 +73,7 @@ def _load(tid: int) -> tuple[TournamentInfo, Tournament]:
 
 
 def _record(
-    tid: int, command: Callable[[Tournament], dict[str, Any]], *, request_id: str | None = None
+    tid: int, command: Callable[[Tournament], TournamentEvent], *, request_id: str | None = None
 ) -> Recorded:
     return store().record(tid, command, actor=actor(), request_id=request_id or None)
 
@@ -206,7 +206,8 @@ def next_round(tid: int) -> ResponseReturnValue:
     except ENTRY_ERRORS as exc:
         flash(_message(exc), "error")
         return _back(tid)
-    number = recorded.entry.event["data"]["round"]
+    event = recorded.entry.event
+    number = event["data"]["round"] if event["kind"] == "round" else len(store().load(tid).rounds)
     return redirect(url_for("tournaments.round_page", tid=tid, number=number), code=303)
 
 
@@ -423,11 +424,12 @@ def api_result(tid: str, number: str, table: str) -> Any:
     if request_id is not None:
         earlier = store().find_request(info.id, request_id)
         if earlier is not None:
+            event = earlier.event
             return jsonify(
                 {
                     "entry": earlier.id,
                     "duplicate": True,
-                    "points": earlier.event.get("result", {}).get("points"),
+                    "points": event["result"]["points"] if event["kind"] == "result" else None,
                 }
             )
     recorded_before = t.result(round_number, table_number) is not None
@@ -447,10 +449,11 @@ def api_result(tid: str, number: str, table: str) -> Any:
         )
     except ENTRY_ERRORS as exc:
         raise ApiError(422, str(exc)) from None
-    result = recorded.entry.event["result"]
-    return jsonify(
-        {"entry": recorded.entry.id, "duplicate": recorded.duplicate, "points": result["points"]}
-    ), (200 if recorded.duplicate else 201)
+    event = recorded.entry.event
+    points = event["result"]["points"] if event["kind"] == "result" else None
+    return jsonify({"entry": recorded.entry.id, "duplicate": recorded.duplicate, "points": points}), (
+        200 if recorded.duplicate else 201
+    )
 
 
 @bp.post("/api/tournaments/<tid>/undo")

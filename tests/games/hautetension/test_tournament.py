@@ -16,18 +16,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.exc import GameError
+from games.hautetension.handicap import handicap_plan
+from games.hautetension.layout import load_layout
+from games.hautetension.pairing import split_tables, tied_pairs
 from games.hautetension.tournament import (
     Lighting,
     Phase,
     RegistrationError,
     ResultError,
     RoundError,
+    Status,
     Tournament,
     TournamentError,
     drawn_table_sizes,
-    separate_ties,
     standings_table_sizes,
-    tied_pairs,
+    table_handicap,
 )
 from games.hautetension.tournament_points import MAX_GAME_POINTS, possible_points
 
@@ -104,38 +107,6 @@ def test_too_few_for_a_table(n: int) -> None:
         standings_table_sizes(n)
 
 
-# -- tie separation -------------------------------------------------------------
-
-
-def test_ties_are_moved_to_a_neighbouring_table() -> None:
-    points = {1: 10, 2: 8, 3: 8, 4: 6, 5: 5, 6: 4, 7: 3, 8: 2}
-    groups = separate_ties([[1, 2, 3, 4], [5, 6, 7, 8]], points)
-    assert tied_pairs(groups, points) == 0
-    assert sorted(map(len, groups)) == [4, 4]
-    assert sorted(itertools.chain(*groups)) == list(range(1, 9))
-
-
-def test_locked_table_is_left_alone() -> None:
-    points = {1: 4, 2: 2, 3: 0, 4: 0, 5: 0}
-    groups = separate_ties([[1, 2], [3, 4, 5]], points, locked={1})
-    assert groups == [[1, 2], [3, 4, 5]]
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.lists(st.integers(0, 6), min_size=6, max_size=30))
-def test_tie_separation_never_makes_things_worse(scores: list[int]) -> None:
-    points = {i: s for i, s in enumerate(sorted(scores, reverse=True))}
-    ranked = list(points)
-    groups, start = [], 0
-    for size in standings_table_sizes(len(ranked)):
-        groups.append(ranked[start : start + size])
-        start += size
-    after = separate_ties(groups, points)
-    assert tied_pairs(after, points) <= tied_pairs(groups, points)
-    assert [len(g) for g in after] == [len(g) for g in groups]
-    assert sorted(itertools.chain(*after)) == ranked
-
-
 # -- simulation -------------------------------------------------------------------
 
 
@@ -201,10 +172,14 @@ class Checker:
             if not t.handicap:
                 assert not table.handicap
             else:
-                lowest = min(totals_before[p] for p in table.seats)
+                # Only the table's best (level players share it): one pawn per started step of
+                # lead over the table's next-best player, at most 3.
+                scores = sorted({totals_before[p] for p in table.seats}, reverse=True)
                 for player, lamp in zip(table.seats, table.lamps, strict=True):
-                    lead = totals_before[player] - lowest
-                    assert table.handicap.get(lamp, 0) == min(3, lead // t.handicap_step)
+                    best = len(scores) > 1 and totals_before[player] == scores[0]
+                    lead = scores[0] - scores[1] if best else 0
+                    assert table.handicap.get(lamp, 0) == min(3, -(-lead // t.handicap_step))
+                assert table.handicap_lead == (scores[0] - scores[1] if len(scores) > 1 else 0)
 
     def _totals_before(self, number: int) -> dict[int, int]:
         totals = dict.fromkeys(self.t.names, 0)
@@ -222,11 +197,18 @@ class Checker:
             return seated
         if previous.number == 1:
             return seated
-        zeros = [p for p in seated if self.t.points_in(previous.number, p) == 0]
-        kept = [p for p in seated if p not in zeros]
-        # Elimination stops at four: the best-placed zero-scorers stay.
-        zeros.sort(key=lambda p: (-totals[p], self.t.lot(p)))
-        return kept + zeros[: max(0, 4 - len(kept))]
+        # « Zéro point »: the first players of their game whose lamp lit, whatever bonus they earned.
+        firsts = set()
+        for table in previous.tables:
+            result = self.t.result(previous.number, table.number)
+            assert result is not None and result.lightings is not None
+            if result.lightings:
+                firsts |= {table.seats[s] for s in result.lightings[0].seats}
+        out = [p for p in seated if p in firsts]
+        kept = [p for p in seated if p not in firsts]
+        # Elimination stops at four: the best placed of those whose lamp lit first stay.
+        out.sort(key=lambda p: (-totals[p], self.t.lot(p)))
+        return kept + out[: max(0, 4 - len(kept))]
 
     def _check_standings_seating(self, made, totals) -> None:  # type: ignore[no-untyped-def]
         key = {p: (-totals[p], self.t.lot(p)) for p in made.players()}
@@ -238,8 +220,10 @@ class Checker:
             assert table.first == len(table.seats) - 1
             assert totals[table.seats[table.first]] == min(totals[p] for p in table.seats)
         if n % 2 == 1:
-            ranked = sorted(made.players(), key=key.__getitem__)
-            assert set(made.tables[-1].seats) == set(ranked[-3:]), (
+            # « les trois joueurs ayant le plus mauvais score »: players level on the third-lowest
+            # score are equally among them.
+            lowest = sorted(totals[p] for p in made.players())[:3]
+            assert sorted(totals[p] for p in made.tables[-1].seats) == lowest, (
                 "an odd count puts the three lowest together"
             )
 
@@ -277,6 +261,25 @@ class Checker:
         standings = t.standings()
         assert [s.points for s in standings] == sorted((s.points for s in standings), reverse=True)
         assert sum(s.status == "winner" for s in standings) == 1
+        self.check_reasons()
+
+    def check_reasons(self) -> None:
+        """Every eliminated player's round and reason can be read in the standings."""
+        t = self.t
+        for line in t.standings():
+            if line.status == Status.OUT:
+                assert line.out_in_round is not None and line.out_at_table is not None
+                assert line.note.startswith(
+                    f"out in round {line.out_in_round}: lamp lit first at table {line.out_at_table}"
+                )
+                table = t.round(line.out_in_round).table(line.out_at_table)
+                result = t.result(line.out_in_round, line.out_at_table)
+                assert result is not None and result.lightings
+                assert table.seat_of(line.player) in result.lightings[0].seats
+            elif line.status == Status.WITHDRAWN:
+                assert f"withdrew in round {t.withdrawn[line.player]}" in line.note
+            else:
+                assert line.out_in_round is None and "out in round" not in line.note
 
 
 def play_tournament(
@@ -313,8 +316,16 @@ def test_full_tournaments_follow_the_rules(n_players: int) -> None:
 
 @pytest.mark.parametrize("n_players", [4, 9, 20, 64])
 def test_full_tournaments_with_handicap(n_players: int) -> None:
+    # The checker compares every table's handicap with the rule, round by round.
     t, _ = play_tournament(n_players, 7, handicap=True)
-    assert any(table.handicap for r in t.rounds for table in r.tables) or n_players == 4
+    handicapped = [table for r in t.rounds for table in r.tables if table.handicap]
+    assert handicapped, "no table was handicapped: the rule was never put to the test"
+    assert not any(table.handicap for table in t.round(1).tables), "nobody leads before the first game"
+    layout = load_layout()
+    for table in handicapped:
+        # Every handicap can be set up on the board: its pawns fit on the lamps' direct rows.
+        plan = handicap_plan(layout, table.handicap)
+        assert {lamp: len(slots) for lamp, slots in plan.items()} == dict(table.handicap)
 
 
 @pytest.mark.parametrize("n_players", [6, 12, 30])
@@ -406,7 +417,10 @@ def test_double_entry_is_refused_and_a_correction_keeps_the_previous_value() -> 
     event = t.enter_result(1, 1, [Lighting((3,))], correction=True)
     assert event["previous"]["points"] == [0, 2, 3, 4]
     assert t.result(1, 1).points == (4, 4, 4, 0)  # type: ignore[union-attr]
-    assert t.undo() == event
+    assert t.events[-1] == event
+    undone = t.undo()
+    assert t.result(1, 1).points == (4, 4, 4, 0)  # type: ignore[union-attr]  # undo rebuilds a copy
+    t = undone
     assert t.result(1, 1).points == (0, 2, 3, 4)  # type: ignore[union-attr]
     with pytest.raises(ResultError, match="no result to correct"):
         t.enter_result(1, 2, [], correction=True)
@@ -451,6 +465,48 @@ def test_elimination_stops_at_four() -> None:
     assert spared[0] == t.ranking(zeros)[0]
     made = t.round(int(t.next_round()["data"]["round"]))
     assert made.phase == Phase.FINAL and made.spared == tuple(spared)
+    # The standings say why: whose lamp lit first where, and that four must remain for the final.
+    lines = {line.player: line for line in t.standings()}
+    (kept,) = spared
+    (gone,) = set(zeros) - set(spared)
+    kept_at = t.round(2).table(next(x.number for x in t.round(2).tables if kept in x.seats)).number
+    assert lines[kept].status == Status.FINALIST and lines[kept].out_in_round is None
+    assert lines[kept].note.startswith(f"lamp lit first at table {kept_at} in round 2, but kept in")
+    assert "fewer than four for the final" in lines[kept].note
+    assert lines[gone].status == Status.OUT and lines[gone].note.startswith("out in round 2: lamp lit first")
+
+
+def test_a_lamp_lit_first_is_out_even_when_its_pawn_earned_a_bonus() -> None:
+    t = _tournament(8)
+    t.next_round()
+    _play_round(t)
+    t.next_round()
+    one, two = t.round(2).tables
+    # Table 1: seat 1's own pawn lights its lamp together with seats 2 and 3: 0 + 4 points, all first.
+    t.enter_result(2, 1, [Lighting(seats=(0, 1, 2), by=0)])
+    t.enter_result(2, 2, [Lighting((3,)), Lighting((2,)), Lighting((1,))])
+    bonus = one.seats[0]
+    assert t.points_in(2, bonus) == 4
+    firsts = {*one.seats[:3], two.seats[3]}
+    assert set(t.first_lit(2, one)) == set(one.seats[:3]) and t.first_lit(2, two) == (two.seats[3],)
+    assert set(t.in_contention()) == set(t.names) - firsts
+    event = t.next_round()
+    assert set(event["data"]["eliminated"]) == firsts
+    lines = {line.player: line for line in t.standings()}
+    assert lines[bonus].status == Status.OUT
+    assert (lines[bonus].out_in_round, lines[bonus].out_at_table) == (2, 1)
+    assert lines[bonus].note == "out in round 2: lamp lit first at table 1"
+    assert lines[two.seats[3]].note == "out in round 2: lamp lit first at table 2"
+
+
+def test_a_result_without_its_lamp_order_puts_out_the_zeros() -> None:
+    t = _tournament(8)
+    for number in (1, 2):
+        t.next_round()
+        for table in t.round(number).tables:
+            t.import_result(number, table.number, [4, 3, 2, 0], source={"kind": "board", "game_id": number})
+    assert all(len(t.first_lit(2, table)) == 1 for table in t.round(2).tables)
+    assert len(t.in_contention()) == 6
 
 
 def test_final_with_four_players_is_a_four_player_game_and_three_duels_each() -> None:
@@ -483,36 +539,56 @@ def test_first_two_rounds_are_drawn_from_the_seed() -> None:
     assert len(firsts) > 1  # drawn, not always the same seat
 
 
-def test_handicap_goes_to_the_leaders_lamps() -> None:
+def test_handicap_goes_only_to_the_best_players_at_the_table() -> None:
     t = _tournament(4, handicap=True)
     t.next_round()
-    table = t.round(1).table(1)
-    assert table.handicap == {}
-    # The last seat's lamp first, then the others: the first seat never lit.
-    _play_round(t)
+    assert t.round(1).table(1).handicap == {}  # nobody leads yet
+    # One pawn of seat 1 lit seats 3 and 4 together; then the board filled: 8, 4, 0, 0.
+    t.enter_result(1, 1, [Lighting(seats=(2, 3), by=0)])
     t.next_round()
     table = t.round(2).table(1)
     totals = t.total_points()
-    lowest = min(totals.values())
-    for player, lamp in zip(table.seats, table.lamps, strict=True):
-        expected = min(3, (totals[player] - lowest) // 4)
-        assert table.handicap.get(lamp, 0) == expected
-    assert table.handicap  # someone leads by 4
+    assert sorted(totals.values(), reverse=True) == [8, 4, 0, 0]
+    best = next(p for p in table.seats if totals[p] == 8)
+    second = next(p for p in table.seats if totals[p] == 4)
+    # Only the best carries: 4 points ahead of the next-best, one started step of 4: one pawn.
+    assert table.handicap == {table.lamps[table.seat_of(best)]: 1}
+    assert table.carriers() == (best,)
+    assert (table.handicap_lead, table.handicap_over) == (4, (second,))
 
 
-def test_ties_at_a_standings_table_are_avoided_when_a_swap_can() -> None:
+@pytest.mark.parametrize(
+    ("points", "pawns", "carriers", "lead", "over"),
+    [
+        ({1: 8, 2: 4, 3: 0, 4: 0}, 1, (1,), 4, (2,)),
+        ({1: 9, 2: 4, 3: 0}, 2, (1,), 5, (2,)),
+        ({1: 20, 2: 11, 3: 11, 4: 0}, 3, (1,), 9, (2, 3)),
+        ({1: 30, 2: 2}, 3, (1,), 28, (2,)),
+        ({1: 10, 2: 10, 3: 7, 4: 0}, 1, (1, 2), 3, (3,)),
+        ({1: 5, 2: 5, 3: 5}, 0, (), 0, ()),
+    ],
+)
+def test_the_handicap_rule(
+    points: dict[int, int], pawns: int, carriers: tuple[int, ...], lead: int, over: tuple[int, ...]
+) -> None:
+    assert table_handicap(points, 4) == (pawns, carriers, lead, over)
+    assert table_handicap(points, 10).pawns == (0 if not lead else min(3, -(-lead // 10)))
+
+
+def test_ties_at_a_standings_table_are_as_few_as_the_table_sizes_allow() -> None:
+    # Against a brute force over every split: tests/games/hautetension/test_pairing.py.
     t, _ = play_tournament(40, 11)
     checked = 0
     for made in t.rounds:
         if made.phase != Phase.STANDINGS:
             continue
-        totals = {}
-        for p in made.players():
-            totals[p] = sum(t.points_in(r.number, p) or 0 for r in t.rounds[: made.number - 1])
+        players = made.players()
+        totals = {p: sum(t.points_in(r.number, p) or 0 for r in t.rounds[: made.number - 1]) for p in players}
+        ranked = sorted(players, key=lambda p: (-totals[p], t.lot(p)))
         groups = [list(x.seats) for x in made.tables]
-        locked = {len(groups) - 1} if len(made.players()) % 2 else set()
-        # No swap between neighbouring tables would separate more tied players.
-        assert tied_pairs(separate_ties(groups, totals, locked=locked), totals) == tied_pairs(groups, totals)
+        sizes = [len(g) for g in groups]
+        best = split_tables(ranked, totals, sizes, lowest_three=len(ranked) % 2 == 1)
+        assert tied_pairs(groups, totals) == tied_pairs(best, totals)
         checked += 1
     assert checked
 
@@ -527,7 +603,8 @@ def test_withdrawn_player_plays_no_further_round() -> None:
     t.next_round()
     assert 3 not in t.round(2).players()
     assert len(t.round(2).players()) == 7
-    assert next(s for s in t.standings() if s.player == 3).status == "withdrawn"
+    line = next(s for s in t.standings() if s.player == 3)
+    assert line.status == "withdrawn" and line.note == "withdrew in round 1"
 
 
 def test_undo_takes_back_events_one_by_one() -> None:
@@ -535,12 +612,13 @@ def test_undo_takes_back_events_one_by_one() -> None:
     t.next_round()
     before = t.copy()
     event = t.enter_result(1, 1, [Lighting((0,))])
-    assert t.undo() == event
+    assert t.events[-1] == event
+    t = t.undo()
     assert t.events == before.events and t.results == before.results
-    t.undo()
+    t = t.undo()
     assert t.rounds == []
     for _ in range(5):
-        t.undo()
+        t = t.undo()
     with pytest.raises(TournamentError, match="nothing to undo"):
         t.undo()
 

@@ -126,3 +126,32 @@ def test_board_files(tmp_path):
         load_board(str(broken))
     with pytest.raises(UnknownBoardError):
         load_board("hexagon-7")
+
+
+def test_a_square_board_grows_by_a_site_card_beside_it():
+    board = load_board("square-5x5-2")
+    assert board.is_grid and board.free_positions_beside_sites()[:2] == [(-1, 1), (-1, 2)]
+    grown = board.with_card(5, 2)
+    assert grown is board.with_card(5, 2)  # the same card in the same place: one board, shared
+    assert grown.nodes[:25] == board.nodes and grown.nodes[25] == "f3" and grown.positions[25] == (5.0, 2.0)
+    assert grown.name == "square-5x5-2 + f3" and not grown.is_electrode(25)
+    lines = {tuple(grown.nodes[n] for n in line) for line in grown.lines}
+    assert ("a3", "b3", "c3", "d3", "e3", "f3") in lines  # row 3 goes on; column f is one card
+    assert {grown.nodes[n] for n in grown.neighbours[25]} == {"e3"}
+    # A second card can join two lines into one, and the names go on past the edges.
+    below = grown.with_card(5, 1).with_card(5, 0)
+    assert ("f1", "f2", "f3") in {tuple(below.nodes[n] for n in line) for line in below.lines}
+    left = board.with_card(-1, 2).with_card(2, -1)
+    assert left.nodes[25:] == ("z3", "c0")
+    assert ("z3", "a3", "b3", "c3", "d3", "e3") in {tuple(left.nodes[n] for n in line) for line in left.lines}
+    assert ("c0", "c1", "c2", "c3", "c4", "c5") in {tuple(left.nodes[n] for n in line) for line in left.lines}
+
+
+def test_a_board_grows_only_on_a_free_grid_position():
+    board = load_board("square-5x5-2")
+    with pytest.raises(BoardError, match="already holds c3"):
+        board.with_card(2, 2)
+    odd = compile_board(triangle())
+    assert not odd.is_grid and odd.free_positions_beside_sites() == []
+    with pytest.raises(BoardError, match="only a board of square cards"):
+        odd.with_card(9, 9)

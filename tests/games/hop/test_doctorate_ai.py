@@ -76,3 +76,19 @@ def test_greedy_blocks_the_thesis_defense_when_the_tunnel_card_would_win(arrange
     )
     set_market(game, [QUANTUM_TUNNEL, IONIZATION, MOBILITY_EDGE])
     assert GreedyPlayer(random.Random(0)).choose(game) == {"block": "thesis-defense"}
+
+
+def test_greedy_chooses_the_spin_a_token_waits_for_by_what_follows(arrange):
+    from games.hop.effects import CAVITY
+
+    # Red superposed blue's electron on c3; a cavity c3 -> c4 acts after red's turn. With c4's up
+    # place taken, "down" lets the cavity carry blue one card further from red's electrode.
+    game = arrange(level="doctorate", electrons={"c3": {"up": "blue"}, "c4": {"up": "red"}}, energy=[6, 1])
+    board = game.board
+    game.state.superposed.append((board.index["c3"], 0))
+    game.state.tokens.append((CAVITY, board.index["c3"], board.index["c4"], -1, -1))
+    for move in ({"action": "thesis-defense"}, {"end_defense": True}) * 2:
+        game.push(move)
+    assert game.view()["phase"] == "block" and game.view()["collapse"] == {"at": "c3", "move": None}
+    for seed in range(8):
+        assert GreedyPlayer(random.Random(seed)).choose(game) == {"collapse": "down", "at": "c3"}

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from games.hop.effects import ACTION_TOKENS, MARKET_COSTS, connected, token_sites
 from games.hop.game import Hop
-from games.hop.rules import ELECTRONS, EMPTY, ENERGY_TOKENS, Phase
+from games.hop.rules import ELECTRONS, EMPTY, ENERGY_TOKENS, SITE_CARDS, Phase
 
 
 def check(game: Hop, market: list[int]) -> None:
@@ -23,7 +23,9 @@ def check(game: Hop, market: list[int]) -> None:
     assert min(state.energy) >= 0 and state.bank >= 0
     assert sorted(state.market) == sorted(market) and len(state.market) == len(MARKET_COSTS)
     assert len(state.traps) <= 3 and all(not game.board.is_electrode(n) for n in state.traps)
-    assert not state.defending or state.to_act == state.turn
+    # During a defense the defender acts, except when an effect waits for a superposed electron's owner.
+    if state.defending:
+        assert state.to_act == (state.turn if state.pending is None else state._collapsing()[1])
     # The crystalline network: action tokens never share a card nor touch an electrode; 3 tokens a type.
     action_sites = [n for t in state.tokens if t[0] in ACTION_TOKENS for n in token_sites(t)]
     assert len(action_sites) == len(set(action_sites))
@@ -39,8 +41,12 @@ def check(game: Hop, market: list[int]) -> None:
     assert len(nodes) == len(set(nodes))
     for n in nodes:
         assert (state.place[2 * n] == EMPTY) != (state.place[2 * n + 1] == EMPTY) and n not in state.removed
-    if state.pending is not None and state.phase != Phase.OVER:
+    if (state.pending is not None or state.token_wait >= 0) and state.phase != Phase.OVER:
         assert state.to_act == state._collapsing()[1]
+    # The board grows only by the box's spare site cards, and every node has its two places.
+    assert len(state.place) == 2 * len(game.board.nodes)
+    assert len(game.board.sites) - len(state.removed) <= SITE_CARDS
+    assert game.board.nodes[: len(game.start_board.nodes)] == game.start_board.nodes
 
 
 @settings(max_examples=60, deadline=None)

@@ -214,3 +214,14 @@ def test_a_trapped_electron_is_not_diffused_nor_long_range_hopped(arrange):
     game.state.traps.append(game.board.index["c3"])
     assert effects(game, "diffusion") == []
     assert effects(game, "long-range-hopping") == []
+
+
+def test_long_range_hopping_may_land_on_a_trapped_site(arrange):
+    # « Les électrons peuvent entrer sur le site, mais aucun électron ne peut en sortir ».
+    game = defending(arrange, [LONG_RANGE_HOPPING], electrons={"c3": {"up": "red"}})
+    game.state.traps.append(game.board.index["e3"])
+    assert {"effect": "long-range-hopping", "from": "c3", "spin": "up", "to": "e3"} in game.legal_moves()
+    game.push({"effect": "long-range-hopping", "from": "c3", "spin": "up", "to": "e3"})
+    assert site(game, "e3")["up"] == "red"
+    game.push({"end_defense": True})
+    assert not [m for m in game.legal_moves() if m.get("from") == "e3"]  # and it cannot leave

@@ -7,6 +7,7 @@ import pytest
 
 from games.exc import IllegalMoveError
 from games.hop.effects import CAVITY, HEAT_SOURCE, PENNING_TRAP, RESISTANCE, VORTEX, squares
+from games.hop.exc import EnergyError
 from games.hop.game import Hop
 
 CARDS = [VORTEX, CAVITY, RESISTANCE, HEAT_SOURCE, PENNING_TRAP]
@@ -138,21 +139,22 @@ def test_a_cavity_moves_electrons_from_its_initial_card_to_its_final_one(arrange
     }
 
 
-def test_a_cavity_move_is_balanced_by_the_hamiltonian_paid_by_the_last_player(arrange):
-    # c3 up -> c4 up makes a pair there (attractive: -1): red takes 1 from the bank.
+def test_a_cavity_move_is_not_subject_to_the_hamiltonian(arrange):
+    # c3 up -> c4 up makes a pair there (attractive: -1), but an effect's movement moves no token.
     game = defending(arrange, {"c3": {"up": "red"}, "c4": {"down": "blue"}}, energy=[3, 0], bank=5)
     game.push({"effect": "microwave-cavity", "from": "c3", "to": "c4"})  # cost 1
     finish_turn(game)
-    assert site(game, "c4")["up"] == "red"  # 3, less 1 for the card, plus 1 for the pair
-    assert game.view()["players"][0]["energy"] == 3 and game.view()["bank"] == 5
+    assert site(game, "c4")["up"] == "red"
+    assert game.view()["players"][0]["energy"] == 2 and game.view()["bank"] == 6  # the card only
 
 
-def test_a_cavity_move_the_bank_cannot_balance_does_not_happen(arrange):
+def test_a_cavity_moves_its_electrons_even_with_an_empty_bank(arrange):
     game = defending(arrange, {"c3": {"up": "red"}, "c4": {"down": "blue"}}, energy=[8, 0], bank=0)
     game.push({"effect": "microwave-cavity", "from": "c3", "to": "c4"})
     game.state.energy[0], game.state.bank = 8, 0  # the card was paid to the bank: empty it again
     finish_turn(game)
-    assert site(game, "c3")["up"] == "red"
+    assert site(game, "c4")["up"] == "red" and site(game, "c3")["up"] is None
+    assert game.view()["players"][0]["energy"] == 8 and game.view()["bank"] == 0
 
 
 def test_a_cavity_never_puts_two_electrons_on_one_place(arrange):
@@ -184,19 +186,34 @@ def test_a_resistance_with_an_empty_bank_forbids_the_crossing(arrange):
     game.state.energy[0], game.state.bank = 8, 0
     assert not [m for m in game.legal_moves() if m.get("to") == "b3"]
     assert [m for m in game.legal_moves() if m.get("to") == "c2"]
+    with pytest.raises(EnergyError) as refused:
+        game.push({"action": "hop", "from": "b2", "spin": "up", "to": "b3"})
+    assert str(refused.value) == (
+        "this hop crosses a resistance between b2 and b3 (whoever crosses one takes 1 energy token"
+        " from the bank), and the bank is empty, so nobody can pay it"
+    )
 
 
 # -- heat source ----------------------------------------------------------------------
 
 
 def test_a_heat_source_lifts_a_down_electron_to_up(arrange):
-    # Positive field: down -> up lowers the board's energy by 2, taken from the bank by red.
+    # Positive field: down -> up lowers the board's energy by 2; an effect moves no energy token.
     game = defending(arrange, {"c3": {"down": "blue"}}, energy=[3, 0], bank=5)
     game.push({"effect": "heat-source", "at": "c3"})  # cost 2
     finish_turn(game)
     assert site(game, "c3") == {"up": "blue", "down": None}
     assert game.view()["after_turn"] == [{"effect": "heat-source", "from": "c3", "spin": "down", "to": "c3"}]
-    assert game.view()["players"][0]["energy"] == 3 and game.view()["bank"] == 5
+    assert game.view()["players"][0]["energy"] == 1 and game.view()["bank"] == 7  # the card only
+
+
+def test_a_heat_source_always_lifts_even_when_no_one_could_balance_it(arrange):
+    # Negative field: down -> up raises the board's energy by 2, which red (no energy left) could not pay.
+    game = defending(arrange, {"c3": {"down": "blue"}}, energy=[2, 0], bank=6, field="negative")
+    game.push({"effect": "heat-source", "at": "c3"})  # cost 2: red has nothing left
+    finish_turn(game)
+    assert site(game, "c3") == {"up": "blue", "down": None}
+    assert game.view()["players"][0]["energy"] == 0 and game.view()["bank"] == 8
 
 
 def test_the_last_player_decides_whether_a_heat_source_exchanges_two_electrons(arrange):
@@ -272,6 +289,62 @@ def test_the_board_stays_connected_electrodes_included(arrange):
     assert {"effect": "impurity-vacancy", "add": "a2"} in game.legal_moves()
 
 
+def test_at_the_start_an_impurity_adds_a_spare_site_card_next_to_the_board(arrange):
+    game = impurity(arrange, {"e3": {"up": "red"}})
+    adds = {m["add"] for m in game.legal_moves() if "add" in m}
+    # Every free position beside a site card: column f right of e, row 0 below 1, column z left
+    # of a, row 6 above 5; a0 and z1 lie beside red's electrode a1 only, f5 and e6 beside blue's e5.
+    assert adds == {f"{c}0" for c in "bcde"} | {f"{c}6" for c in "abcd"} | {f"z{r}" for r in "2345"} | {
+        f"f{r}" for r in "1234"
+    }
+    assert game.view()["spare_cards"] == 36 - 23
+    name = game.view()["board"]["name"]
+    game.push({"effect": "impurity-vacancy", "add": "f3"})
+    view = game.view()
+    assert view["board"]["nodes"]["f3"] == [5, 2] and view["board"]["name"] != name
+    assert ["a3", "b3", "c3", "d3", "e3", "f3"] in view["board"]["lines"]
+    assert view["sites"]["f3"] == {"up": None, "down": None} and view["spare_cards"] == 12
+    game.push({"end_defense": True})
+    assert {"action": "hop", "from": "e3", "spin": "up", "to": "f3"} in game.legal_moves()
+    game.push({"action": "hop", "from": "e3", "spin": "up", "to": "f3"})
+    assert site(game, "f3")["up"] == "red"
+
+
+def test_a_grown_board_is_saved_replayed_and_taken_back():
+    from games.hop.effects import IMPURITY, MARKET_COSTS
+
+    def doctorate(seed: int) -> Hop:
+        return Hop.new(["a", "b"], options={"level": "doctorate"}, seed=seed)
+
+    # A seed that deals the impurity card on one of the four cheapest positions.
+    seed = next(s for s in range(200) if IMPURITY in doctorate(s).state.market[:4])
+    game = doctorate(seed)
+    assert MARKET_COSTS[game.state.market.index(IMPURITY)] <= 2  # red starts with 2
+    game.push({"block": "hop"})
+    game.push({"action": "thesis-defense"})
+    game.push({"effect": "impurity-vacancy", "add": "c0"})
+    assert "c0" in game.view()["sites"] and game.board.nodes[-1] == "c0"
+    assert len(game.state.place) == 2 * len(game.board.nodes)
+    assert Hop.from_json(game.to_json()).view() == game.view()
+    game.pop()
+    assert "c0" not in game.view()["sites"] and "c0" not in game.board.index
+
+
+def test_no_spare_card_once_the_box_is_empty(arrange):
+    game = impurity(arrange)
+    state = game.state
+    # 23 site cards on the 5×5 board of two players, and 13 in the box: put them all round it.
+    for x, y in [(x, -1) for x in range(5)] + [(x, 5) for x in range(4)] + [(5, y) for y in range(4)]:
+        state.board = state.board.with_card(x, y)
+        state.place.extend([-1, -1])
+    assert len(state.board.sites) == 36 and game.view()["spare_cards"] == 0
+    assert not [m for m in game.legal_moves() if "add" in m]
+    state.removed.append(state.board.index["c3"])
+    # The card taken away is in the box again: back on its hole, or beside the board.
+    adds = [m["add"] for m in game.legal_moves() if "add" in m]
+    assert adds[0] == "c3" and len(adds) > 1
+
+
 def test_an_impurity_puts_a_removed_card_back(arrange):
     game = impurity(arrange, {"b2": {"up": "red"}})
     game.state.removed[:] = [game.board.index["b3"]]
@@ -285,3 +358,18 @@ def test_a_card_holding_a_token_is_not_removed(arrange):
     game = impurity(arrange)
     game.state.traps.append(game.board.index["c3"])
     assert {"effect": "impurity-vacancy", "remove": "c3"} not in game.legal_moves()
+
+
+def test_a_crossing_the_bank_cannot_pay_says_who_takes_what(arrange):
+    # Forming a pair on b3 (attractive: -1) across a resistance (+1 from the bank): red takes 2.
+    game = defending(arrange, {"b2": {"up": "red"}, "b3": {"down": "blue"}}, energy=[8, 0], bank=0)
+    game.push({"effect": "resistance", "between": ["b2", "b3"]})
+    game.push({"end_defense": True})
+    game.state.energy[0], game.state.bank = 7, 1
+    with pytest.raises(EnergyError) as refused:
+        game.push({"action": "hop", "from": "b2", "spin": "up", "to": "b3"})
+    assert str(refused.value) == (
+        "this hop lowers the board's energy by 1, and crosses a resistance between b2 and b3 (whoever"
+        " crosses one takes 1 energy token from the bank): player1 (red) must take 2 energy from the bank,"
+        " and the bank has only 1"
+    )

@@ -30,8 +30,12 @@ def test_entering_a_positive_spin_needs_a_token_in_the_bank(arrange):
     game = arrange(level="master", field="positive", energy=[4, 4], bank=0)
     move = {"action": "hop", "from": "a1", "spin": "up", "to": "b1"}
     assert move not in game.legal_moves()
-    with pytest.raises(EnergyError, match="bank"):
+    with pytest.raises(EnergyError, match="bank") as refused:
         game.push(move)
+    assert str(refused.value) == (
+        "this hop lowers the board's energy by 1: player1 (red) must take 1 energy from the bank,"
+        " and the bank is empty"
+    )
     assert tokens(game) == ([4, 4], 0)
 
 
@@ -68,8 +72,11 @@ def test_a_spin_flip_the_mover_cannot_pay_is_illegal(arrange):
     game = arrange(level="master", field="positive", energy=[1, 2], bank=5, electrons={"c3": {"up": "red"}})
     move = {"action": "spin-flip", "at": "c3", "spin": "up"}
     assert move not in game.legal_moves()
-    with pytest.raises(EnergyError, match="has 1"):
+    with pytest.raises(EnergyError, match="has 1") as refused:
         game.push(move)
+    assert str(refused.value) == (
+        "this spin-flip raises the board's energy by 2: player1 (red) must pay 2 energy to the bank and has 1"
+    )
 
 
 def test_forming_an_attractive_pair_earns_one(arrange):

@@ -170,7 +170,7 @@ function effectText(move, view) {
     case "vortex": return (move.turning === "clockwise" ? "Vortex ↻" : "Anti-vortex ↺") + " round " +
       move.sites.join(", ") + ": after each turn electrons turn one card";
     case "impurity-vacancy": return move.remove ? "Vacancy: remove " + move.remove + " (its electrons go home)"
-      : "Impurity: put " + move.add + " back";
+      : "Impurity: put a spare site card on " + move.add;
     default: return name;
   }
 }
@@ -587,6 +587,7 @@ function render(state, ctx) {
   current = state;
   shownReplay = ctx.replay;
   var view = state.view;
+  // An impurity that adds a site card gives the board a new name: it is drawn again, grown.
   if (drawnBoard !== view.board.name) { drawBoard(view); }
   fill(view);
   drawTokens(view);
