@@ -70,6 +70,8 @@ def open_lgpio_groups(
     missing = [name for name in GROUP_CALLS if not callable(getattr(lgpio, name, None))]
     if missing:
         return None, f"this lgpio has no group calls ({', '.join(missing)} missing)"
+    if not isinstance(getattr(factory, "chip", None), int):
+        return None, "this gpiozero's lgpio factory does not say which gpiochip it opened"
     held = gpiozero_held(factory, [*select_gpios, *signal_gpios])
     if held:
         return None, (f"GPIO {', '.join(map(str, held))} already claimed through gpiozero in this process, "

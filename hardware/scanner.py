@@ -172,28 +172,36 @@ class MultiplexerScanner:
         signal_gpios = [s.shared_signal_gpio] if s.shared_signal_gpio is not None else list(s.signal_gpios)
         self.path = self._open_groups(signal_gpios, last.code)
         if self.groups is None:
-            # Start the lines where the cyclic walk ends, so the first scan costs what every scan costs.
-            self.select = [
-                self._add(DigitalOutputDevice(g, initial_value=bool(last.code >> bit & 1),
-                                              pin_factory=pin_factory))
-                for bit, g in enumerate(s.select_gpios)
-            ]
+            self._open_pins(signal_gpios, last.code)
+            self.path = self._choose_bank(signal_gpios) or self.path
+        # Enable lines stay gpiozero devices on every path: they change once per multiplexer walk.
         self.enable = [
             self._add(DigitalOutputDevice(g, active_high=s.enable_active_high,
                                           initial_value=(m == last.enabled),
                                           pin_factory=pin_factory))
             for m, g in enumerate(s.enable_gpios)
         ]
-        if self.groups is None:
-            # InputDevice, not DigitalInputDevice: edge callbacks on lines that change at every
-            # select step would only cost CPU; the scanner polls.
-            self.signal = [self._add(_input(g, s.signal_pull, pin_factory)) for g in signal_gpios]
-            self.path = self._choose_bank(signal_gpios) or self.path
         self._steps = self._compile(signal_gpios)
-        level = logging.WARNING if is_lgpio_factory(pin_factory) and self.groups is None \
-            and s.bank_read == "auto" else logging.INFO
-        log.log(level, "multiplexer scan on %s: %s; %d GPIO operations per scan",
-                type(pin_factory).__name__, self.path, self.ops_per_scan)
+        self._log_path()
+
+    def _open_pins(self, signal_gpios: list[int], code: int) -> None:
+        """The select and signal lines as gpiozero devices, one pin per call."""
+        s, factory = self.settings, self.pin_factory
+        # Start the lines where the cyclic walk ends, so the first scan costs what every scan costs.
+        self.select = [
+            self._add(DigitalOutputDevice(g, initial_value=bool(code >> bit & 1), pin_factory=factory))
+            for bit, g in enumerate(s.select_gpios)
+        ]
+        # InputDevice, not DigitalInputDevice: edge callbacks on lines that change at every
+        # select step would only cost CPU; the scanner polls.
+        self.signal = [self._add(_input(g, s.signal_pull, factory)) for g in signal_gpios]
+
+    def _log_path(self) -> None:
+        # On gpiozero's lgpio factory one pin per call is a fallback worth a warning, unless asked for.
+        lgpio = is_lgpio_factory(self.pin_factory)
+        fell_back = lgpio and self.groups is None and self.settings.bank_read == "auto"
+        log.log(logging.WARNING if fell_back else logging.INFO, "multiplexer scan on %s: %s; %d GPIO "
+                "operations per scan", type(self.pin_factory).__name__, self.path, self.ops_per_scan)
 
     def _open_groups(self, signal_gpios: list[int], code: int) -> str:
         """Claim the lgpio groups when the factory is gpiozero's lgpio one; the path taken, or why not."""

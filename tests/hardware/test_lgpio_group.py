@@ -189,7 +189,7 @@ def test_the_lgpio_factory_reads_through_groups_and_logs_it(pinwheel: Layout,
         assert lg.calls == {"group_write": 16, "group_read": 16}
 
 
-@pytest.mark.parametrize("why", ["no group calls", "held by gpiozero", "bank_read off"])
+@pytest.mark.parametrize("why", ["no group calls", "held by gpiozero", "chip unknown", "bank_read off"])
 def test_without_groups_the_scanner_reads_per_pin_and_says_why(pinwheel: Layout, why: str,
                                                                 caplog: pytest.LogCaptureFixture) -> None:
     s = HardwareSettings(bank_read="off") if why == "bank_read off" else HardwareSettings()
@@ -200,6 +200,8 @@ def test_without_groups_the_scanner_reads_per_pin_and_says_why(pinwheel: Layout,
             # A gpiozero device made and closed on a signal line: gpiozero keeps the line claimed.
             DigitalOutputDevice(17, pin_factory=factory).close()
             assert gpiozero_held(factory, SIGNAL) == [17]
+        if why == "chip unknown":  # a gpiozero whose lgpio factory keeps the chip number to itself
+            type(factory).chip = None
         with scanner_on(s, pinwheel, factory, board) as scanner:
             expected = {
                 "no group calls": ("per-pin reads (this lgpio has no group calls (group_read, group_write "
@@ -207,6 +209,8 @@ def test_without_groups_the_scanner_reads_per_pin_and_says_why(pinwheel: Layout,
                 "held by gpiozero": ("per-pin reads (GPIO 17 already claimed through gpiozero in this "
                                      "process, which keeps them until its pin factory closes)",
                                      logging.WARNING),
+                "chip unknown": ("per-pin reads (this gpiozero's lgpio factory does not say which gpiochip "
+                                 "it opened)", logging.WARNING),
                 "bank_read off": ("per-pin reads (bank_read = off)", logging.INFO),
             }[why]
             [record] = [r for r in caplog.records if r.name == SCAN_LOG]
