@@ -93,7 +93,7 @@ class GpioBoard:
                 for ref in (w.presence, w.conduction) if ref is not None}
         refs |= {r.ref: self.scanner.index(r.ref) for r in settings.references}
         self.monitor = BoardMonitor(settings, layout, index=refs)
-        self.pin_factory = self.scanner.select[0].pin_factory
+        self.pin_factory = self.scanner.pin_factory
         self._scan_times: deque[float] = deque(maxlen=64)
         self._long_press_sent = False
         self._lamp_watch: dict[str, tuple[bool, float]] = {}
@@ -189,6 +189,7 @@ class GpioBoard:
             "gpio_ops_per_scan": self.scanner.ops_per_scan,
             "select_writes_per_scan": self.scanner.writes_per_scan,
             "bank_read": self.scanner.bank_read,
+            "scan_path": self.scanner.path,
             "faulted": self.is_faulted(),
             "faults": [_fault_dict(f) for f in self.monitor.active_faults.values()],
             "flicker": self.monitor.flicker_counts(self.clock.now()),

@@ -16,8 +16,12 @@ backwards (boustrophedon) so no step changes more than the lines it must.
 If the pin factory can read a whole GPIO bank in one call (pigpio's
 ``read_bank_1``, the native factory's level register, the virtual board's
 ``read_bank``), each step reads all signals in one operation: 16 + 16 = 32
-operations per scan. gpiozero's lgpio and RPi.GPIO factories offer no such
-call, so on a Pi 5 the per-pin reads stay.
+operations per scan. On gpiozero's lgpio factory (the Pi 5's) the scanner
+claims the signal lines as one lgpio input group and the select lines as one
+output group (:mod:`hardware.lgpio_group`): one call per select step and one
+per read, 32 per scan as well. Only RPi.GPIO has neither, and keeps the
+per-pin reads. Which path a scanner took is logged (INFO, WARNING when an
+lgpio factory had to fall back) and kept in :attr:`MultiplexerScanner.path`.
 
 The scanner deals in electrical levels only (True = high); what a level means
 (a pawn, a reference, a fault) is decided in :mod:`hardware.monitor`.
@@ -25,15 +29,19 @@ The scanner deals in electrical levels only (True = high); what a level means
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from gpiozero import DigitalOutputDevice, InputDevice
+from gpiozero import Device, DigitalOutputDevice, InputDevice
 
 from games.hautetension.layout import Layout
 from hardware.clock import Clock, MonotonicClock
+from hardware.lgpio_group import LgpioGroups, is_lgpio_factory, open_lgpio_groups
 from hardware.settings import ChannelRef, HardwareSettings
+
+log = logging.getLogger(__name__)
 
 
 def gray_codes(bits: int) -> list[int]:
@@ -69,16 +77,26 @@ def plan_visits(settings: HardwareSettings, wired: set[ChannelRef]) -> list[Visi
 
 
 class BankReader(Protocol):
+    """Reads the levels of several GPIOs in one call."""
+
     name: str
 
     def read(self) -> int:
-        """Levels of GPIO 0-31 as one word (bit n = GPIO n)."""
+        """The levels as one int; :meth:`bit` says where each GPIO's level is."""
+
+    def bit(self, gpio: int) -> int | None:
+        """The bit of :meth:`read`'s int that holds *gpio*'s level; None if the read does not cover it."""
 
 
 class _CallableBank:
+    """A bank register read: bit n = GPIO n, for GPIO 0-31."""
+
     def __init__(self, name: str, read: Callable[[], int]) -> None:
         self.name = name
         self.read = read
+
+    def bit(self, gpio: int) -> int | None:
+        return gpio if 0 <= gpio < 32 else None
 
 
 def bank_reader_for(factory: Any) -> BankReader | None:
@@ -98,6 +116,8 @@ def bank_reader_for(factory: Any) -> BankReader | None:
 
 @dataclass
 class _Step:
+    select: tuple[int, int] | None
+    """(code, mask of the select lines that change) for one write of the select group, if any."""
     writes: tuple[tuple[Any, bool], ...]
     settle: bool
     reads: tuple[tuple[Any, int], ...]
@@ -109,7 +129,8 @@ class MultiplexerScanner:
 
     *pin_factory* is any gpiozero pin factory (``None``: gpiozero's default).
     The levels are kept in one list indexed ``multiplexer * channels + channel``
-    (see :meth:`index`), reused from scan to scan.
+    (see :meth:`index`), reused from scan to scan. The levels read are the same
+    whichever way the pins are read (per pin, bank read or lgpio groups).
     """
 
     def __init__(
@@ -127,6 +148,11 @@ class MultiplexerScanner:
         wired |= {r.ref for r in settings.references}
         self.visits = plan_visits(settings, wired)
         self._devices: list[Any] = []
+        self.groups: LgpioGroups | None = None
+        self.bank: BankReader | None = None
+        self.select: list[Any] = []
+        self.enable: list[Any] = []
+        self.signal: list[Any] = []
         self.scan_count = 0
         self.last_scan_seconds = 0.0
         try:
@@ -138,28 +164,69 @@ class MultiplexerScanner:
 
     def _open(self, pin_factory: Any) -> None:
         s = self.settings
+        if pin_factory is None:  # what a gpiozero device does with no factory given
+            Device.ensure_pin_factory()
+            pin_factory = Device.pin_factory
+        self.pin_factory = pin_factory
         last = self.visits[-1]
-        # Start the lines where the cyclic walk ends, so the first scan costs what every scan costs.
-        self.select = [
-            self._add(DigitalOutputDevice(g, initial_value=bool(last.code >> bit & 1),
-                                          pin_factory=pin_factory))
-            for bit, g in enumerate(s.select_gpios)
-        ]
+        signal_gpios = [s.shared_signal_gpio] if s.shared_signal_gpio is not None else list(s.signal_gpios)
+        self.path = self._open_groups(signal_gpios, last.code)
+        if self.groups is None:
+            self._open_pins(signal_gpios, last.code)
+            self.path = self._choose_bank(signal_gpios) or self.path
+        # Enable lines stay gpiozero devices on every path: they change once per multiplexer walk.
         self.enable = [
             self._add(DigitalOutputDevice(g, active_high=s.enable_active_high,
                                           initial_value=(m == last.enabled),
                                           pin_factory=pin_factory))
             for m, g in enumerate(s.enable_gpios)
         ]
-        signal_gpios = [s.shared_signal_gpio] if s.shared_signal_gpio is not None else list(s.signal_gpios)
+        self._steps = self._compile(signal_gpios)
+        self._log_path()
+
+    def _open_pins(self, signal_gpios: list[int], code: int) -> None:
+        """The select and signal lines as gpiozero devices, one pin per call."""
+        s, factory = self.settings, self.pin_factory
+        # Start the lines where the cyclic walk ends, so the first scan costs what every scan costs.
+        self.select = [
+            self._add(DigitalOutputDevice(g, initial_value=bool(code >> bit & 1), pin_factory=factory))
+            for bit, g in enumerate(s.select_gpios)
+        ]
         # InputDevice, not DigitalInputDevice: edge callbacks on lines that change at every
         # select step would only cost CPU; the scanner polls.
-        self.signal = [self._add(_input(g, s.signal_pull, pin_factory)) for g in signal_gpios]
-        factory = self.select[0].pin_factory
-        self.bank = bank_reader_for(factory) if s.bank_read == "auto" else None
-        if self.bank is not None and max(signal_gpios) > 31:
-            self.bank = None
-        self._steps = self._compile()
+        self.signal = [self._add(_input(g, s.signal_pull, factory)) for g in signal_gpios]
+
+    def _log_path(self) -> None:
+        # On gpiozero's lgpio factory one pin per call is a fallback worth a warning, unless asked for.
+        lgpio = is_lgpio_factory(self.pin_factory)
+        fell_back = lgpio and self.groups is None and self.settings.bank_read == "auto"
+        log.log(logging.WARNING if fell_back else logging.INFO, "multiplexer scan on %s: %s; %d GPIO "
+                "operations per scan", type(self.pin_factory).__name__, self.path, self.ops_per_scan)
+
+    def _open_groups(self, signal_gpios: list[int], code: int) -> str:
+        """Claim the lgpio groups when the factory is gpiozero's lgpio one; the path taken, or why not."""
+        if self.settings.bank_read != "auto":
+            return "per-pin reads (bank_read = off)"
+        if not is_lgpio_factory(self.pin_factory):
+            return "per-pin reads"
+        groups, why = open_lgpio_groups(self.pin_factory, select_gpios=self.settings.select_gpios,
+                                        select_code=code, signal_gpios=signal_gpios,
+                                        pull=self.settings.signal_pull)
+        if groups is None:
+            return f"per-pin reads ({why})"
+        self.groups = self.bank = self._add(groups)
+        return (f"{groups.name}: select GPIO {', '.join(map(str, groups.select_gpios))} as one output group, "
+                f"signal GPIO {', '.join(map(str, groups.signal_gpios))} as one input group")
+
+    def _choose_bank(self, signal_gpios: list[int]) -> str | None:
+        """Use the factory's bank read if it has one that covers every signal line; the path, if so."""
+        if self.settings.bank_read != "auto":
+            return None
+        bank = bank_reader_for(self.pin_factory)
+        if bank is None or any(bank.bit(g) is None for g in signal_gpios):
+            return None
+        self.bank = bank
+        return f"bank read ({bank.name})"
 
     def _add(self, device: Any) -> Any:
         self._devices.append(device)
@@ -169,39 +236,57 @@ class MultiplexerScanner:
         return ref.multiplexer * self.channels + ref.channel
 
     def _line_states(self, visit: Visit) -> list[bool]:
-        select = [bool(visit.code >> bit & 1) for bit in range(len(self.select))]
-        enable = [(m == visit.enabled) == self.settings.enable_active_high for m in range(len(self.enable))]
+        select = [bool(visit.code >> bit & 1) for bit in range(len(self.settings.select_gpios))]
+        enable = [(m == visit.enabled) == self.settings.enable_active_high
+                  for m in range(len(self.settings.enable_gpios))]
         return select + enable
 
-    def _compile(self) -> list[_Step]:
-        lines = [d.pin for d in self.select] + [d.pin for d in self.enable]
-        previous = self._line_states(self.visits[-1])
-        steps = []
+    def _compile(self, signal_gpios: list[int]) -> list[_Step]:
+        grouped = self.groups is not None
         shared = self.settings.shared_signal
+        # Per-pin lines in the order of _line_states; select lines in the lgpio group have no pin.
+        selects = [None] * len(self.settings.select_gpios) if grouped else [d.pin for d in self.select]
+        lines: list[Any] = selects + [d.pin for d in self.enable]
+        previous, previous_code = self._line_states(self.visits[-1]), self.visits[-1].code
+        steps = []
         for visit in self.visits:
             states = self._line_states(visit)
-            writes = tuple((lines[i], states[i]) for i in range(len(lines)) if states[i] != previous[i])
+            writes = tuple((lines[i], states[i]) for i in range(len(lines))
+                           if states[i] != previous[i] and lines[i] is not None)
             # Disable before enable, so two multiplexers never drive the shared line at once.
             writes = tuple(sorted(writes, key=lambda w: w[1] == self.settings.enable_active_high))
-            previous = states
-            reads = tuple(
-                (self.signal[0 if shared else ref.multiplexer].pin, self.index(ref)) for ref in visit.reads
-            )
-            bank = None
-            if self.bank is not None and reads:
-                gpios = [self.signal[0 if shared else ref.multiplexer].pin.info.name for ref in visit.reads]
-                bank = tuple((_gpio_number(name), idx) for name, (_, idx) in zip(gpios, reads, strict=True))
-            steps.append(_Step(writes=writes, settle=bool(writes and reads), reads=reads, bank=bank))
+            select = None
+            if grouped and visit.code != previous_code:
+                select = (visit.code, visit.code ^ previous_code)
+            previous, previous_code = states, visit.code
+            signals = [(0 if shared else ref.multiplexer, self.index(ref)) for ref in visit.reads]
+            bank: tuple[tuple[int, int], ...] | None = None
+            reads: tuple[tuple[Any, int], ...] = ()
+            if self.bank is not None and signals:
+                bank = tuple((self._bank_bit(signal_gpios[s]), idx) for s, idx in signals)
+            elif self.bank is None:
+                reads = tuple((self.signal[s].pin, idx) for s, idx in signals)
+            steps.append(_Step(select=select, writes=writes, settle=bool((writes or select) and signals),
+                               reads=reads, bank=bank))
         return steps
+
+    def _bank_bit(self, gpio: int) -> int:
+        bit = self.bank.bit(gpio) if self.bank is not None else None
+        assert bit is not None, "only a bank read that covers every signal line is used"
+        return bit
 
     @property
     def ops_per_scan(self) -> int:
-        """GPIO operations (line writes + signal reads, a bank read counting one) in one scan."""
-        return sum(len(s.writes) + (1 if s.bank is not None else len(s.reads)) for s in self._steps)
+        """GPIO operations in one scan: line writes + signal reads, a bank read or group call counting one."""
+        return sum(self._step_writes(s) + (1 if s.bank is not None else len(s.reads)) for s in self._steps)
 
     @property
     def writes_per_scan(self) -> int:
-        return sum(len(s.writes) for s in self._steps)
+        return sum(self._step_writes(s) for s in self._steps)
+
+    @staticmethod
+    def _step_writes(step: _Step) -> int:
+        return len(step.writes) + (step.select is not None)
 
     @property
     def bank_read(self) -> str | None:
@@ -212,14 +297,17 @@ class MultiplexerScanner:
         clock = self.clock
         settle = self.settings.settle_seconds
         levels = self.levels
+        bank, groups = self.bank, self.groups
         started = clock.now()
         for step in self._steps:
+            if step.select is not None:
+                groups.write(*step.select)  # type: ignore[union-attr]
             for pin, value in step.writes:
                 pin.state = value
             if step.settle:
                 clock.wait(settle)
             if step.bank is not None:
-                word = self.bank.read()  # type: ignore[union-attr]
+                word = bank.read()  # type: ignore[union-attr]
                 for bit, idx in step.bank:
                     levels[idx] = bool(word >> bit & 1)
             else:
@@ -250,16 +338,12 @@ def _input(gpio: int, pull: str, pin_factory: Any) -> InputDevice:
     return InputDevice(gpio, pull_up=(pull == "up"), pin_factory=pin_factory)
 
 
-def _gpio_number(name: str | int) -> int:
-    text = str(name)
-    return int(text[4:]) if text.upper().startswith("GPIO") else int(text)
-
-
 def describe_plan(scanner: MultiplexerScanner) -> Sequence[str]:
     """One line per step, for ``hautetension config check --verbose`` and debugging."""
     lines = []
     for visit, step in zip(scanner.visits, scanner._steps, strict=True):
         enabled = "" if visit.enabled is None else f" enable {visit.enabled}"
-        lines.append(f"code {visit.code:2d}{enabled}: {len(step.writes)} write(s), "
+        group = "1 group write, " if step.select is not None else ""
+        lines.append(f"code {visit.code:2d}{enabled}: {group}{len(step.writes)} write(s), "
                      f"{'1 bank read' if step.bank is not None else f'{len(step.reads)} read(s)'}")
     return lines

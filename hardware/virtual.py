@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -173,6 +173,7 @@ class VirtualBoard:
         self._noisy: dict[str, float] = {}
         self._blown: set[str] = set()
         self._shorted: set[str] = set()
+        self._pins_by_gpio: dict[int, MockPin] = {}
         self._make_pins()
         # The chips' outputs follow the select lines after the settle delay: a short
         # history of (time, selection) is what a read looks back into.
@@ -343,6 +344,56 @@ class VirtualBoard:
     def repair_lamp(self, lamp: str) -> None:
         self._blown.discard(lamp)
         self._shorted.discard(lamp)
+
+    # ---------------------------------------------------------------- another Pi-side driver
+
+    # The virtual lgpio (:mod:`hardware.virtual_lgpio`) drives the same wires as the
+    # mock pins do, through these three calls. A call that touches a scanner line counts
+    # one operation, however many lines it covers: that is what a group call costs.
+
+    def configure_line(self, gpio: int, *, output: bool, level: bool = False, pull: str = "floating") -> None:
+        """GPIO *gpio* is claimed: as an output driven to *level*, or as an input with *pull*."""
+        pin = self._line_pin(gpio)
+        if output:
+            pin._function = "output"
+            self.write_lines([(gpio, level)], counted=False)
+            return
+        pin._function = "input"
+        pin._pull = pull
+        if pull != "floating":
+            pin._change_state(pull == "up")
+
+    def read_lines(self, gpios: Sequence[int], *, group: bool) -> list[bool]:
+        """The levels on *gpios* as one call reads them (an output reads what it drives)."""
+        pins = [self._line_pin(g) for g in gpios]
+        if any(isinstance(pin, VirtualSignalPin) for pin in pins):
+            self.ops += 1
+            if group:
+                self.bank_reads += 1
+            else:
+                self.signal_reads += 1
+        return [pin._level() if isinstance(pin, _VirtualPin) else bool(pin._state) for pin in pins]
+
+    def write_lines(self, levels: Sequence[tuple[int, bool]], *, counted: bool = True) -> None:
+        """Drive output GPIOs to these levels in one call; the multiplexers see one change."""
+        changed = touched = False
+        for gpio, level in levels:
+            pin = self._line_pin(gpio)
+            moved = bool(pin._change_state(bool(level)))
+            if isinstance(pin, VirtualLinePin):
+                touched = True
+                changed |= moved
+        if touched and counted:
+            self.ops += 1
+            self.line_writes += 1
+        if changed:
+            self._lines_changed()
+
+    def _line_pin(self, gpio: int) -> MockPin:
+        pin = self._pins_by_gpio.get(gpio)
+        if pin is None:
+            pin = self._pins_by_gpio[gpio] = self.factory.pin(gpio)
+        return pin
 
     def reset_counts(self) -> None:
         self.ops = self.line_writes = self.signal_reads = self.bank_reads = 0

@@ -12,6 +12,8 @@ from games.hautetension.pawn import PawnKind
 from hardware.events import Fault, PawnLifted, PawnPlaced
 from hardware.settings import DebounceSettings, HardwareSettings, Signal
 
+pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-group")
+
 
 def pawn_events(events: list[Any]) -> list[Any]:
     return [e for e in events if isinstance(e, (PawnPlaced, PawnLifted))]

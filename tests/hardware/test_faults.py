@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from games.hautetension.pawn import PawnKind
 from hardware.events import Fault, FaultCleared, FaultKind, PawnLifted, PawnPlaced
 from hardware.settings import DebounceSettings, HardwareSettings, ReferenceChannel, Signal
+
+pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-group")
 
 ELEVEN = (4, 17, 18, 27, 22, 23, 24, 10, 9, 25, 8)
 

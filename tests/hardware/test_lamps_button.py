@@ -11,6 +11,8 @@ from games.hautetension.pawn import PawnKind
 from hardware.events import ButtonLongPress, ButtonPressed, ButtonReleased, PawnPlaced
 from hardware.settings import HardwareSettings, LampWiring
 
+pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-group")
+
 ALL = {"N", "E", "S", "W"}
 
 

@@ -1,4 +1,9 @@
-"""The multiplexer scanner on the virtual board: Gray walk, GPIO operations, settle, bank reads."""
+"""The multiplexer scanner on the virtual board: Gray walk, GPIO operations, settle, bank reads.
+
+Every test runs on each way of reaching the pins (see ``conftest.py``) unless
+it is about one of them: the readings are the same on each, the operation
+counts are the path's own.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from typing import Any
 from unittest.mock import MagicMock
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.hautetension.layout import Layout
@@ -17,6 +22,29 @@ from hardware.scanner import MultiplexerScanner, bank_reader_for, gray_codes
 from hardware.settings import HardwareSettings, Signal
 from hardware.virtual import VirtualBoard
 
+pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-pins", "lgpio-group")
+
+OpenScanner = Callable[..., tuple[MultiplexerScanner, VirtualBoard]]
+
+
+@pytest.fixture
+def open_scanner(pin_factory_for: Callable[[VirtualBoard], Any]) -> OpenScanner:
+    """A scanner on a new virtual board, reaching its pins the way the path under test does."""
+
+    def make(settings: HardwareSettings, layout: Layout, **board_options: Any) -> tuple[
+            MultiplexerScanner, VirtualBoard]:
+        clock = SimulatedClock()
+        board = VirtualBoard(settings, layout, clock=clock, **board_options)
+        factory = board.factory if board_options.get("bank_read") else pin_factory_for(board)
+        return MultiplexerScanner(settings, layout, pin_factory=factory, clock=clock), board
+
+    return make
+
+
+def counts(board: VirtualBoard) -> tuple[int, int, int, int]:
+    """(operations, line writes, signal reads, bank or group reads) counted at the board's pins."""
+    return board.ops, board.line_writes, board.signal_reads, board.bank_reads
+
 
 @pytest.mark.parametrize("bits", [1, 2, 3, 4, 5])
 def test_gray_codes_change_one_bit_per_step_cyclically(bits: int) -> None:
@@ -24,13 +52,6 @@ def test_gray_codes_change_one_bit_per_step_cyclically(bits: int) -> None:
     assert sorted(codes) == list(range(2**bits))
     for a, b in zip(codes, codes[1:] + codes[:1], strict=True):
         assert bin(a ^ b).count("1") == 1
-
-
-def open_scanner(settings: HardwareSettings, layout: Layout, **board_options: Any) -> tuple[
-        MultiplexerScanner, VirtualBoard]:
-    clock = SimulatedClock()
-    board = VirtualBoard(settings, layout, clock=clock, **board_options)
-    return MultiplexerScanner(settings, layout, pin_factory=board.factory, clock=clock), board
 
 
 def expected_levels(settings: HardwareSettings, layout: Layout, board: VirtualBoard,
@@ -51,17 +72,22 @@ def place_some(board: VirtualBoard, layout: Layout, pattern: list[int]) -> None:
             board.place(slot, PawnKind.ATTACK if p == 2 else PawnKind.DEFENSE)
 
 
-def test_gray_walk_costs_176_operations_counted_at_the_pins(pinwheel: Layout) -> None:
+def test_gray_walk_costs_176_operations_per_pin_and_32_with_groups(pinwheel: Layout, pin_path: str,
+                                                                    open_scanner: OpenScanner) -> None:
     scanner, board = open_scanner(HardwareSettings(), pinwheel)
+    # Per pin: 16 select writes and 160 reads. lgpio groups: one group write per select step
+    # and one group read per channel.
+    expected = (32, 16, 0, 16) if pin_path == "lgpio-group" else (176, 16, 160, 0)
     with scanner:
-        assert scanner.ops_per_scan == 176
+        assert scanner.ops_per_scan == expected[0]
+        assert scanner.writes_per_scan == 16
         for _ in range(3):
             board.reset_counts()
             scanner.scan()
-            assert (board.ops, board.line_writes, board.signal_reads) == (176, 16, 160)
+            assert counts(board) == expected
 
 
-def test_each_step_toggles_exactly_one_select_line(pinwheel: Layout) -> None:
+def test_each_step_toggles_exactly_one_select_line(pinwheel: Layout, open_scanner: OpenScanner) -> None:
     scanner, board = open_scanner(HardwareSettings(), pinwheel)
     with scanner:
         for pin in board.select_pins:
@@ -74,9 +100,11 @@ def test_each_step_toggles_exactly_one_select_line(pinwheel: Layout) -> None:
         assert board.line_writes == 16
 
 
-@settings(max_examples=40, deadline=None)
+# open_scanner makes a new board and scanner per example: nothing carries over between them.
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.integers(0, 2), min_size=80, max_size=80))
-def test_levels_match_the_pawns_on_the_board(pinwheel: Layout, pattern: list[int]) -> None:
+def test_levels_match_the_pawns_on_the_board(pinwheel: Layout, open_scanner: OpenScanner,
+                                             pattern: list[int]) -> None:
     s = HardwareSettings()
     scanner, board = open_scanner(s, pinwheel)
     with scanner:
@@ -86,7 +114,8 @@ def test_levels_match_the_pawns_on_the_board(pinwheel: Layout, pattern: list[int
         assert {i: levels[i] for i in expected} == expected
 
 
-def test_reading_before_the_settle_time_sees_the_previous_channel(pinwheel: Layout) -> None:
+def test_reading_before_the_settle_time_sees_the_previous_channel(pinwheel: Layout,
+                                                                  open_scanner: OpenScanner) -> None:
     s = HardwareSettings()
     scanner, board = open_scanner(s, pinwheel, settle_seconds=50e-6)  # slower chips than configured
     with scanner:
@@ -103,7 +132,9 @@ def test_reading_before_the_settle_time_sees_the_previous_channel(pinwheel: Layo
         assert {c for c in range(16) if not levels[c]} == {2, 3}
 
 
-def test_bank_read_costs_one_operation_per_step_and_reads_the_same(pinwheel: Layout) -> None:
+@pytest.mark.pin_paths("gpiozero")  # the virtual board's own bank read (what pigpio's read_bank_1 gives)
+def test_bank_read_costs_one_operation_per_step_and_reads_the_same(pinwheel: Layout,
+                                                                   open_scanner: OpenScanner) -> None:
     s = HardwareSettings()
     banked, bank_board = open_scanner(s, pinwheel, bank_read=True)
     plain, plain_board = open_scanner(s, pinwheel)
@@ -117,12 +148,24 @@ def test_bank_read_costs_one_operation_per_step_and_reads_the_same(pinwheel: Lay
         assert (bank_board.ops, bank_board.bank_reads, bank_board.signal_reads) == (32, 16, 0)
 
 
-def test_bank_read_can_be_turned_off(pinwheel: Layout) -> None:
+@pytest.mark.pin_paths("gpiozero")
+def test_bank_read_can_be_turned_off(pinwheel: Layout, open_scanner: OpenScanner) -> None:
     s = HardwareSettings(bank_read="off")
     scanner, _ = open_scanner(s, pinwheel, bank_read=True)
     with scanner:
         assert scanner.bank_read is None
         assert scanner.ops_per_scan == 176
+        assert scanner.path == "per-pin reads (bank_read = off)"
+
+
+@pytest.mark.pin_paths("lgpio-group")
+def test_lgpio_groups_can_be_turned_off_too(pinwheel: Layout, open_scanner: OpenScanner) -> None:
+    scanner, board = open_scanner(HardwareSettings(bank_read="off"), pinwheel)
+    with scanner:
+        assert (scanner.groups, scanner.bank_read, scanner.ops_per_scan) == (None, None, 176)
+        board.reset_counts()
+        scanner.scan()
+        assert counts(board) == (176, 16, 160, 0)
 
 
 def shared_settings() -> HardwareSettings:
@@ -130,7 +173,8 @@ def shared_settings() -> HardwareSettings:
                             enable_gpios=(17, 18, 27, 22, 23, 24, 10, 9, 25, 7))
 
 
-def test_shared_signal_board_is_walked_multiplexer_by_multiplexer(pinwheel: Layout) -> None:
+def test_shared_signal_board_is_walked_multiplexer_by_multiplexer(pinwheel: Layout,
+                                                                  open_scanner: OpenScanner) -> None:
     s = shared_settings()
     scanner, board = open_scanner(s, pinwheel)
     with scanner:
@@ -145,13 +189,16 @@ def test_shared_signal_board_is_walked_multiplexer_by_multiplexer(pinwheel: Layo
         assert {i: levels[i] for i in expected} == expected
 
 
-def test_unwired_channels_are_not_read(pinwheel: Layout) -> None:
+def test_unwired_channels_are_not_read(pinwheel: Layout, pin_path: str, open_scanner: OpenScanner) -> None:
     s = HardwareSettings(signal_gpios=(4, 17, 18, 27, 22, 23, 24, 10, 9, 25, 8))  # an 11th, empty mux
     scanner, board = open_scanner(s, pinwheel)
     with scanner:
         board.reset_counts()
         scanner.scan()
-        assert board.signal_reads == 160 == scanner.ops_per_scan - 16
+        if pin_path == "lgpio-group":  # one group read per channel covers every signal line
+            assert (board.bank_reads, board.signal_reads) == (16, 0) and scanner.ops_per_scan == 32
+        else:
+            assert board.signal_reads == 160 == scanner.ops_per_scan - 16
 
 
 def test_bank_reader_for_pigpio_and_native_factories() -> None:
@@ -178,9 +225,13 @@ def test_bank_reader_for_pigpio_and_native_factories() -> None:
     assert bank_reader_for(LGPIOFactory()) is None
 
 
-def test_scanner_releases_its_pins(pinwheel: Layout, make_rig: Callable[..., Any]) -> None:
+def test_scanner_releases_its_pins(pinwheel: Layout, open_scanner: OpenScanner) -> None:
     s = HardwareSettings()
     scanner, board = open_scanner(s, pinwheel)
     scanner.close()
-    again = MultiplexerScanner(s, pinwheel, pin_factory=board.factory, clock=board.clock)
-    again.close()
+    scanner.close()  # twice is harmless
+    again = MultiplexerScanner(s, pinwheel, pin_factory=scanner.pin_factory, clock=board.clock)
+    with again:
+        assert again.path == scanner.path
+        board.place("c5", PawnKind.ATTACK)
+        assert not again.scan()[again.index(s.slot_map(pinwheel)["c5"].presence)]  # type: ignore[arg-type]
