@@ -1,7 +1,7 @@
 """What ``hautetension scan``, ``selftest`` and ``config check`` do, for staff at a board.
 
-The command modules only parse arguments; the work is here so it can be
-tested without a subprocess.
+The command modules only parse arguments and read the configuration file;
+the work is here so it can be tested without a subprocess.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from configuration import ConfigFile
 from games.exc import LayoutError
 from games.hautetension.circuit import evaluate
 from games.hautetension.layout import DEFAULT_LAYOUT, Layout, load_layout
@@ -33,7 +34,6 @@ from hardware.events import (
 from hardware.exc import HardwareConfigError, HardwareError
 from hardware.settings import HardwareSettings, check_wiring, gpio_roles
 from hardware.virtual import VirtualBoard
-from hautetension.config import ConfigError, ConfigFile, load_config
 
 BAD_CONFIG = 2
 FAILED = 1
@@ -53,14 +53,13 @@ SectionCheck = Callable[[ConfigFile], object]
 """Parses one section of the file, raising a ``ValueError`` that says what is wrong."""
 
 
-def config_check(path: str | None, *, layout_name: str | None, out: TextIO, err: TextIO,
+def config_check(config: ConfigFile, *, layout_name: str | None, out: TextIO, err: TextIO,
                  verbose: bool = False, other_sections: dict[str, SectionCheck] | None = None) -> int:
     """Check a config file before any pin is touched: ``[hardware]`` in depth, the other sections
     with their own parsers (*other_sections*, section name → parser)."""
     try:
-        config = load_config(path)
         layout = layout_for(config, layout_name)
-    except (ConfigError, LayoutError) as exc:
+    except LayoutError as exc:
         print(f"hautetension: {exc}", file=err)
         return BAD_CONFIG
     failed = False
@@ -323,13 +322,14 @@ def run_selftest_command(backend: BoardBackend, *, out: TextIO, warmup_scans: in
     return 0 if report.is_ok() else FAILED
 
 
-def open_for_command(args: Any, err: TextIO | None = None) -> tuple[BoardBackend, Layout] | int:
+def open_for_command(
+    config: ConfigFile, args: Any, err: TextIO | None = None
+) -> tuple[BoardBackend, Layout] | int:
     """Open the backend the command line asks for; an exit status if that fails."""
     from hardware.backends import open_backend
 
     err = err or sys.stderr
     try:
-        config = load_config(args.config)
         layout = layout_for(config, args.layout)
         board = config.data.get("board", {})
         kind = args.backend or (board.get("backend") if isinstance(board, dict) else None) or "sim"
@@ -347,6 +347,6 @@ def open_for_command(args: Any, err: TextIO | None = None) -> tuple[BoardBackend
                 backend.close()
                 raise
         return backend, layout
-    except (ConfigError, LayoutError, HardwareError) as exc:
+    except (LayoutError, HardwareError) as exc:
         print(f"hautetension: {exc}", file=err)
         return BAD_CONFIG

@@ -54,7 +54,7 @@ from hardware.events import (
 from hardware.exc import HardwareConfigError
 
 if TYPE_CHECKING:
-    from hautetension.config import ConfigFile
+    from configuration import ConfigFile
 
 
 class SerialBackend:

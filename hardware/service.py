@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from configuration import ConfigFile
 from games.exc import GameError
 from games.hautetension.layout import DEFAULT_LAYOUT, Layout
 from games.hautetension.pawn import PawnKind
@@ -49,7 +50,6 @@ from hardware.service_notify import SystemdNotifier
 from hardware.service_recovery import Recovery, restore
 from hardware.service_referee import JournalEntry, LampState, Referee
 from hardware.service_sim import SimBoardFile
-from hautetension.config import ConfigFile
 from store.commands import Command, CommandKind, Commands
 from store.journal import Journal
 

@@ -22,9 +22,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from configuration import ConfigFile
 from games.hautetension.layout import Layout
 from hardware.exc import HardwareConfigError
-from hautetension.config import ConfigFile
 
 HEADER_GPIOS = range(0, 28)
 """The GPIOs on the Raspberry Pi's 40-pin header (BCM numbering)."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from hautetension.config import ConfigError, ConfigFile, database_path
+from configuration import ConfigError, ConfigFile, database_path
 
 SECRET_KEY_FILENAME = "panel-secret.key"
 STAFF_PIN_FILENAME = "staff-pin.hash"

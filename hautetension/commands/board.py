@@ -9,7 +9,7 @@ import sys
 import threading
 from typing import Any
 
-from hautetension.config import CONFIG_OPTION_HELP, EX_CONFIG
+from configuration import CONFIG_OPTION_HELP, EX_CONFIG
 
 
 def register(subparsers: Any) -> None:
@@ -48,6 +48,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from configuration import ConfigError, database_path, load_config
     from games.exc import LayoutError
     from games.hautetension.layout import load_layout
     from hardware.backends import open_backend
@@ -56,7 +57,6 @@ def run(args: argparse.Namespace) -> int:
     from hardware.service_notify import SystemdNotifier
     from hardware.service_recovery import RecoveryError
     from hardware.service_sim import SimBoardFile, default_sim_file
-    from hautetension.config import ConfigError, database_path, load_config
     from store.commands import Commands
     from store.db import DatabaseError, connect
     from store.journal import Journal

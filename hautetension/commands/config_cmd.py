@@ -10,7 +10,8 @@ import argparse
 import sys
 from typing import Any
 
-from hardware.console import SectionCheck, config_check
+from configuration import ConfigError, load_config
+from hardware.console import BAD_CONFIG, SectionCheck, config_check
 
 
 def register(subparsers: Any) -> None:
@@ -40,5 +41,10 @@ def other_sections() -> dict[str, SectionCheck]:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    return config_check(args.file, layout_name=args.layout, out=sys.stdout, err=sys.stderr,
+    try:
+        config = load_config(args.file)
+    except ConfigError as exc:
+        print(f"hautetension: {exc}", file=sys.stderr)
+        return BAD_CONFIG
+    return config_check(config, layout_name=args.layout, out=sys.stdout, err=sys.stderr,
                         verbose=args.verbose, other_sections=other_sections())

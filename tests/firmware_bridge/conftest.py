@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from configuration import ConfigFile
 from firmware_bridge import framing, messages
 from firmware_bridge.framing import Frame
 from firmware_bridge.simulator import SimulatedDevice
 from hardware.events import BoardEvent
 from hardware.serial_backend import SerialBackend, open_serial_backend
-from hautetension.config import ConfigFile
 
 FAST = {
     "heartbeat_ms": 100,

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
+from configuration import ConfigFile
 from firmware_bridge.exc import LinkConfigError
 from firmware_bridge.host import LinkSettings
 from firmware_bridge.simulator import SimulatedDevice
 from hardware.exc import HardwareConfigError
 from hardware.serial_backend import serial_settings
 from hautetension.cli import main
-from hautetension.config import ConfigFile
 
 ROOT = Path(__file__).resolve().parents[2]
 

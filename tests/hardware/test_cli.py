@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(autouse=True)
 def no_system_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("HAUTETENSION_CONFIG", raising=False)
-    monkeypatch.setattr("hautetension.config.DEFAULT_PATH", tmp_path / "absent.toml")
+    monkeypatch.setattr("configuration.file.DEFAULT_PATH", tmp_path / "absent.toml")
 
 
 def test_config_check_accepts_the_example(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from configuration import ConfigFile
 from games.hautetension.layout import load_layout
 from games.hautetension.pawn import PawnKind
 from hardware.backends import SimBoard
@@ -21,7 +22,6 @@ from hardware.exc import BoardConfigError
 from hardware.service import BoardService, BoardSettings
 from hardware.service_sim import SimBoardFile
 from hardware.settings import load_settings
-from hautetension.config import ConfigFile
 from store.commands import Command, CommandKind, Commands, CommandStatus
 from store.db import connect
 from store.journal import Journal

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from configuration import ConfigFile
 from games.hautetension.layout import Layout
 from hardware.exc import HardwareConfigError
 from hardware.settings import ChannelRef, HardwareSettings, Signal, check_wiring, load_settings
-from hautetension.config import ConfigFile
 
 ROOT = Path(__file__).resolve().parents[2]
 

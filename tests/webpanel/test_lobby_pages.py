@@ -12,7 +12,7 @@ import pytest
 import segno
 from flask import Flask
 
-from hautetension.config import ConfigError, load_config
+from configuration import ConfigError, load_config
 from webpanel.lobby import public_url_setting
 
 HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bob"}]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import stat
@@ -12,8 +13,8 @@ from typing import Any
 import pytest
 from werkzeug.security import check_password_hash
 
+from configuration import ConfigError, ConfigFile, load_config
 from hautetension.cli import main
-from hautetension.config import ConfigError, ConfigFile
 from webpanel.auth import AttemptLimiter, PinError, check_new_pin, set_panel_key
 from webpanel.config import PanelSettings
 from webpanel.security import SecretKeyError, load_or_create_secret_key
@@ -143,7 +144,7 @@ def test_cli_set_pin_into_the_config_file(tmp_path: Path, monkeypatch: Any, caps
 
 def test_cli_set_pin_without_a_config_file(tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.delenv("HAUTETENSION_CONFIG", raising=False)
-    monkeypatch.setattr("hautetension.config.DEFAULT_PATH", tmp_path / "none.toml")
+    monkeypatch.setattr("configuration.file.DEFAULT_PATH", tmp_path / "none.toml")
     monkeypatch.setattr("sys.stdin", io.StringIO("482915\n"))
     assert main(["staff", "set-pin", "--db", str(tmp_path / "h.db"), "--pin-stdin"]) == 0
     pin_file = tmp_path / "staff-pin.hash"
@@ -214,3 +215,26 @@ def test_cli_set_pin_keeps_the_config_files_owner_and_group(tmp_path: Path, monk
     assert main(["staff", "set-pin", "--config", str(config), "--pin-stdin"]) == 0
     st = config.stat()
     assert (st.st_uid, st.st_gid, stat.S_IMODE(st.st_mode)) == (0, 1, 0o640)
+
+
+def test_a_pin_set_while_the_panel_runs_works_at_the_next_login(
+    tmp_path: Path, monkeypatch: Any, tools: Any
+) -> None:
+    from hautetension.commands.panel import configured_pin_hash
+    from webpanel.app import close_app, create_app
+
+    path = tmp_path / "config.toml"
+    path.write_text(f'[store]\npath = "{tmp_path / "h.db"}"\n')
+    config = load_config(path)  # what the panel started with: no PIN yet
+    app = create_app({"PANEL": PanelSettings.from_config(config), "TESTING": True},
+                     staff_pin_hash=functools.partial(configured_pin_hash, config))
+    try:
+        api = tools.Api(app.test_client())
+        assert api.login("482915").status_code == 403  # no PIN is set
+        monkeypatch.setattr("sys.stdin", io.StringIO("482915\n"))
+        assert main(["staff", "set-pin", "--config", str(path), "--pin-stdin"]) == 0
+        assert api.login("482915").status_code == 200  # read again at this login: no restart
+        path.write_text("[panel\n")  # a file damaged since: the PIN the panel started with stands
+        assert configured_pin_hash(config) == ""
+    finally:
+        close_app(app)

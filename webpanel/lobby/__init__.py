@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from hautetension.config import ConfigError, ConfigFile, load_config
+from configuration import ConfigError, ConfigFile
 from webpanel.auth import AttemptLimiter
 from webpanel.lobby import api, apidoc, hop, hypnosia, pages  # noqa: F401  (they register routes and paths)
 from webpanel.lobby.blueprint import bp
@@ -33,9 +33,6 @@ def public_url_setting(config: ConfigFile) -> str | None:
 def init_app(app: Flask) -> None:
     app.extensions["lobby_ai"] = AiRunner(app.config["PANEL"].database)
     app.extensions["lobby_guesses"] = AttemptLimiter(per_client=GUESSES_PER_MINUTE, window=60.0)
-    if "LOBBY_PUBLIC_URL" not in app.config and "CONFIG_PATH" in app.config:
-        # Configured from the shared file (tests set LOBBY_PUBLIC_URL or nothing).
-        app.config["LOBBY_PUBLIC_URL"] = public_url_setting(load_config(app.config["CONFIG_PATH"]))
 
 
 __all__ = ["bp", "init_app"]

@@ -1,4 +1,4 @@
-"""The configuration file the board service and the panel share.
+"""Finding and parsing the configuration file every process shares.
 
 Where it is read from, first match wins:
 
@@ -9,8 +9,8 @@ Where it is read from, first match wins:
    needs no configuration at all.
 
 This module only finds and parses the file; each package turns its own
-section (``[board]``, ``[hardware]``, ``[serial]``, ``[store]``, ``[panel]``)
-into typed settings and validates it. Every key is documented in
+section (``[board]``, ``[hardware]``, ``[serial]``, ``[store]``, ``[panel]``,
+``[lobby]``) into typed settings. Every key is documented in
 ``config.example.toml`` at the root of the repository.
 """
 
@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from configuration.exc import ConfigError
 
 DEFAULT_PATH = Path("/etc/hautetension/config.toml")
 ENV_VAR = "HAUTETENSION_CONFIG"
@@ -30,10 +33,6 @@ CONFIG_OPTION_HELP = f"configuration file (default: ${ENV_VAR}, {DEFAULT_PATH}, 
 """The help of a command's ``--config`` option: where :func:`load_config` looks without it."""
 EX_CONFIG = 78
 """Exit status for a configuration that cannot work (systemd: RestartPreventExitStatus)."""
-
-
-class ConfigError(ValueError):
-    """The configuration file is missing, unreadable or not valid TOML."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +50,11 @@ class ConfigFile:
 
     def describe(self) -> str:
         return str(self.path) if self.path else "built-in defaults"
+
+    def with_values(self, name: str, values: Mapping[str, Any]) -> ConfigFile:
+        """This file with keys of ``[name]`` set (a command line's options); ``None`` values are left out."""
+        section = {**self.section(name), **{k: v for k, v in values.items() if v is not None}}
+        return ConfigFile(data={**self.data, name: section}, path=self.path)
 
 
 def resolve_path(explicit: str | os.PathLike[str] | None = None) -> Path | None:
