@@ -3,7 +3,9 @@
 It imports only the standard library, so every package may import it
 (DESIGN §2). Packages receive a parsed :class:`ConfigFile` (or their typed
 section) from the ``hautetension`` command; none of them finds or reads the
-file itself.
+file itself. Each package declares its own section with
+:meth:`ConfigFile.read` (:mod:`configuration.reader`), which lists every
+problem of the section at once in one :class:`ConfigError`.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from configuration.file import (
     load_config,
     resolve_path,
 )
+from configuration.reader import Section, keys_of, read_all
 
 __all__ = [
     "CONFIG_OPTION_HELP",
@@ -31,7 +34,10 @@ __all__ = [
     "EX_CONFIG",
     "ConfigError",
     "ConfigFile",
+    "Section",
     "database_path",
+    "keys_of",
     "load_config",
+    "read_all",
     "resolve_path",
 ]

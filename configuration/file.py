@@ -10,7 +10,8 @@ Where it is read from, first match wins:
 
 This module only finds and parses the file; each package turns its own
 section (``[board]``, ``[hardware]``, ``[serial]``, ``[store]``, ``[panel]``,
-``[lobby]``) into typed settings. Every key is documented in
+``[lobby]``) into typed settings with :meth:`ConfigFile.read` (see
+:mod:`configuration.reader`). Every key is documented in
 ``config.example.toml`` at the root of the repository.
 """
 
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from configuration.exc import ConfigError
+from configuration.reader import Section
 
 DEFAULT_PATH = Path("/etc/hautetension/config.toml")
 ENV_VAR = "HAUTETENSION_CONFIG"
@@ -50,6 +52,11 @@ class ConfigFile:
 
     def describe(self) -> str:
         return str(self.path) if self.path else "built-in defaults"
+
+    def read(self, name: str, *, error: type[ConfigError] = ConfigError) -> Section:
+        """A reader of section ``[name]``: it raises *error* listing every problem when it is closed."""
+        return Section(self.data.get(name, {}), name=f"[{name}]", source=f"{self.describe()} [{name}]",
+                       error=error)
 
     def with_values(self, name: str, values: Mapping[str, Any]) -> ConfigFile:
         """This file with keys of ``[name]`` set (a command line's options); ``None`` values are left out."""
@@ -93,7 +100,8 @@ def database_path(config: ConfigFile) -> Path:
     ``/var/lib/hautetension``; with the built-in defaults (a development
     checkout, ``make run``) it is ``var/hautetension.db`` in the current folder.
     """
-    configured = config.section("store").get("path")
-    if configured:
-        return Path(str(configured))
+    with config.read("store") as store:
+        configured = store.path("path", None)
+    if configured is not None:
+        return configured
     return DEFAULT_SYSTEM_DATABASE if config.path else DEFAULT_DEV_DATABASE

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from configuration import ConfigFile
+from configuration import ConfigFile, Section
 from games.exc import GameError
 from games.hautetension.layout import DEFAULT_LAYOUT, Layout
 from games.hautetension.pawn import PawnKind
@@ -78,50 +78,22 @@ class BoardSettings:
 
     @classmethod
     def from_config(cls, config: ConfigFile) -> BoardSettings:
-        section = config.section("board")
-        problems: list[str] = []
-        known = {
-            "backend",
-            "layout",
-            "min_turn_s",
-            "settle_ms",
-            "health_interval_s",
-            "command_interval_ms",
-            "sim_board_file",
-        }
-        problems += [f"unknown key {key!r}" for key in sorted(set(section) - known)]
-        backend = section.get("backend", "sim")
-        if backend == "mock":
-            backend = "sim"
-        if backend not in BACKEND_NAMES:
-            problems.append(f"backend must be one of {', '.join(BACKEND_NAMES)}, not {backend!r}")
+        """Parse ``[board]``; raise :class:`BoardConfigError` listing every bad key."""
+        with config.read("board", error=BoardConfigError) as section:
+            return cls.read(section)
 
-        def number(key: str, default: float, minimum: float, scale: float = 1.0) -> float:
-            value = section.get(key, default)
-            if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
-                problems.append(f"{key} must be a number >= {minimum}, not {value!r}")
-                return default * scale
-            return float(value) * scale
-
-        def text(key: str) -> str | None:
-            value = section.get(key)
-            if value is not None and not isinstance(value, str):
-                problems.append(f"{key} must be a string, not {value!r}")
-                return None
-            return value or None
-
-        settings = cls(
-            backend=str(backend),
-            layout=text("layout") or DEFAULT_LAYOUT,
-            min_turn=number("min_turn_s", 1.0, 0.0),
-            settle=number("settle_ms", 200, 0.0, 1e-3),
-            health_interval=number("health_interval_s", 1.0, 0.05),
-            command_interval=number("command_interval_ms", 20, 1.0, 1e-3),
-            sim_board_file=text("sim_board_file"),
+    @classmethod
+    def read(cls, s: Section) -> BoardSettings:
+        """The settings the ``[board]`` table *s* declares (its problems are noted in *s*)."""
+        return cls(
+            backend=s.choice("backend", BACKEND_NAMES, cls.backend, aliases={"mock": "sim"}),
+            layout=s.text("layout", cls.layout) or cls.layout,
+            min_turn=s.number("min_turn_s", cls.min_turn, minimum=0),
+            settle=s.number("settle_ms", cls.settle, minimum=0, unit="ms"),
+            health_interval=s.number("health_interval_s", cls.health_interval, minimum=0.05),
+            command_interval=s.number("command_interval_ms", cls.command_interval, minimum=1, unit="ms"),
+            sim_board_file=s.text("sim_board_file", "") or None,
         )
-        if problems:
-            raise BoardConfigError(problems, source=f"{config.describe()} [board]")
-        return settings
 
 
 class LatencyStats:

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import functools
 import signal
 import sys
-from pathlib import Path
 from typing import Any
 
 from configuration import CONFIG_OPTION_HELP, EX_CONFIG, ConfigError, ConfigFile, load_config
@@ -30,23 +28,15 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from webpanel.app import close_app, create_app
-    from webpanel.config import PanelSettings
-    from webpanel.lobby import public_url_setting
+    from webpanel.config import panel_sections
     from webpanel.security import SecretKeyError
     from webpanel.serve import make_server
 
     try:
         config = load_config(args.config)
-        settings = PanelSettings.from_config(config)
-        if args.db:
-            settings = dataclasses.replace(settings, database=Path(args.db))
-        if args.host:
-            settings = dataclasses.replace(settings, host=args.host)
-        if args.port is not None:
-            settings = dataclasses.replace(settings, port=args.port)
-        settings.check()
-        public_url = public_url_setting(config)
-        app = create_app({"PANEL": settings, "LOBBY_PUBLIC_URL": public_url},
+        options = {"database": args.db, "host": args.host, "port": args.port}
+        settings, lobby = panel_sections(config.with_values("panel", options))
+        app = create_app({"PANEL": settings, "LOBBY_PUBLIC_URL": lobby.public_url},
                          staff_pin_hash=functools.partial(configured_pin_hash, config))
     except (ConfigError, SecretKeyError) as exc:
         print(f"hautetension panel: {exc}", file=sys.stderr)

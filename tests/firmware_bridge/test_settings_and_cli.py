@@ -55,8 +55,9 @@ def test_every_bad_key_is_reported_at_once() -> None:
         serial_settings(config)
     text = str(caught.value)
     assert text.startswith("/etc/hautetension/config.toml [serial]: ")
-    for fragment in ("unknown key 'colour'", "baudrate must be a number", "timeout_ms must be more than 0",
-                     "port must be a device path", "error_threshold must be a positive whole number"):
+    for fragment in ("unknown key 'colour'", "baudrate must be an integer, not 'fast'",
+                     "timeout_ms must be more than 0", "port must be a device path",
+                     "error_threshold must be an integer, not 2.5"):
         assert fragment in text
     assert len(caught.value.problems) == 5
 
@@ -117,7 +118,7 @@ def test_scan_command_reports_a_bad_serial_section(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60, cwd=ROOT,
     )
     assert result.returncode != 0
-    assert "baudrate must be a positive whole number" in result.stderr
+    assert "baudrate must be at least 1, not 0" in result.stderr
     assert "Traceback" not in result.stderr
 
 

@@ -45,12 +45,12 @@ def test_section_values_and_store_path(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("section", "says"),
     [
-        ({"prot": 1}, "unknown [panel] key(s): prot"),
+        ({"prot": 1}, "[panel]: unknown key 'prot'"),
         ({"port": "80"}, "port must be an integer"),
         ({"port": 0}, "port must be 1-65535"),
         ({"max_streams": 0}, "max_streams must be at least 1"),
         ({"threads": 10, "max_streams": 10}, "threads (10) must exceed max_streams (10)"),
-        ({"poll_interval": 0}, "poll_interval must be positive"),
+        ({"poll_interval": 0}, "poll_interval must be more than 0, not 0"),
         ({"secure_cookies": "yes"}, "true or false"),
         ({"login_attempts": True}, "an integer"),
         ({"secret_key_file": 3}, "a path"),

@@ -10,24 +10,11 @@ from __future__ import annotations
 
 from flask import Flask
 
-from configuration import ConfigError, ConfigFile
 from webpanel.auth import AttemptLimiter
 from webpanel.lobby import api, apidoc, hop, hypnosia, pages  # noqa: F401  (they register routes and paths)
 from webpanel.lobby.blueprint import bp
 from webpanel.lobby.runner import AiRunner
 from webpanel.lobby.seats import GUESSES_PER_MINUTE
-
-
-def public_url_setting(config: ConfigFile) -> str | None:
-    """``[lobby] public_url``: the address tablets use to reach the panel (for join links and QR codes)."""
-    section = config.section("lobby")
-    unknown = sorted(set(section) - {"public_url"})
-    if unknown:
-        raise ConfigError(f"{config.describe()}: unknown [lobby] key(s): {', '.join(unknown)}")
-    url = section.get("public_url", "")
-    if not isinstance(url, str) or (url and not url.startswith(("http://", "https://"))):
-        raise ConfigError(f"{config.describe()}: [lobby] public_url must be an http:// or https:// address")
-    return url or None
 
 
 def init_app(app: Flask) -> None:
