@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 from games.hautetension.game import Game  # noqa: E402
 from games.hautetension.layout import load_layout  # noqa: E402
 from games.hautetension.seats import default_seats  # noqa: E402
+from games.hautetension.views import public_view  # noqa: E402
 from store.db import connect  # noqa: E402
 from store.journal import Journal  # noqa: E402
 
@@ -65,7 +66,7 @@ class Board:
         return {
             "layout": self.layout.name,
             "backend": "sim",
-            "game": {"id": 1, "status": "running", "view": self.game.public_view(), "points": None},
+            "game": {"id": 1, "status": "running", "view": public_view(self.game), "points": None},
             "pawns": {slot: {"owner": owner} for slot, (owner, _) in self.game.pawns.items()},
             "lamps": {"lit": sorted(self.game.lit), "test": False},
             "anomalies": [],

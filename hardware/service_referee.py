@@ -29,6 +29,7 @@ from games.hautetension.game import Game
 from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
 from games.hautetension.seats import DEFAULT_COLOURS, Seat, default_lamps
+from games.hautetension.views import public_view
 
 JournalEntry = tuple[str, dict[str, Any], dict[str, Any] | None]
 
@@ -182,7 +183,7 @@ class Referee:
         return {
             "id": self.current.id,
             "status": self.current.status.value,
-            "view": game.public_view(),
+            "view": public_view(game),
             "points": list(game.points()) if game.is_over() else None,
         }
 

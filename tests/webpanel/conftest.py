@@ -26,6 +26,7 @@ from games.exc import GameError
 from games.hautetension.game import Game
 from games.hautetension.layout import load_layout
 from games.hautetension.seats import Seat, default_lamps
+from games.hautetension.views import public_view
 from store.commands import Command, CommandKind, Commands
 from store.db import connect
 from store.journal import Journal
@@ -214,7 +215,7 @@ class FakeService:
             game = {
                 "id": self.game_id,
                 "status": self.status,
-                "view": self.game.public_view(),
+                "view": public_view(self.game),
                 "points": list(self.game.points()) if self.game.is_over() else None,
             }
         return {
