@@ -34,6 +34,7 @@ from games.hop.rules import (
     TUNNEL,
     UP,
     Action,
+    movement_path,
 )
 
 if TYPE_CHECKING:
@@ -358,15 +359,6 @@ def play_effect(state: State, action: Action) -> None:
 
 def _unsuperpose(state: State, node: int) -> None:
     state.superposed[:] = [entry for entry in state.superposed if entry[0] != node]
-
-
-def movement_path(state: State, action: Action) -> list[int]:
-    """The nodes a movement's electrons leave, cross or land on (for a line: the whole line)."""
-    kind, source, _, to, _ = action
-    if kind in (TUNNEL, CRADLE):
-        ray = next(r for r in state.board.rays[source] if to in r)
-        return [source, *ray[: ray.index(to) + 1]]
-    return [source, to]
 
 
 def slide_market(state: State) -> None:

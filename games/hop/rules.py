@@ -99,6 +99,15 @@ class Termination(enum.Enum):
     """The turn limit was reached with no electrode reached: a draw."""
 
 
+def movement_path(state: State, action: Action) -> list[int]:
+    """The nodes a movement's electrons leave, cross or land on (for a line: the whole line)."""
+    kind, source, _, to, _ = action
+    if kind in (TUNNEL, CRADLE):
+        ray = next(r for r in state.board.rays[source] if to in r)
+        return [source, *ray[: ray.index(to) + 1]]
+    return [source, to]
+
+
 @dataclass
 class State:
     """A |Hop> position; copy it with :meth:`copy` (the board is shared)."""
@@ -310,8 +319,6 @@ class State:
         """The superposed site a movement needs to know the spin of (-1: none)."""
         if not self.superposed or action[0] >= THESIS:
             return -1
-        from games.hop.effects import movement_path
-
         path = movement_path(self, action)
         for node, _ in self.superposed:
             if node in path:
