@@ -34,6 +34,7 @@ from games.hop.rules import (
     TUNNEL,
     UP,
     Action,
+    Effects,
     movement_path,
 )
 
@@ -439,3 +440,7 @@ def tokens_act(state: State) -> None:
         and place[2 * t[1]] != place[2 * t[1] + 1]
     ]
     state.swapper = payer
+
+
+EFFECTS: Final = Effects(effect_actions, resistances_crossed, play_effect, slide_market, tokens_act)
+"""The cards' rules as a position calls them (``start_state(..., effects=EFFECTS)``)."""

@@ -32,6 +32,7 @@ from games.hop.effects import (
     DEAD_SHORT,
     EFFECT_CARDS,
     EFFECT_NAMES,
+    EFFECTS,
     HEAT_SOURCE,
     IMPURITY,
     IONIZATION,
@@ -162,6 +163,7 @@ class Hop(DigitalGame):
             interaction=interaction,
             max_turns=int(self.options["max_rounds"]) * len(self.players),
             market=market,
+            effects=EFFECTS,
         )
 
     # -- state ----------------------------------------------------------

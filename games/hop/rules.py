@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import Final, NamedTuple, TypeAlias
 
 from games.hop.board import Board
 
@@ -99,6 +100,17 @@ class Termination(enum.Enum):
     """The turn limit was reached with no electrode reached: a draw."""
 
 
+class Effects(NamedTuple):
+    """What the Doctorate's effect cards add to a turn: ``games.hop.effects.EFFECTS``, given to
+    :func:`start_state` (the cards build on the rules; the rules do not import the cards)."""
+
+    effect_actions: Callable[[State], list[Action]]
+    resistances_crossed: Callable[[State, Action], int]
+    play_effect: Callable[[State, Action], None]
+    slide_market: Callable[[State], None]
+    tokens_act: Callable[[State], None]
+
+
 def movement_path(state: State, action: Action) -> list[int]:
     """The nodes a movement's electrons leave, cross or land on (for a line: the whole line)."""
     kind, source, _, to, _ = action
@@ -164,6 +176,8 @@ class State:
     after_turn: list[tuple[int, int, int, int]] = dataclasses.field(default_factory=list)
     """Doctorate: what the tokens did after the last turn, ``(card, node, spin, to)`` per electron moved."""
     """Doctorate: a movement waiting for the owner of a superposed electron to choose its spin."""
+    effects: Effects | None = None
+    """Doctorate: the effect cards' rules (None at the other levels)."""
 
     def copy(self) -> State:
         return State(
@@ -196,7 +210,13 @@ class State:
             self.superposed[:],
             self.pending,
             self.after_turn[:],
+            self.effects,
         )
+
+    def _effects(self) -> Effects:
+        if self.effects is None:
+            raise RuntimeError("a Doctorate position needs its effects: start_state(..., effects=...)")
+        return self.effects
 
     # -- who -------------------------------------------------------------
 
@@ -255,9 +275,7 @@ class State:
             last = self.last_blocked[self.turn]
             return [(BLOCK, kind, -1, -1, -1) for kind in self.movement_board if kind != last]
         if self.defending:
-            from games.hop.effects import effect_actions
-
-            return effect_actions(self)
+            return self._effects().effect_actions(self)
         board = self.movement_board
         moves = [
             a
@@ -278,9 +296,7 @@ class State:
         """What the mover pays the bank for a movement (negative: takes from it): ΔE less the resistances."""
         delta = self.energy_change(action)
         if self.tokens and action[0] < THESIS:
-            from games.hop.effects import resistances_crossed
-
-            delta -= resistances_crossed(self, action)
+            delta -= self._effects().resistances_crossed(self, action)
         return delta
 
     def energy_change(self, action: Action) -> int:
@@ -496,9 +512,7 @@ class State:
                 )
             return
         if kind == EFFECT:
-            from games.hop.effects import play_effect
-
-            play_effect(self, action)
+            self._effects().play_effect(self, action)
             return
         if kind == END_DEFENSE:
             self.defending = False
@@ -554,13 +568,9 @@ class State:
 
     def _end_turn(self) -> None:
         if self.market:
-            from games.hop.effects import slide_market
-
-            slide_market(self)
+            self._effects().slide_market(self)
         if self.tokens:
-            from games.hop.effects import tokens_act
-
-            tokens_act(self)
+            self._effects().tokens_act(self)
         self.extra = 0
         self.defending = False
         self.turns += 1
@@ -593,6 +603,7 @@ def start_state(
     interaction: int,
     max_turns: int,
     market: list[int] | None = None,
+    effects: Effects | None = None,
 ) -> State:
     """Electrons in their electrodes; 1 energy each (2 each with two players), the rest in the bank."""
     each = 2 if players == 2 else 1
@@ -613,4 +624,5 @@ def start_state(
         last_blocked=[-1] * players,
         market=list(market or []),
         ionized=[0] * players,
+        effects=effects,
     )
