@@ -11,7 +11,10 @@ from __future__ import annotations
 from flask import Flask
 
 from webpanel.auth import AttemptLimiter
-from webpanel.lobby import api, apidoc, hop, hypnosia, pages  # noqa: F401  (they register routes and paths)
+
+# The route modules, each adding its routes to the blueprint and its paths to the API description.
+# Named here, and only here: no route module registers another as a side effect of an import.
+from webpanel.lobby import api, apidoc, hop, hypnosia, pages, tables  # noqa: F401
 from webpanel.lobby.blueprint import bp
 from webpanel.lobby.runner import AiRunner
 from webpanel.lobby.seats import GUESSES_PER_MINUTE
