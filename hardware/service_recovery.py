@@ -22,6 +22,7 @@ from typing import Any
 
 from games.exc import GameError
 from games.hautetension.pawn import PawnKind
+from games.hautetension.setup import GameSetup
 from hardware.service_referee import (
     Anomaly,
     AnomalyKind,
@@ -29,7 +30,6 @@ from hardware.service_referee import (
     GameStatus,
     JournalEntry,
     Referee,
-    game_from_setup,
 )
 from store.journal import Journal
 
@@ -44,7 +44,7 @@ def last_game(journal: Journal, referee: Referee) -> BoardGame | None:
     if start is None or start.game_id is None or start.private is None:
         return None
     try:
-        game = game_from_setup(referee.layout, start.private["setup"])
+        game = GameSetup.from_record(start.private["setup"]).start(referee.layout)
     except (GameError, KeyError, TypeError, ValueError) as exc:
         raise RecoveryError(
             f"journal entry {start.id}: cannot set up game {start.game_id} again ({exc})"

@@ -16,19 +16,20 @@ nor anything derived from it; kinds go to ``private``.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.exc import GameError, NoPawnLeftError, SetupError
+from games.exc import NoPawnLeftError, SetupError
 from games.hautetension.circuit import evaluate
-from games.hautetension.draw import draw_first_player
 from games.hautetension.game import Game
 from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
-from games.hautetension.seats import DEFAULT_COLOURS, Seat, default_lamps
+from games.hautetension.setup import GameSetup
 from games.hautetension.views import public_view
 
 JournalEntry = tuple[str, dict[str, Any], dict[str, Any] | None]
@@ -388,7 +389,11 @@ class Referee:
             raise SetupError(f"the board is not empty ({', '.join(sorted(self.board))}): clear it first")
         if self.lamp_test:
             self.lamp_test = False
-        game, setup = build_game(self.layout, payload)
+        chosen = GameSetup.from_payload(payload, lamps=self.layout.lamps)
+        if chosen.first == "draw" and chosen.seed is None:
+            chosen = dataclasses.replace(chosen, seed=secrets.randbits(32))  # kept: the draw can be checked
+        game = chosen.start(self.layout)
+        setup = chosen.to_record()
         self.current = BoardGame(game_id, game, setup)
         self.anomalies = {}
         self.last_accepted_at = None
@@ -397,7 +402,7 @@ class Referee:
             "game": game_id,
             "players": [{"name": s.name, "colour": s.colour, "lamp": s.lamp} for s in game.seats],
             "first": game.first,
-            "drawn": setup.get("first") == "draw",
+            "drawn": chosen.first == "draw",
             "handicap": dict(game.handicap),
         }
         entries: list[JournalEntry] = [("game-start", public, {"setup": setup})]
@@ -420,70 +425,3 @@ class Referee:
             )
         self.lamp_test = on
         return [("lamp-test", {"on": on}, None)]
-
-
-def build_game(layout: Layout, payload: Mapping[str, Any]) -> tuple[Game, dict[str, Any]]:
-    """A :class:`Game` from a NEW_GAME payload, and the setup to replay it later."""
-    players = payload.get("players")
-    if not isinstance(players, list) or not players:
-        raise SetupError('"players" must be a list of {"name", "colour"} objects')
-    names: list[str] = []
-    colours: list[str] = []
-    for index, player in enumerate(players):
-        if isinstance(player, str):
-            player = {"name": player}
-        if (
-            not isinstance(player, dict)
-            or not isinstance(player.get("name"), str)
-            or not player["name"].strip()
-        ):
-            raise SetupError(f"player {index + 1} needs a name")
-        names.append(player["name"].strip())
-        colour = player.get("colour") or DEFAULT_COLOURS[index % len(DEFAULT_COLOURS)]
-        if not isinstance(colour, str):
-            raise SetupError(f"player {index + 1}'s colour must be a string")
-        colours.append(colour)
-    if len(set(names)) != len(names):
-        raise SetupError("two players cannot have the same name")
-    lamps = default_lamps(len(names))
-    seats = [Seat(name=n, lamp=lamp, colour=c) for n, lamp, c in zip(names, lamps, colours, strict=True)]
-    handicap = payload.get("handicap") or None
-    if handicap is not None and (
-        not isinstance(handicap, dict)
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in handicap.values())
-    ):
-        raise SetupError('"handicap" maps a lamp to 1..3 pawns, like {"N": 1}')
-    first = payload.get("first", 0)
-    seed = payload.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
-        raise SetupError('"seed" must be an integer')
-    if first == "draw":
-        if seed is None:
-            seed = int.from_bytes(__import__("os").urandom(4), "big")
-        first_seat = draw_first_player(len(seats), seed)
-    elif isinstance(first, int) and not isinstance(first, bool):
-        first_seat = first
-    else:
-        raise SetupError(f'"first" must be a seat number or "draw", not {first!r}')
-    try:
-        game = Game(layout, seats, first=first_seat, handicap=handicap)
-    except GameError as exc:
-        raise SetupError(str(exc)) from None
-    setup = {
-        "players": [{"name": s.name, "colour": s.colour} for s in seats],
-        "first": first,
-        "first_seat": first_seat,
-        "seed": seed,
-        "handicap": dict(handicap or {}),
-    }
-    return game, setup
-
-
-def game_from_setup(layout: Layout, setup: Mapping[str, Any]) -> Game:
-    """Rebuild the empty game a ``game-start`` entry describes (same seats, same first player)."""
-    payload = {
-        "players": setup["players"],
-        "first": int(setup["first_seat"]),
-        "handicap": setup.get("handicap"),
-    }
-    return build_game(layout, payload)[0]

@@ -273,6 +273,9 @@ def test_commands_are_refused_with_reasons(rig: Rig) -> None:
         {"players": [{"name": "Solo"}]},
         {"players": "Ana,Ben"},
         {"players": [{"name": "Ana"}, {"name": "Ana"}]},
+        {"players": [{"name": "Ana"}, {"name": "ANA"}]},  # names are compared without case
+        {"players": [{"name": "Ana", "colour": "red"}, {"name": "Ben", "colour": "red"}]},
+        {"players": [{"name": "Ana", "colour": "pink"}, {"name": "Ben"}]},
         {"players": [{"name": "Ana"}, {"name": "Ben"}], "first": 5},
         {"players": [{"name": "Ana"}, {"name": "Ben"}], "first": "coin"},
         {"players": [{"name": "Ana"}, {"name": "Ben"}], "handicap": {"X": 1}},
