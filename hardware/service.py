@@ -48,10 +48,10 @@ from hardware.events import (
 from hardware.exc import BoardConfigError
 from hardware.service_notify import SystemdNotifier
 from hardware.service_recovery import Recovery, restore
-from hardware.service_referee import JournalEntry, LampState, Referee
+from hardware.service_referee import LampState, Referee
 from hardware.service_sim import SimBoardFile
 from store.commands import Command, CommandKind, Commands
-from store.journal import Journal
+from store.journal import Journal, JournalEntry, JournalKind
 
 BACKEND_NAMES = ("sim", "gpio", "serial")
 """``mock`` is accepted as an alias of ``sim``."""
@@ -175,8 +175,8 @@ class BoardService:
             self.recovery = recovery
             entries = (
                 [
-                    (
-                        "service-start",
+                    JournalEntry(
+                        JournalKind.SERVICE_START,
                         {
                             "pid": os.getpid(),
                             "backend": self.backend.name,
@@ -255,7 +255,7 @@ class BoardService:
             self.notifier.stopping("board service stopping")
             self.backend.lamps_safe()
             if self.journal is not None:
-                self._commit([("service-stop", {"pid": os.getpid()}, None)])
+                self._commit([JournalEntry(JournalKind.SERVICE_STOP, {"pid": os.getpid()})])
 
     def step(self) -> None:
         """One loop turn (see the module docstring)."""
@@ -296,8 +296,8 @@ class BoardService:
             return []
         self.referee.scanner_faulted = faulted
         entries: list[JournalEntry] = [
-            (
-                "scanner",
+            JournalEntry(
+                JournalKind.SCANNER,
                 {
                     "faulted": faulted,
                     "message": self._poll_failed or ("scanner faulted" if faulted else "scanner ok"),
@@ -338,7 +338,7 @@ class BoardService:
             return referee.button(False)
         if isinstance(event, ButtonLongPress):
             selftest = "refused: a game is running" if referee.running is not None else "run"
-            return [("button-long-press", {"selftest": selftest}, None)]
+            return [JournalEntry(JournalKind.BUTTON_LONG_PRESS, {"selftest": selftest})]
         if isinstance(event, Fault):
             return referee.fault(_fault_key(event), _fault_public(event))
         if isinstance(event, FaultCleared):
@@ -364,7 +364,7 @@ class BoardService:
                 self.backend.set_lamps(lamps.lit)
             changed_lit = self.lamps_shown is None or lamps.lit != self.lamps_shown.lit
             self.lamps_shown = lamps
-            entries = entries + [("lamps", lamps.to_public(), None)]
+            entries = entries + [JournalEntry(JournalKind.LAMPS, lamps.to_public())]
             if changed_lit:
                 after = self.clock()
                 for at in timed:
@@ -373,7 +373,7 @@ class BoardService:
             return
         game = self.referee.current
         game_id = game.id if game is not None and (game.is_running or _ends_game(entries)) else None
-        if any(kind == "game-start" for kind, _, _ in entries) and game is not None:
+        if any(entry.kind is JournalKind.GAME_START for entry in entries) and game is not None:
             game_id = game.id
         self.journal.append_many(
             entries,
@@ -422,8 +422,8 @@ class BoardService:
                 reason = str(exc) if not isinstance(exc, KeyError) else f"missing {exc}"
                 self._commit(
                     [
-                        (
-                            "command-refused",
+                        JournalEntry(
+                            JournalKind.COMMAND_REFUSED,
                             {"command": command.id, "kind": command.kind.value, "reason": reason},
                             None,
                         )
@@ -459,9 +459,8 @@ class BoardService:
                     " abandon or finish the game first"
                 )
             report = dict(self.selftest(self.backend))
-            return report, [
-                ("self-test", {"ok": report.get("ok"), "checks": len(report.get("checks", []))}, None)
-            ]
+            summary = {"ok": report.get("ok"), "checks": len(report.get("checks", []))}
+            return report, [JournalEntry(JournalKind.SELF_TEST, summary)]
         if kind is CommandKind.SIM_SLOT:
             return self._sim_slot(payload)
         if kind is CommandKind.SIM_BUTTON:
@@ -552,7 +551,7 @@ def _redacted(command: Command) -> dict[str, Any] | None:
 
 
 def _ends_game(entries: list[JournalEntry]) -> bool:
-    return any(kind == "game-end" for kind, _, _ in entries)
+    return any(entry.kind is JournalKind.GAME_END for entry in entries)
 
 
 def _fault_key(event: Fault | FaultCleared) -> str:

@@ -28,10 +28,9 @@ from hardware.service_referee import (
     AnomalyKind,
     BoardGame,
     GameStatus,
-    JournalEntry,
     Referee,
 )
-from store.journal import Journal
+from store.journal import Journal, JournalEntry, JournalKind
 
 
 class RecoveryError(RuntimeError):
@@ -40,7 +39,7 @@ class RecoveryError(RuntimeError):
 
 def last_game(journal: Journal, referee: Referee) -> BoardGame | None:
     """The last game of the journal, replayed through the rules engine."""
-    start = journal.last_of_kind("game-start")
+    start = journal.last_of_kind(JournalKind.GAME_START)
     if start is None or start.game_id is None or start.private is None:
         return None
     try:
@@ -51,12 +50,12 @@ def last_game(journal: Journal, referee: Referee) -> BoardGame | None:
         ) from exc
     board_game = BoardGame(start.game_id, game, dict(start.private["setup"]))
     for entry in journal.game_entries(start.game_id):
-        if entry.kind == "placement":
+        if entry.kind is JournalKind.PLACEMENT:
             try:
                 game.push(str(entry.public["slot"]), str((entry.private or {})["kind"]))
             except (GameError, KeyError) as exc:
                 raise RecoveryError(f"journal entry {entry.id}: cannot replay placement ({exc})") from exc
-        elif entry.kind == "game-end":
+        elif entry.kind is JournalKind.GAME_END:
             board_game.status = GameStatus(entry.public.get("status", "over"))
     return board_game
 
@@ -105,12 +104,12 @@ def restore(
         referee.lamp_test = False
     for slot, anomaly in sorted(referee.anomalies.items()):
         if stored.get(slot) != anomaly:
-            entries.append(("anomaly", anomaly.to_public(), None))
+            entries.append(JournalEntry(JournalKind.ANOMALY, anomaly.to_public()))
     for slot, old in sorted(stored.items()):
         if slot not in referee.anomalies:
             entries.append(
-                (
-                    "anomaly-resolved",
+                JournalEntry(
+                    JournalKind.ANOMALY_RESOLVED,
                     {"kind": old.kind.value, "slot": slot, "message": f"{slot} matches the game again"},
                     None,
                 )

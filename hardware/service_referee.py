@@ -9,7 +9,7 @@ While any anomaly is open the game is *paused*: nobody has the turn and new
 pawns are not attributed (docs/board-service.md, "Physical game").
 
 The referee does no I/O. Each handler returns the journal entries it
-produced as ``(kind, public, private)`` tuples; the service writes them with
+produced (:class:`~store.journal.JournalEntry`: kind, public, private); the service writes them with
 the board state in one transaction. Public payloads never carry a pawn's kind
 nor anything derived from it; kinds go to ``private``.
 """
@@ -31,8 +31,7 @@ from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
 from games.hautetension.setup import GameSetup
 from games.hautetension.views import public_view
-
-JournalEntry = tuple[str, dict[str, Any], dict[str, Any] | None]
+from store.journal import JournalEntry, JournalKind
 
 
 class AnomalyKind(enum.Enum):
@@ -197,7 +196,7 @@ class Referee:
     def pawn_placed(self, slot: str, kind: PawnKind, at: float) -> list[JournalEntry]:
         """A pawn is now confirmed in *slot*; *at* is the monotonic confirmation time."""
         self.board[slot] = kind
-        entries: list[JournalEntry] = [("slot", {"slot": slot, "event": "placed"}, {"kind": kind.value})]
+        entries = [JournalEntry(JournalKind.SLOT, {"slot": slot, "event": "placed"}, {"kind": kind.value})]
         game = self.running
         if game is not None and slot in game.game.pawns:
             entries += self._recheck(slot)
@@ -235,7 +234,7 @@ class Referee:
 
     def pawn_lifted(self, slot: str) -> list[JournalEntry]:
         self.board.pop(slot, None)
-        entries: list[JournalEntry] = [("slot", {"slot": slot, "event": "lifted"}, None)]
+        entries: list[JournalEntry] = [JournalEntry(JournalKind.SLOT, {"slot": slot, "event": "lifted"})]
         return entries + self._recheck(slot)
 
     def _attribute(self, board_game: BoardGame, slot: str, kind: PawnKind, at: float) -> list[JournalEntry]:
@@ -255,8 +254,8 @@ class Referee:
         self.last_accepted_at = at
         self.last_accepted_slot = slot
         entries: list[JournalEntry] = [
-            (
-                "placement",
+            JournalEntry(
+                JournalKind.PLACEMENT,
                 {
                     "game": board_game.id,
                     "slot": slot,
@@ -290,7 +289,7 @@ class Referee:
         self.anomalies = {
             slot: a for slot, a in self.anomalies.items() if slot in self.board and slot not in game.pawns
         }
-        return [("game-end", public, None)]
+        return [JournalEntry(JournalKind.GAME_END, public)]
 
     # -- anomalies ------------------------------------------------------------
 
@@ -339,19 +338,17 @@ class Referee:
             return []
         anomaly = Anomaly(kind, slot, self.clock(), message)
         self.anomalies[slot] = anomaly
-        return [("anomaly", anomaly.to_public(), None)]
+        return [JournalEntry(JournalKind.ANOMALY, anomaly.to_public())]
 
     def _close(self, slot: str, message: str) -> list[JournalEntry]:
         old = self.anomalies.pop(slot, None)
         if old is None:
             return []
-        entries: list[JournalEntry] = [
-            ("anomaly-resolved", {"kind": old.kind.value, "slot": slot, "message": message}, None)
-        ]
+        resolved = {"kind": old.kind.value, "slot": slot, "message": message}
+        entries = [JournalEntry(JournalKind.ANOMALY_RESOLVED, resolved)]
         if self.running is not None and not self.anomalies:
-            entries.append(
-                ("game-resumed", {"game": self.running.id, "to_move": self.running.game.to_move}, None)
-            )
+            resumed = {"game": self.running.id, "to_move": self.running.game.to_move}
+            entries.append(JournalEntry(JournalKind.GAME_RESUMED, resumed))
         return entries
 
     def _pause_reason(self) -> str:
@@ -369,15 +366,15 @@ class Referee:
     def fault(self, key: str, public: dict[str, Any]) -> list[JournalEntry]:
         """A fault is open (the service decides separately whether the scanner as a whole is faulted)."""
         self.faults[key] = public
-        return [("fault", public, None)]
+        return [JournalEntry(JournalKind.FAULT, public)]
 
     def fault_cleared(self, key: str, public: dict[str, Any]) -> list[JournalEntry]:
         self.faults.pop(key, None)
-        return [("fault-cleared", public, None)]
+        return [JournalEntry(JournalKind.FAULT_CLEARED, public)]
 
     def button(self, held: bool) -> list[JournalEntry]:
         self.button_held = held
-        return [("button", {"held": held}, None)]
+        return [JournalEntry(JournalKind.BUTTON, {"held": held})]
 
     # -- games ----------------------------------------------------------------
 
@@ -405,7 +402,7 @@ class Referee:
             "drawn": chosen.first == "draw",
             "handicap": dict(game.handicap),
         }
-        entries: list[JournalEntry] = [("game-start", public, {"setup": setup})]
+        entries: list[JournalEntry] = [JournalEntry(JournalKind.GAME_START, public, {"setup": setup})]
         for slot in sorted(game.pawns):
             entries += self._open(
                 slot, AnomalyKind.HANDICAP, f"place the handicap attack pawn on {slot} before the first move"
@@ -424,4 +421,4 @@ class Referee:
                 f"game {self.running.id} is running: the lamp test would light its players' lamps"
             )
         self.lamp_test = on
-        return [("lamp-test", {"on": on}, None)]
+        return [JournalEntry(JournalKind.LAMP_TEST, {"on": on})]

@@ -20,7 +20,7 @@ from games.hautetension.handicap import MAX_HANDICAP
 from games.hautetension.seats import MAX_PLAYERS, MIN_PLAYERS
 from games.hautetension.setup import COLOURS, HEX_COLOUR, LAMPS, MAX_NAME, GameSetup
 from store.commands import CommandKind
-from store.journal import BoardState, Entry, Journal
+from store.journal import BoardState, Entry, Journal, JournalKind
 from webpanel import auth, csrf, openapi
 from webpanel.auth import staff_required
 from webpanel.db import board_state, game_running, get_db, service_running, submit
@@ -207,9 +207,11 @@ def api_journal() -> Response:
     after = _query_int("after", 0)
     limit = _query_int("limit", JOURNAL_PAGE, high=JOURNAL_PAGE)
     kind = request.args.get("kind") or None
+    if kind is not None and kind not in set(JournalKind):
+        raise ApiError(400, f"kind must be one of {', '.join(JournalKind)}")
     journal = Journal(get_db())
     with_private = not game_running(journal.state())
-    entries = journal.tail(after, limit=limit, kinds=[kind] if kind else None)
+    entries = journal.tail(after, limit=limit, kinds=[JournalKind(kind)] if kind else None)
     return jsonify(
         {
             "entries": [_entry(e, with_private) for e in entries],
@@ -414,7 +416,7 @@ openapi.add_paths(
                         "in": "query",
                         "schema": {"type": "integer", "minimum": 0, "maximum": JOURNAL_PAGE},
                     },
-                    {"name": "kind", "in": "query", "schema": {"type": "string"}},
+                    {"name": "kind", "in": "query", "schema": {"type": "string", "enum": list(JournalKind)}},
                 ],
                 "responses": {
                     "200": openapi.json_response("Entries"),

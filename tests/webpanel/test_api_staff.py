@@ -279,6 +279,8 @@ def test_journal_read_and_export(staff: Any, service: Any, tools: Any) -> None:
     later = staff.get(f"/api/staff/journal?after={after}&limit=1").get_json()["entries"]
     assert len(later) == 1 and later[0]["id"] > after
     assert staff.get("/api/staff/journal?kind=slot").get_json()["entries"][0]["kind"] == "slot"
+    unknown = staff.get("/api/staff/journal?kind=slots")
+    assert unknown.status_code == 400 and "kind must be one of" in unknown.get_json()["error"]
     export = staff.get("/api/staff/journal/export")
     assert export.status_code == 200 and "attachment" in export.headers["Content-Disposition"]
     lines = [json.loads(line) for line in export.get_data(as_text=True).splitlines()]
