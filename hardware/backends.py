@@ -25,6 +25,8 @@ BACKENDS = ("gpio", "sim", "mock", "serial")
 class SimBoard(GpioBoard):
     """The ``sim`` backend: :class:`GpioBoard` on a :class:`~hardware.virtual.VirtualBoard`."""
 
+    virtual_board: VirtualBoard
+
     def __init__(
         self,
         settings: HardwareSettings,

@@ -230,7 +230,7 @@ def run_scan(backend: BoardBackend, layout: Layout, *, out: TextIO, scans: int |
 
     now = clock.now if clock is not None else time.monotonic
     sleep = clock.wait if clock is not None else time.sleep
-    virtual = getattr(backend, "virtual_board", None)
+    virtual = backend.virtual_board
     script = demo_script(layout) if demo and virtual is not None else []
     health = backend.health()
     _emit(out, as_json, {"event": "start", **{k: health.get(k) for k in
@@ -336,7 +336,7 @@ def open_for_command(
         board = config.data.get("board", {})
         kind = args.backend or (board.get("backend") if isinstance(board, dict) else None) or "sim"
         backend = open_backend(str(kind), config, layout=layout, port=getattr(args, "port", None))
-        virtual = getattr(backend, "virtual_board", None)
+        virtual = backend.virtual_board
         injections = getattr(args, "inject", None) or []
         if injections and virtual is None:
             backend.close()

@@ -20,7 +20,7 @@ from hardware.backends import SimBoard
 from hardware.clock import SimulatedClock
 from hardware.exc import BoardConfigError
 from hardware.service import BoardService, BoardSettings
-from hardware.service_sim import SimBoardFile
+from hardware.service.sim import SimBoardFile
 from hardware.settings import load_settings
 from store.commands import Command, CommandKind, Commands, CommandStatus
 from store.db import connect
@@ -356,9 +356,9 @@ def test_sim_commands_fail_on_a_real_board(tmp_path: Path) -> None:
     class RealBoard:
         """Every part of the sim backend but its virtual board: what gpio and serial look like."""
 
+        virtual_board = None  # as BoardBackend declares it for a real board
+
         def __getattr__(self, name: str) -> Any:
-            if name == "virtual_board":
-                raise AttributeError(name)
             return getattr(rig.backend, name)
 
     rig.service.backend = RealBoard()  # type: ignore[assignment]
@@ -421,4 +421,40 @@ def test_a_long_press_runs_the_self_test_only_outside_a_game(tmp_path: Path) -> 
     rig.run(long_press + 0.1)
     rig.command(CommandKind.SIM_BUTTON, {"held": False})
     assert rig.service.health()["selftest"]["backend"] == "sim"
+    rig.close()
+
+
+def test_every_command_has_its_handler_in_the_dispatch_table() -> None:
+    from hardware.service.loop import _COMMANDS
+
+    assert set(_COMMANDS) == set(CommandKind)
+
+
+def test_the_service_is_a_context_manager_that_releases_the_board(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    with rig.service as service:
+        assert service is rig.service
+        rig.new_game()
+    # Leaving the block closed the board (its pins released, lamps safe): it scans no more.
+    with pytest.raises(RuntimeError, match="closed"):
+        rig.backend.poll()
+    assert rig.service.notifier._socket is None
+    rig.conn.close()
+
+
+def test_backends_declare_what_the_service_may_ask_of_them(tmp_path: Path) -> None:
+    from hardware.backend import BoardBackend
+    from hardware.gpio_backend import GpioBoard
+    from hardware.serial_backend import SerialBackend
+
+    rig = Rig(tmp_path, start=False)
+    assert isinstance(rig.backend, BoardBackend) and rig.backend.virtual_board is not None
+    assert GpioBoard.virtual_board is None and SerialBackend.virtual_board is None
+    assert SerialBackend.selftest_on_long_press is False  # the device runs none: a long press is reported
+    rig.service.start()
+    rig.new_game()
+    rig.run()
+    assert rig.backend.selftest_on_long_press is False  # off while a game runs
+    rig.command(CommandKind.ABANDON_GAME)
+    assert rig.backend.selftest_on_long_press is True
     rig.close()

@@ -17,7 +17,7 @@ from games.hautetension.tournament import Lighting
 from hardware.backends import SimBoard
 from hardware.clock import SimulatedClock
 from hardware.service import BoardService, BoardSettings
-from hardware.service_sim import SimBoardFile
+from hardware.service.sim import SimBoardFile
 from hardware.settings import load_settings
 from store.commands import CommandKind, Commands, CommandStatus
 from store.db import connect

@@ -1,23 +1,4 @@
-"""The board service: scan → rules → lamps, with a journal that loses nothing.
-
-One loop, run every scan period of the backend (5 ms by default):
-
-1. ``backend.poll()`` — one scan; debounced slot, button and fault events;
-2. the :class:`~hardware.service_referee.Referee` follows the game from those
-   events (attribution by turn order, anomalies);
-3. the lamps are set to the true circuit of the board (all off while the
-   scanner is faulted, all lit for the lamp test);
-4. everything that happened goes to the journal with the board state in one
-   durable transaction;
-5. about every 20 ms, commands from the panel or the CLI are carried out;
-   about every second, the health report (the heartbeat) is written;
-6. the systemd watchdog is pinged at half its period.
-
-The lamps are set before the journal is written: they are the physical truth
-and must not wait for the disk. Commands are acknowledged only after the
-journal holds what they did (``synchronous=FULL``: durable before
-acknowledged). The board state contract is in docs/board-service.md.
-"""
+"""The board service's loop: :class:`BoardService` (see the package's docstring for its steps)."""
 
 from __future__ import annotations
 
@@ -27,12 +8,11 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
-from configuration import ConfigFile, Section
 from games.exc import GameError
-from games.hautetension.layout import DEFAULT_LAYOUT, Layout
+from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
 from hardware.backend import BoardBackend
 from hardware.events import (
@@ -45,55 +25,28 @@ from hardware.events import (
     PawnLifted,
     PawnPlaced,
 )
-from hardware.exc import BoardConfigError
-from hardware.service_notify import SystemdNotifier
-from hardware.service_recovery import Recovery, restore
-from hardware.service_referee import LampState, Referee
-from hardware.service_sim import SimBoardFile
+from hardware.service.notify import SystemdNotifier
+from hardware.service.recovery import Recovery, restore
+from hardware.service.referee import LampState, Referee
+from hardware.service.settings import BoardSettings
+from hardware.service.sim import SimBoardFile
 from store.commands import Command, CommandKind, Commands
 from store.journal import Journal, JournalEntry, JournalKind
 
-BACKEND_NAMES = ("sim", "gpio", "serial")
-"""``mock`` is accepted as an alias of ``sim``."""
+if TYPE_CHECKING:
+    from hardware.virtual import VirtualBoard
+
 STALE_COMMAND_S = 10.0
 """A command found at start-up that was queued longer ago than this is not carried out:
 whoever sent it has stopped waiting (the panel after 3 s, the CLI after 5 s)."""
 
 
+CommandOutcome = tuple[dict[str, Any], list[JournalEntry]]
+"""What carrying out a command gives: its result (for whoever sent it) and the journal entries."""
+
+
 class CommandRefused(Exception):
     """A command the service cannot carry out now; the message says why."""
-
-
-@dataclass(frozen=True)
-class BoardSettings:
-    """Typed ``[board]`` settings (every key is documented in config.example.toml)."""
-
-    backend: str = "sim"
-    layout: str = DEFAULT_LAYOUT
-    min_turn: float = 1.0
-    settle: float = 0.2
-    health_interval: float = 1.0
-    command_interval: float = 0.02
-    sim_board_file: str | None = None
-
-    @classmethod
-    def from_config(cls, config: ConfigFile) -> BoardSettings:
-        """Parse ``[board]``; raise :class:`BoardConfigError` listing every bad key."""
-        with config.read("board", error=BoardConfigError) as section:
-            return cls.read(section)
-
-    @classmethod
-    def read(cls, s: Section) -> BoardSettings:
-        """The settings the ``[board]`` table *s* declares (its problems are noted in *s*)."""
-        return cls(
-            backend=s.choice("backend", BACKEND_NAMES, cls.backend, aliases={"mock": "sim"}),
-            layout=s.text("layout", cls.layout) or cls.layout,
-            min_turn=s.number("min_turn_s", cls.min_turn, minimum=0),
-            settle=s.number("settle_ms", cls.settle, minimum=0, unit="ms"),
-            health_interval=s.number("health_interval_s", cls.health_interval, minimum=0.05),
-            command_interval=s.number("command_interval_ms", cls.command_interval, minimum=1, unit="ms"),
-            sim_board_file=s.text("sim_board_file", "") or None,
-        )
 
 
 class LatencyStats:
@@ -214,7 +167,7 @@ class BoardService:
 
     def _restore_virtual_board(self) -> None:
         assert self.sim_file is not None
-        board = getattr(self.backend, "virtual_board", None)
+        board = self.backend.virtual_board
         if board is None:
             return
         for slot, kind in self.sim_file.load().items():
@@ -393,8 +346,7 @@ class BoardService:
     def _guard_selftest(self) -> None:
         # The self-test reads raw slot readings: a long press must not run it during a game
         # (its report is in the health the panel shows). Service mode is outside games.
-        if hasattr(self.backend, "selftest_on_long_press"):
-            self.backend.selftest_on_long_press = self.referee.running is None
+        self.backend.selftest_on_long_press = self.referee.running is None
 
     def _status_line(self) -> str:
         referee = self.referee
@@ -434,46 +386,48 @@ class BoardService:
             self._commit(entries)  # durable before acknowledged
             self.commands.complete(command.id, result, payload=redacted)
 
-    def _execute(self, command: Command) -> tuple[dict[str, Any], list[JournalEntry]]:
-        payload = command.payload
-        referee = self.referee
-        kind = command.kind
-        if kind is CommandKind.NEW_GAME:
-            assert self.journal is not None
-            game_id = self.journal.max_game_id() + 1
-            entries = referee.new_game(game_id, payload)
-            return {
-                "game": game_id,
-                "first": referee.current.game.first if referee.current else None,
-            }, entries
-        if kind is CommandKind.ABANDON_GAME:
-            running = referee.running
-            entries = referee.abandon()
-            return {"game": running.id if running else None}, entries
-        if kind is CommandKind.LAMP_TEST:
-            return {"on": bool(payload.get("on", True))}, referee.set_lamp_test(bool(payload.get("on", True)))
-        if kind is CommandKind.SELF_TEST:
-            if referee.running is not None:
-                raise CommandRefused(
-                    "the self-test reads raw slot readings, which a running game keeps secret:"
-                    " abandon or finish the game first"
-                )
-            report = dict(self.selftest(self.backend))
-            summary = {"ok": report.get("ok"), "checks": len(report.get("checks", []))}
-            return report, [JournalEntry(JournalKind.SELF_TEST, summary)]
-        if kind is CommandKind.SIM_SLOT:
-            return self._sim_slot(payload)
-        if kind is CommandKind.SIM_BUTTON:
-            board = self._virtual_board()
-            if payload.get("held"):
-                board.press_button()
-            else:
-                board.release_button()
-            return {"held": bool(payload.get("held"))}, []
-        raise CommandRefused(f"unknown command {kind.value}")
+    def _execute(self, command: Command) -> CommandOutcome:
+        handler = _COMMANDS.get(command.kind)
+        if handler is None:
+            raise CommandRefused(f"unknown command {command.kind.value}")
+        return handler(self, command.payload)
 
-    def _virtual_board(self) -> Any:
-        board = getattr(self.backend, "virtual_board", None)
+    def _new_game(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        assert self.journal is not None
+        game_id = self.journal.max_game_id() + 1
+        entries = self.referee.new_game(game_id, payload)
+        current = self.referee.current
+        return {"game": game_id, "first": current.game.first if current else None}, entries
+
+    def _abandon_game(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        running = self.referee.running
+        entries = self.referee.abandon()
+        return {"game": running.id if running else None}, entries
+
+    def _lamp_test(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        on = bool(payload.get("on", True))
+        return {"on": on}, self.referee.set_lamp_test(on)
+
+    def _self_test(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        if self.referee.running is not None:
+            raise CommandRefused(
+                "the self-test reads raw slot readings, which a running game keeps secret:"
+                " abandon or finish the game first"
+            )
+        report = dict(self.selftest(self.backend))
+        summary = {"ok": report.get("ok"), "checks": len(report.get("checks", []))}
+        return report, [JournalEntry(JournalKind.SELF_TEST, summary)]
+
+    def _sim_button(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        board = self._virtual_board()
+        if payload.get("held"):
+            board.press_button()
+        else:
+            board.release_button()
+        return {"held": bool(payload.get("held"))}, []
+
+    def _virtual_board(self) -> VirtualBoard:
+        board = self.backend.virtual_board
         if board is None:
             raise CommandRefused(
                 f"the {self.backend.name} board is a real board: only the simulated board"
@@ -481,7 +435,7 @@ class BoardService:
             )
         return board
 
-    def _sim_slot(self, payload: Mapping[str, Any]) -> tuple[dict[str, Any], list[JournalEntry]]:
+    def _sim_slot(self, payload: Mapping[str, Any]) -> CommandOutcome:
         board = self._virtual_board()
         slot = self.layout.check_slot(str(payload["slot"]))
         pawn = payload.get("pawn")
@@ -538,8 +492,27 @@ class BoardService:
         return report
 
     def close(self) -> None:
+        """Release the backend (its lamps in their safe state) and the systemd socket."""
         self.backend.close()
         self.notifier.close()
+
+    def __enter__(self) -> BoardService:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+_COMMANDS: dict[CommandKind, Callable[[BoardService, Mapping[str, Any]], CommandOutcome]] = {
+    CommandKind.NEW_GAME: BoardService._new_game,
+    CommandKind.ABANDON_GAME: BoardService._abandon_game,
+    CommandKind.LAMP_TEST: BoardService._lamp_test,
+    CommandKind.SELF_TEST: BoardService._self_test,
+    CommandKind.SIM_SLOT: BoardService._sim_slot,
+    CommandKind.SIM_BUTTON: BoardService._sim_button,
+}
+"""Each command the service carries out, and how (the tournament engine keeps its events the same way)."""
 
 
 def _redacted(command: Command) -> dict[str, Any] | None:

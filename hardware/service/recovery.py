@@ -23,7 +23,7 @@ from typing import Any
 from games.exc import GameError
 from games.hautetension.pawn import PawnKind
 from games.hautetension.setup import GameSetup
-from hardware.service_referee import (
+from hardware.service.referee import (
     Anomaly,
     AnomalyKind,
     BoardGame,
