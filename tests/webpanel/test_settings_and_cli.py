@@ -15,6 +15,7 @@ from werkzeug.security import check_password_hash
 
 from configuration import ConfigError, ConfigFile, load_config
 from hautetension.cli import main
+from tests.webpanel.helpers import Api, make_settings
 from webpanel.auth import AttemptLimiter, PinError, check_new_pin, set_panel_key
 from webpanel.config import PanelSettings
 from webpanel.security import SecretKeyError, load_or_create_secret_key
@@ -76,10 +77,10 @@ def test_secret_key_is_created_0600_and_reused(tmp_path: Path) -> None:
         load_or_create_secret_key(path)
 
 
-def test_app_generates_its_secret_key_next_to_the_database(tmp_path: Path, tools: Any) -> None:
+def test_app_generates_its_secret_key_next_to_the_database(tmp_path: Path) -> None:
     from webpanel.app import close_app, create_app
 
-    settings = tools.make_settings(tmp_path)
+    settings = make_settings(tmp_path)
     app = create_app({"PANEL": settings})
     try:
         key_file = tmp_path / "panel-secret.key"
@@ -218,7 +219,7 @@ def test_cli_set_pin_keeps_the_config_files_owner_and_group(tmp_path: Path, monk
 
 
 def test_a_pin_set_while_the_panel_runs_works_at_the_next_login(
-    tmp_path: Path, monkeypatch: Any, tools: Any
+    tmp_path: Path, monkeypatch: Any
 ) -> None:
     from hautetension.commands.panel import configured_pin_hash
     from webpanel.app import close_app, create_app
@@ -229,7 +230,7 @@ def test_a_pin_set_while_the_panel_runs_works_at_the_next_login(
     app = create_app({"PANEL": PanelSettings.from_config(config), "TESTING": True},
                      staff_pin_hash=functools.partial(configured_pin_hash, config))
     try:
-        api = tools.Api(app.test_client())
+        api = Api(app.test_client())
         assert api.login("482915").status_code == 403  # no PIN is set
         monkeypatch.setattr("sys.stdin", io.StringIO("482915\n"))
         assert main(["staff", "set-pin", "--config", str(path), "--pin-stdin"]) == 0
