@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 from unittest.mock import MagicMock
 
 import pytest
+from gpiozero.exc import GPIOPinInUse
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -178,9 +178,16 @@ def test_bank_reader_for_pigpio_and_native_factories() -> None:
     assert bank_reader_for(LGPIOFactory()) is None
 
 
-def test_scanner_releases_its_pins(pinwheel: Layout, make_rig: Callable[..., Any]) -> None:
+def test_scanner_releases_its_pins(pinwheel: Layout) -> None:
     s = HardwareSettings()
     scanner, board = open_scanner(s, pinwheel)
+    with pytest.raises(GPIOPinInUse):  # while it is open, its pins are its own
+        MultiplexerScanner(s, pinwheel, pin_factory=board.factory, clock=board.clock)
     scanner.close()
-    again = MultiplexerScanner(s, pinwheel, pin_factory=board.factory, clock=board.clock)
-    again.close()
+    assert all(device.closed for device in scanner.select)
+    board.place("b9", PawnKind.ATTACK)
+    with MultiplexerScanner(s, pinwheel, pin_factory=board.factory, clock=board.clock) as again:
+        levels = again.scan()  # the same pins, claimed again, read the board as it is
+        assert {i: levels[i] for i in expected_levels(s, pinwheel, board, again)} == expected_levels(
+            s, pinwheel, board, again)
+        assert not levels[again.index(s.slot_map(pinwheel)["b9"].presence)]  # type: ignore[arg-type]

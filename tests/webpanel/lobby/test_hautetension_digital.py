@@ -186,8 +186,12 @@ def test_a_computer_opponent_moves_after_the_timers_default(app: Flask, device: 
     app.config["LOBBY_WATCH_TICK"] = 0.05
     display = device()
     seats = [{"kind": "human", "name": "Ana"}, {"kind": "ai", "level": "heuristic"}]
-    game, _ = seated(display, device, seats, options={"first": 0, "turn_timer": 0.2})
-    wait_for(lambda: display.state(game["id"])["moves"] >= 2, timeout=10)
+    game, (ana, computer) = seated(display, device, seats, options={"first": 0, "turn_timer": 0.2})
+    assert ana is not None and computer is None  # a computer seat has no tablet
+    state = wait_for(lambda: (s := display.state(game["id"]))["moves"] >= 2 and s, timeout=10)
+    # Ana's time ran out (her default move), then the computer played: in turn, and nobody else.
+    assert [m["player"] for m in state["view"]["moves"][:2]] == [0, 1]
+    assert state["ai_error"] is None and state["seats"][1]["kind"] == "ai"
 
 
 # -- computer players -----------------------------------------------------------------------------
