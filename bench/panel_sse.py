@@ -40,7 +40,7 @@ from games.hautetension.layout import load_layout  # noqa: E402
 from games.hautetension.seats import default_seats  # noqa: E402
 from games.hautetension.views import public_view  # noqa: E402
 from store.db import connect  # noqa: E402
-from store.journal import Journal  # noqa: E402
+from store.journal import Journal, JournalKind  # noqa: E402
 
 CLIENT_COUNTS = (1, 20, 50)
 
@@ -75,7 +75,8 @@ class Board:
         }
 
     def write(self) -> int:
-        return self.journal.append("bench", {"n": len(self.game.history)}, state_public=self.public())
+        moves = {"n": len(self.game.history)}
+        return self.journal.append(JournalKind.PLACEMENT, moves, state_public=self.public())
 
     def place(self) -> int:
         if self.game.is_over() or not self.free:

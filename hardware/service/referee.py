@@ -9,8 +9,8 @@ While any anomaly is open the game is *paused*: nobody has the turn and new
 pawns are not attributed (docs/board-service.md, "Physical game").
 
 The referee does no I/O. Each handler returns the journal entries it
-produced (:class:`~store.journal.JournalEntry`: kind, public, private); the service writes them with
-the board state in one transaction. Public payloads never carry a pawn's kind
+produced (:class:`~store.journal.JournalEntry`: kind, public, private); the
+service writes them with the board state in one transaction. Public payloads never carry a pawn's kind
 nor anything derived from it; kinds go to ``private``.
 """
 
@@ -379,7 +379,8 @@ class Referee:
     # -- games ----------------------------------------------------------------
 
     def new_game(self, game_id: int, payload: Mapping[str, Any]) -> list[JournalEntry]:
-        """Start a game from a NEW_GAME payload; raise :class:`SetupError` saying why not."""
+        """Start a game from a NEW_GAME payload (the rules are :class:`GameSetup`'s); raise
+        :class:`SetupError` saying why not (every problem of the payload at once)."""
         if self.running is not None:
             raise SetupError(f"game {self.running.id} is still running: abandon it first")
         if self.board:
