@@ -38,8 +38,9 @@ sys.path.insert(0, str(ROOT))
 from games.hautetension.game import Game  # noqa: E402
 from games.hautetension.layout import load_layout  # noqa: E402
 from games.hautetension.seats import default_seats  # noqa: E402
+from games.hautetension.views import public_view  # noqa: E402
 from store.db import connect  # noqa: E402
-from store.journal import Journal  # noqa: E402
+from store.journal import Journal, JournalKind  # noqa: E402
 
 CLIENT_COUNTS = (1, 20, 50)
 
@@ -65,7 +66,7 @@ class Board:
         return {
             "layout": self.layout.name,
             "backend": "sim",
-            "game": {"id": 1, "status": "running", "view": self.game.public_view(), "points": None},
+            "game": {"id": 1, "status": "running", "view": public_view(self.game), "points": None},
             "pawns": {slot: {"owner": owner} for slot, (owner, _) in self.game.pawns.items()},
             "lamps": {"lit": sorted(self.game.lit), "test": False},
             "anomalies": [],
@@ -74,7 +75,8 @@ class Board:
         }
 
     def write(self) -> int:
-        return self.journal.append("bench", {"n": len(self.game.history)}, state_public=self.public())
+        moves = {"n": len(self.game.history)}
+        return self.journal.append(JournalKind.PLACEMENT, moves, state_public=self.public())
 
     def place(self) -> int:
         if self.game.is_over() or not self.free:

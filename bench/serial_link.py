@@ -33,12 +33,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import serial  # noqa: E402
 
+from configuration import ConfigFile  # noqa: E402
 from firmware_bridge import framing, messages  # noqa: E402
 from firmware_bridge.simulator import SimulatedDevice  # noqa: E402
 from games.hautetension.layout import load_layout  # noqa: E402
 from hardware.events import PawnLifted, PawnPlaced  # noqa: E402
 from hardware.serial_backend import open_serial_backend  # noqa: E402
-from hautetension.config import ConfigFile  # noqa: E402
 
 
 def snapshot_stream(count: int) -> bytes:

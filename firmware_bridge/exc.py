@@ -8,21 +8,26 @@ link events and keeps going.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from configuration import ConfigError
+
 
 class LinkError(Exception):
     """Base class of every error raised by :mod:`firmware_bridge`."""
 
 
-class LinkConfigError(LinkError, ValueError):
+class LinkConfigError(LinkError, ConfigError):
     """The ``[serial]`` settings cannot describe a working link.
 
     ``problems`` lists every problem found, one sentence each.
     """
 
-    def __init__(self, problems: list[str] | str, *, source: str = "[serial]") -> None:
-        self.problems = [problems] if isinstance(problems, str) else list(problems)
-        self.source = source
-        super().__init__(f"{source}: " + "; ".join(self.problems))
+    def __init__(
+        self, problems: Sequence[str] | str, *, source: str | None = "[serial]",
+        parts: Sequence[ConfigError] = (),
+    ) -> None:
+        super().__init__(problems, source=source, parts=parts)
 
 
 class LinkClosedError(LinkError, RuntimeError):

@@ -22,10 +22,11 @@ import select
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 import serial
 
+from configuration import ConfigFile, Section, keys_of
 from firmware_bridge import framing, messages
 from firmware_bridge.exc import LinkClosedError, LinkConfigError
 
@@ -61,57 +62,41 @@ class LinkSettings:
     error_window: float = 5.0
     long_press: float = 3.0
 
-    KEYS = {
-        "port": "port",
-        "baudrate": "baudrate",
-        "heartbeat_ms": "heartbeat",
-        "timeout_ms": "timeout",
-        "handshake_ms": "handshake_timeout",
-        "ack_ms": "ack_timeout",
-        "host_timeout_ms": "host_timeout",
-        "reconnect_min_ms": "reconnect_min",
-        "reconnect_max_ms": "reconnect_max",
-        "poll_period_ms": "poll_period",
-        "health_interval_s": "health_interval",
-        "error_threshold": "error_threshold",
-        "error_window_s": "error_window",
-        "long_press_s": "long_press",
-    }
+    KEYS: ClassVar[tuple[str, ...]] = ()
+    """Every key of ``[serial]``, as :meth:`read` reads them (set below the class)."""
+
+    @classmethod
+    def from_config(cls, config: ConfigFile) -> LinkSettings:
+        """Parse ``[serial]`` of *config*; raise :class:`LinkConfigError` listing every bad key."""
+        with config.read("serial", error=LinkConfigError) as section:
+            return cls.read(section)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, source: str = "[serial]") -> LinkSettings:
         """Parse a ``[serial]`` table; raise :class:`LinkConfigError` listing every bad key."""
-        problems: list[str] = []
-        values: dict[str, Any] = {}
-        for key in sorted(set(data) - set(cls.KEYS)):
-            problems.append(f"unknown key {key!r} (known: {', '.join(cls.KEYS)})")
-        for key, attr in cls.KEYS.items():
-            if key not in data:
-                continue
-            value = data[key]
-            if key == "port":
-                if not isinstance(value, str) or not value:
-                    problems.append(f"port must be a device path or pyserial URL, not {value!r}")
-                else:
-                    values[attr] = value
-                continue
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                problems.append(f"{key} must be a number, not {value!r}")
-                continue
-            if key in ("baudrate", "error_threshold"):
-                if not isinstance(value, int) or value < 1:
-                    problems.append(f"{key} must be a positive whole number, not {value!r}")
-                    continue
-                values[attr] = value
-                continue
-            if value < 0 or (value == 0 and key not in ("health_interval_s", "host_timeout_ms")):
-                problems.append(f"{key} must be more than 0, not {value!r}")
-                continue
-            values[attr] = value / 1000 if key.endswith("_ms") else float(value)
-        settings = cls(**values)
-        problems.extend(settings.check())
-        if problems:
-            raise LinkConfigError(problems, source=source)
+        with Section(data, name="[serial]", source=source, error=LinkConfigError) as section:
+            return cls.read(section)
+
+    @classmethod
+    def read(cls, s: Section) -> LinkSettings:
+        """The settings the ``[serial]`` table *s* declares (its problems are noted in *s*)."""
+        settings = cls(
+            port=s.text("port", cls.port, what="a device path or pyserial URL", empty=False),
+            baudrate=s.integer("baudrate", cls.baudrate, minimum=1),
+            heartbeat=s.number("heartbeat_ms", cls.heartbeat, above=0, unit="ms"),
+            timeout=s.number("timeout_ms", cls.timeout, above=0, unit="ms"),
+            handshake_timeout=s.number("handshake_ms", cls.handshake_timeout, above=0, unit="ms"),
+            ack_timeout=s.number("ack_ms", cls.ack_timeout, above=0, unit="ms"),
+            host_timeout=s.number("host_timeout_ms", cls.host_timeout, minimum=0, unit="ms"),
+            reconnect_min=s.number("reconnect_min_ms", cls.reconnect_min, above=0, unit="ms"),
+            reconnect_max=s.number("reconnect_max_ms", cls.reconnect_max, above=0, unit="ms"),
+            poll_period=s.number("poll_period_ms", cls.poll_period, above=0, unit="ms"),
+            health_interval=s.number("health_interval_s", cls.health_interval, minimum=0),
+            error_threshold=s.integer("error_threshold", cls.error_threshold, minimum=1),
+            error_window=s.number("error_window_s", cls.error_window, above=0),
+            long_press=s.number("long_press_s", cls.long_press, above=0),
+        )
+        s.check(settings.check())
         return settings
 
     def check(self) -> list[str]:
@@ -132,6 +117,9 @@ class LinkSettings:
 
     def with_port(self, port: str | None) -> LinkSettings:
         return replace(self, port=port) if port else self
+
+
+LinkSettings.KEYS = keys_of(LinkSettings.read)
 
 
 # --------------------------------------------------------------------------- link events

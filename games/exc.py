@@ -74,6 +74,14 @@ class SetupError(GameError, ValueError):
     """A game cannot start this way (player count, lamps, handicap, first player)."""
 
 
+class GameSetupError(SetupError):
+    """A game setup with every problem found in it: ``problems``, one sentence each."""
+
+    def __init__(self, problems: list[str] | str) -> None:
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        super().__init__("; ".join(self.problems))
+
+
 class NothingToUndoError(GameError, IndexError):
     """Undo was asked for but no placement has been made."""
 

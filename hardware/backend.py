@@ -5,15 +5,23 @@ debounced), the four lamps and the test button. Three implementations share
 it: ``gpio`` (multiplexers on the Pi's pins through gpiozero), ``serial`` (a
 scanning microcontroller, :mod:`firmware_bridge`) and ``sim`` (the virtual
 board on gpiozero's mock pin factory).
+
+What a backend can do beyond scanning and the lamps is declared here too, so
+the board service asks instead of probing: :attr:`BoardBackend.virtual_board`
+(only ``sim`` has hands that place pawns) and
+:attr:`BoardBackend.selftest_on_long_press`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from games.hautetension.pawn import PawnKind
 from hardware.events import BoardEvent
+
+if TYPE_CHECKING:
+    from hardware.virtual import VirtualBoard
 
 
 @runtime_checkable
@@ -23,6 +31,15 @@ class BoardBackend(Protocol):
 
     scan_period: float
     """Seconds between two calls of :meth:`poll` in the service loop."""
+
+    selftest_on_long_press: bool
+    """Whether a long press of the test button runs the self-test (``gpio``, ``sim``). The service
+    turns it off while a game runs: the self-test reads raw slot readings. A backend whose long
+    press runs no self-test (``serial``: the device only reports it) leaves it unread."""
+
+    @property
+    def virtual_board(self) -> VirtualBoard | None:
+        """The simulated board's hands (place, lift, press the button), or ``None`` on a real board."""
 
     def poll(self) -> list[BoardEvent]:
         """Run one scan cycle and return the events it confirmed (possibly none)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from configuration import ConfigFile
 from games.hautetension.layout import Layout
 from hardware.backend import BoardBackend
 from hardware.clock import Clock, MonotonicClock
@@ -17,13 +18,14 @@ from hardware.exc import PinAccessError, UnknownBackendError
 from hardware.gpio_backend import GpioBoard, require_valid
 from hardware.settings import HardwareSettings, load_settings
 from hardware.virtual import VirtualBoard
-from hautetension.config import ConfigFile
 
 BACKENDS = ("gpio", "sim", "mock", "serial")
 
 
 class SimBoard(GpioBoard):
     """The ``sim`` backend: :class:`GpioBoard` on a :class:`~hardware.virtual.VirtualBoard`."""
+
+    virtual_board: VirtualBoard
 
     def __init__(
         self,

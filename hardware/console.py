@@ -1,7 +1,7 @@
 """What ``hautetension scan``, ``selftest`` and ``config check`` do, for staff at a board.
 
-The command modules only parse arguments; the work is here so it can be
-tested without a subprocess.
+The command modules only parse arguments and read the configuration file;
+the work is here so it can be tested without a subprocess.
 """
 
 from __future__ import annotations
@@ -10,11 +10,12 @@ import functools
 import json
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from configuration import ConfigError, ConfigFile, read_all
 from games.exc import LayoutError
 from games.hautetension.circuit import evaluate
 from games.hautetension.layout import DEFAULT_LAYOUT, Layout, load_layout
@@ -33,7 +34,6 @@ from hardware.events import (
 from hardware.exc import HardwareConfigError, HardwareError
 from hardware.settings import HardwareSettings, check_wiring, gpio_roles
 from hardware.virtual import VirtualBoard
-from hautetension.config import ConfigError, ConfigFile, load_config
 
 BAD_CONFIG = 2
 FAILED = 1
@@ -43,43 +43,50 @@ def layout_for(config: ConfigFile, name: str | None) -> Layout:
     """The layout named on the command line, else ``[board] layout``, else the default."""
     board = config.data.get("board", {})
     configured = board.get("layout") if isinstance(board, dict) else None
-    return load_layout(name or configured or DEFAULT_LAYOUT)
+    return load_layout(name or (configured if isinstance(configured, str) else None) or DEFAULT_LAYOUT)
 
 
 # ---------------------------------------------------------------------------- config check
 
 
 SectionCheck = Callable[[ConfigFile], object]
-"""Parses one section of the file, raising a ``ValueError`` that says what is wrong."""
+"""Parses one section of the file, raising a :class:`ConfigError` that lists what is wrong."""
 
 
-def config_check(path: str | None, *, layout_name: str | None, out: TextIO, err: TextIO,
-                 verbose: bool = False, other_sections: dict[str, SectionCheck] | None = None) -> int:
-    """Check a config file before any pin is touched: ``[hardware]`` in depth, the other sections
-    with their own parsers (*other_sections*, section name → parser)."""
-    try:
-        config = load_config(path)
-        layout = layout_for(config, layout_name)
-    except (ConfigError, LayoutError) as exc:
-        print(f"hautetension: {exc}", file=err)
-        return BAD_CONFIG
-    failed = False
-    for section, check in (other_sections or {}).items():
-        try:
-            check(config)
-        except ValueError as exc:
-            print(f"{config.describe()} [{section}]: {exc}", file=err)
-            failed = True
-    if failed:
-        return BAD_CONFIG
+def config_check(config: ConfigFile, *, layout_name: str | None, out: TextIO, err: TextIO,
+                 verbose: bool = False, other_sections: Mapping[str, SectionCheck] | None = None,
+                 sections: Collection[str] = ()) -> int:
+    """Check a config file before any pin is touched: ``[hardware]`` in depth (its wiring against the
+    layout), the other sections with their own parsers (*other_sections*, section name → parser),
+    and no section but *sections* (if given). Every problem of every section is listed at once."""
+    others = dict(other_sections or {})
+    errors: list[ConfigError] = []
+    unknown = sorted(set(config.data) - set(sections)) if sections else []
+    if unknown:
+        errors.append(ConfigError([f"unknown section [{n}]" for n in unknown], source=config.describe()))
+    settings: HardwareSettings | None = None
     try:
         settings = HardwareSettings.from_config(config)
-    except HardwareConfigError as exc:
-        _print_problems(exc.problems, config, err)
-        return BAD_CONFIG
-    problems = check_wiring(settings, layout)
-    if problems:
-        _print_problems(problems, config, err)
+    except ConfigError as exc:
+        errors.append(exc)
+    try:
+        read_all(config, others)
+    except ConfigError as exc:
+        errors.extend(exc.parts)
+    layout: Layout | None = None
+    try:
+        layout = layout_for(config, layout_name)
+    except LayoutError as exc:
+        print(f"hautetension: {exc}", file=err)
+    if settings is not None and layout is not None:
+        problems = check_wiring(settings, layout)
+        if problems:
+            errors.append(HardwareConfigError(problems, source=f"{config.describe()} [hardware]"))
+    for error in errors:
+        print(f"{error.source}: {len(error.problems)} problem(s):", file=err)
+        for problem in error.problems:
+            print(f"  - {problem}", file=err)
+    if errors or settings is None or layout is None:
         return BAD_CONFIG
     mode = (f"shared signal GPIO {settings.shared_signal_gpio} with {len(settings.enable_gpios)} enable lines"
             if settings.shared_signal else f"{settings.multiplexers} signal lines")
@@ -87,20 +94,14 @@ def config_check(path: str | None, *, layout_name: str | None, out: TextIO, err:
           f"multiplexers × {settings.channels_per_multiplexer} channels, {mode}, "
           f"{len(layout.slots)} slots, {len(settings.references)} reference channel(s), "
           f"{len(settings.lamps)} lamps", file=out)
-    if other_sections:
-        print("also fine: " + ", ".join(f"[{name}]" for name in other_sections), file=out)
+    if others:
+        print("also fine: " + ", ".join(f"[{name}]" for name in others), file=out)
     if verbose:
         for gpio, role in sorted(gpio_roles(settings)):
             print(f"  GPIO {gpio:2d}  {role}", file=out)
         for slot, w in settings.slot_map(layout).items():
             print(f"  {slot:3s} presence {w.presence}, conduction {w.conduction}", file=out)
     return 0
-
-
-def _print_problems(problems: list[str], config: ConfigFile, err: TextIO) -> None:
-    print(f"{config.describe()} [hardware]: {len(problems)} problem(s):", file=err)
-    for problem in problems:
-        print(f"  - {problem}", file=err)
 
 
 # ---------------------------------------------------------------------------- fault injection
@@ -229,7 +230,7 @@ def run_scan(backend: BoardBackend, layout: Layout, *, out: TextIO, scans: int |
 
     now = clock.now if clock is not None else time.monotonic
     sleep = clock.wait if clock is not None else time.sleep
-    virtual = getattr(backend, "virtual_board", None)
+    virtual = backend.virtual_board
     script = demo_script(layout) if demo and virtual is not None else []
     health = backend.health()
     _emit(out, as_json, {"event": "start", **{k: health.get(k) for k in
@@ -323,18 +324,19 @@ def run_selftest_command(backend: BoardBackend, *, out: TextIO, warmup_scans: in
     return 0 if report.is_ok() else FAILED
 
 
-def open_for_command(args: Any, err: TextIO | None = None) -> tuple[BoardBackend, Layout] | int:
+def open_for_command(
+    config: ConfigFile, args: Any, err: TextIO | None = None
+) -> tuple[BoardBackend, Layout] | int:
     """Open the backend the command line asks for; an exit status if that fails."""
     from hardware.backends import open_backend
 
     err = err or sys.stderr
     try:
-        config = load_config(args.config)
         layout = layout_for(config, args.layout)
         board = config.data.get("board", {})
         kind = args.backend or (board.get("backend") if isinstance(board, dict) else None) or "sim"
         backend = open_backend(str(kind), config, layout=layout, port=getattr(args, "port", None))
-        virtual = getattr(backend, "virtual_board", None)
+        virtual = backend.virtual_board
         injections = getattr(args, "inject", None) or []
         if injections and virtual is None:
             backend.close()
@@ -347,6 +349,6 @@ def open_for_command(args: Any, err: TextIO | None = None) -> tuple[BoardBackend
                 backend.close()
                 raise
         return backend, layout
-    except (ConfigError, LayoutError, HardwareError) as exc:
+    except (LayoutError, HardwareError) as exc:
         print(f"hautetension: {exc}", file=err)
         return BAD_CONFIG

@@ -7,28 +7,36 @@ are written for the person wiring or debugging the board.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from configuration import ConfigError
+
 
 class HardwareError(Exception):
     """Base class of every error raised by :mod:`hardware`."""
 
 
-class HardwareConfigError(HardwareError, ValueError):
+class HardwareConfigError(HardwareError, ConfigError):
     """The ``[hardware]`` section cannot describe a board that works.
 
     ``problems`` lists every problem found, one sentence each.
     """
 
-    def __init__(self, problems: list[str] | str, *, source: str = "[hardware]") -> None:
-        self.problems = [problems] if isinstance(problems, str) else list(problems)
-        self.source = source
-        super().__init__(f"{source}: " + "; ".join(self.problems))
+    def __init__(
+        self, problems: Sequence[str] | str, *, source: str | None = "[hardware]",
+        parts: Sequence[ConfigError] = (),
+    ) -> None:
+        super().__init__(problems, source=source, parts=parts)
 
 
 class BoardConfigError(HardwareConfigError):
     """The ``[board]`` section (the board service's settings) is not valid."""
 
-    def __init__(self, problems: list[str] | str, *, source: str = "[board]") -> None:
-        super().__init__(problems, source=source)
+    def __init__(
+        self, problems: Sequence[str] | str, *, source: str | None = "[board]",
+        parts: Sequence[ConfigError] = (),
+    ) -> None:
+        super().__init__(problems, source=source, parts=parts)
 
 
 class PinAccessError(HardwareError, RuntimeError):

@@ -25,7 +25,7 @@ import atexit
 import weakref
 from collections import deque
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
@@ -36,6 +36,9 @@ from hardware.exc import HardwareConfigError
 from hardware.monitor import BoardMonitor
 from hardware.scanner import MultiplexerScanner
 from hardware.settings import HardwareSettings, check_wiring
+
+if TYPE_CHECKING:
+    from hardware.virtual import VirtualBoard
 
 FEEDBACK_EVERY = 10
 """Lamp-current feedback inputs are read every this many scans (4 reads; lamps change rarely)."""
@@ -59,6 +62,9 @@ def require_valid(settings: HardwareSettings, layout: Layout) -> None:
 
 class GpioBoard:
     """A board read through GPIO multiplexers; implements :class:`hardware.backend.BoardBackend`."""
+
+    virtual_board: VirtualBoard | None = None
+    """A real board has no hands but the players' (the ``sim`` backend has)."""
 
     def __init__(
         self,

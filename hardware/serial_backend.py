@@ -54,13 +54,18 @@ from hardware.events import (
 from hardware.exc import HardwareConfigError
 
 if TYPE_CHECKING:
-    from hautetension.config import ConfigFile
+    from configuration import ConfigFile
+    from hardware.virtual import VirtualBoard
 
 
 class SerialBackend:
     """A board whose slots are read by a microcontroller at the end of *link*."""
 
     name = "serial"
+    virtual_board: VirtualBoard | None = None
+    """A real board: no hands but the players'."""
+    selftest_on_long_press = False
+    """The device runs no self-test: a long press is reported, and the service journals it."""
 
     def __init__(
         self,

@@ -9,10 +9,11 @@ multiplexer ``i // 8``, channels ``2*(i % 8)`` and ``2*(i % 8) + 1``). That
 map is computed, not listed, and any slot can be rewired in
 ``[hardware.slots]``.
 
-Parsing (:meth:`HardwareSettings.from_config`) checks types and reports every
-bad key at once; :func:`check_wiring` then checks the wiring against a layout
-(two signals on one channel, channel out of range, a GPIO used twice, a slot
-without a signal, …) before any pin is touched.
+Parsing (:meth:`HardwareSettings.from_config`, with the configuration's
+settings reader) checks types and reports every bad key at once;
+:func:`check_wiring` then checks the wiring against a layout (two signals on
+one channel, channel out of range, a GPIO used twice, a slot without a
+signal, …) before any pin is touched.
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from configuration import ConfigFile, Section
 from games.hautetension.layout import Layout
 from hardware.exc import HardwareConfigError
-from hautetension.config import ConfigFile
 
 HEADER_GPIOS = range(0, 28)
 """The GPIOs on the Raspberry Pi's 40-pin header (BCM numbering)."""
@@ -36,6 +37,7 @@ DEFAULT_BUTTON_GPIO = 26
 WIRINGS = ("sequential", "none")
 PULLS = ("up", "down", "none")
 BANK_READS = ("auto", "off")
+LEVELS = ("high", "low")
 
 
 class Signal(enum.Enum):
@@ -174,207 +176,116 @@ class HardwareSettings:
     @classmethod
     def from_config(cls, config: ConfigFile) -> HardwareSettings:
         """Parse ``[hardware]`` of *config*; raise :class:`HardwareConfigError` listing every bad key."""
-        return cls.from_dict(config.section("hardware"), source=f"{config.describe()} [hardware]")
+        with config.read("hardware", error=HardwareConfigError) as section:
+            return cls.read(section)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, source: str = "[hardware]") -> HardwareSettings:
-        parser = _Parser(data)
-        settings = parser.settings()
-        if parser.problems:
-            raise HardwareConfigError(parser.problems, source=source)
-        return settings
+        with Section(data, name="[hardware]", source=source, error=HardwareConfigError) as section:
+            return cls.read(section)
+
+    @classmethod
+    def read(cls, s: Section) -> HardwareSettings:
+        """The settings the ``[hardware]`` table *s* declares (its problems are noted in *s*)."""
+        d = cls()
+        shared = s.integer("signal_gpio", -1, what=GPIO) if "signal_gpio" in s else None
+        return cls(
+            select_gpios=s.integers("select_gpios", d.select_gpios, what=GPIO, plural=GPIOS),
+            signal_gpios=s.integers("signal_gpios", () if shared is not None else d.signal_gpios,
+                                    what=GPIO, plural=GPIOS),
+            shared_signal_gpio=shared,
+            enable_gpios=s.integers("enable_gpios", d.enable_gpios, what=GPIO, plural=GPIOS),
+            enable_active_high=_level(s, "enable_active", d.enable_active_high),
+            signal_pull=s.choice("signal_pull", PULLS, d.signal_pull),
+            active_high=_level(s, "active_level", d.active_high),
+            settle_seconds=s.number("settle_us", d.settle_seconds, minimum=0, unit="us"),
+            scan_period=s.number("scan_period_ms", d.scan_period, minimum=0.1, unit="ms"),
+            bank_read=s.choice("bank_read", BANK_READS, d.bank_read),
+            pin_factory=s.text("pin_factory", "", what="a gpiozero pin factory name") or None,
+            wiring=s.choice("wiring", WIRINGS, d.wiring),
+            slot_overrides=_slots(s),
+            references=_references(s),
+            lamps=_lamps(s, d.lamps),
+            button_gpio=s.integer("button_gpio", d.button_gpio, what=GPIO),
+            button_pull_up=s.choice("button_pull", ("up", "down"), "up") == "up",
+            long_press_seconds=s.number("long_press_s", d.long_press_seconds, minimum=0.1),
+            lamp_feedback_seconds=s.number("lamp_feedback_ms", d.lamp_feedback_seconds, minimum=0, unit="ms"),
+            debounce=_debounce(s.table("debounce")),
+        )
 
 
 # --------------------------------------------------------------------------- parsing
 
-
-_TOP_KEYS = {
-    "select_gpios", "signal_gpios", "signal_gpio", "enable_gpios", "enable_active", "signal_pull",
-    "active_level", "settle_us", "scan_period_ms", "bank_read", "pin_factory", "wiring", "slots",
-    "references", "lamps", "button_gpio", "button_pull", "long_press_s", "lamp_feedback_ms", "debounce",
-}
-_DEBOUNCE_KEYS = {"scans", "min_ms", "flicker_per_minute", "dead_changes"}
-_LAMP_KEYS = {"gpio", "active", "feedback_gpio", "feedback_active"}
+GPIO = "a GPIO number (BCM)"
+GPIOS = "GPIO numbers"
 
 
-class _Parser:
-    """Turns the raw TOML table into settings, collecting every problem."""
+def _level(s: Section, key: str, default: bool) -> bool:
+    """``"high"`` or ``"low"``, as True or False."""
+    return s.choice(key, LEVELS, "high" if default else "low") == "high"
 
-    def __init__(self, data: Mapping[str, Any]) -> None:
-        self.data = data
-        self.problems: list[str] = []
 
-    def settings(self) -> HardwareSettings:
-        d = self.data
-        defaults = HardwareSettings()
-        for key in sorted(set(d) - _TOP_KEYS):
-            self.problems.append(f"unknown key {key!r}")
-        shared = self._gpio(d["signal_gpio"], "signal_gpio") if "signal_gpio" in d else None
-        signals = self._gpio_list(d, "signal_gpios", () if shared is not None else defaults.signal_gpios)
-        return HardwareSettings(
-            select_gpios=self._gpio_list(d, "select_gpios", defaults.select_gpios),
-            signal_gpios=signals,
-            shared_signal_gpio=shared,
-            enable_gpios=self._gpio_list(d, "enable_gpios", ()),
-            enable_active_high=self._level(d, "enable_active", False),
-            signal_pull=self._choice(d, "signal_pull", PULLS, defaults.signal_pull),
-            active_high=self._level(d, "active_level", defaults.active_high),
-            settle_seconds=self._number(d, "settle_us", 10.0, minimum=0.0) / 1e6,
-            scan_period=self._number(d, "scan_period_ms", 5.0, minimum=0.1) / 1e3,
-            bank_read=self._choice(d, "bank_read", BANK_READS, "auto"),
-            pin_factory=self._pin_factory(d),
-            wiring=self._choice(d, "wiring", WIRINGS, "sequential"),
-            slot_overrides=self._slots(d.get("slots", {})),
-            references=self._references(d.get("references", [])),
-            lamps=self._lamps(d.get("lamps"), defaults.lamps),
-            button_gpio=self._gpio(d.get("button_gpio", DEFAULT_BUTTON_GPIO), "button_gpio"),
-            button_pull_up=self._choice(d, "button_pull", ("up", "down"), "up") == "up",
-            long_press_seconds=self._number(d, "long_press_s", 3.0, minimum=0.1),
-            lamp_feedback_seconds=self._number(d, "lamp_feedback_ms", 50.0, minimum=0.0) / 1e3,
-            debounce=self._debounce(d.get("debounce", {})),
+def _debounce(t: Section) -> DebounceSettings:
+    d = DebounceSettings()
+    return DebounceSettings(
+        scans=t.integer("scans", d.scans, minimum=1),
+        min_seconds=t.number("min_ms", d.min_seconds, minimum=0, unit="ms"),
+        flicker_per_minute=t.integer("flicker_per_minute", d.flicker_per_minute, minimum=1),
+        dead_changes=t.integer("dead_changes", d.dead_changes, minimum=2),
+    )
+
+
+def _lamps(s: Section, default: Mapping[str, LampWiring]) -> dict[str, LampWiring]:
+    lamps = s.tables("lamps", what='a table of lamp = { gpio = N, active = "high" }')
+    if lamps is None:
+        return dict(default)
+    return {
+        lamp: LampWiring(
+            gpio=t.integer("gpio", -1, what=GPIO, required=True),
+            active_high=_level(t, "active", True),
+            feedback_gpio=t.integer("feedback_gpio", -1, what=GPIO) if "feedback_gpio" in t else None,
+            feedback_active_high=_level(t, "feedback_active", True),
         )
+        for lamp, t in lamps.items()
+    }
 
-    # -- scalars
 
-    def _gpio(self, value: Any, what: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.problems.append(f"{what} must be a GPIO number (BCM), not {value!r}")
-            return -1
-        return value
-
-    def _gpio_list(self, d: Mapping[str, Any], key: str, default: tuple[int, ...]) -> tuple[int, ...]:
-        value = d.get(key, default)
-        if not isinstance(value, (list, tuple)):
-            self.problems.append(f"{key} must be a list of GPIO numbers, not {value!r}")
-            return ()
-        return tuple(self._gpio(v, f"{key}[{i}]") for i, v in enumerate(value))
-
-    def _number(self, d: Mapping[str, Any], key: str, default: float, *, minimum: float) -> float:
-        value = d.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            self.problems.append(f"{key} must be a number, not {value!r}")
-            return default
-        if value < minimum:
-            self.problems.append(f"{key} must be at least {minimum:g}, not {value!r}")
-            return default
-        return float(value)
-
-    def _int(self, d: Mapping[str, Any], key: str, default: int, *, minimum: int, where: str) -> int:
-        value = d.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-            self.problems.append(f"{where}{key} must be a whole number of at least {minimum}, not {value!r}")
-            return default
-        return value
-
-    def _choice(self, d: Mapping[str, Any], key: str, choices: tuple[str, ...], default: str) -> str:
-        value = d.get(key, default)
-        if value not in choices:
-            self.problems.append(f"{key} must be one of {', '.join(map(repr, choices))}, not {value!r}")
-            return default
-        return str(value)
-
-    def _level(self, d: Mapping[str, Any], key: str, default: bool) -> bool:
-        return self._choice(d, key, ("high", "low"), "high" if default else "low") == "high"
-
-    def _pin_factory(self, d: Mapping[str, Any]) -> str | None:
-        value = d.get("pin_factory", "")
-        if not isinstance(value, str):
-            self.problems.append(f"pin_factory must be a gpiozero pin factory name, not {value!r}")
-            return None
-        return value or None
-
-    # -- tables
-
-    def _channel(self, value: Any, what: str) -> ChannelRef | None:
-        if (
-            isinstance(value, list)
-            and len(value) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-        ):
-            return ChannelRef(value[0], value[1])
-        self.problems.append(f"{what} must be [multiplexer, channel], not {value!r}")
-        return None
-
-    def _slots(self, value: Any) -> dict[str, dict[Signal, ChannelRef]]:
-        if not isinstance(value, dict):
-            self.problems.append("slots must be a table of slot = { presence = [m, c], conduction = [m, c] }")
-            return {}
-        result: dict[str, dict[Signal, ChannelRef]] = {}
-        for slot, entry in value.items():
-            if not isinstance(entry, dict) or not entry:
-                self.problems.append(f"slots.{slot} must be a table with presence and/or conduction")
-                continue
-            wiring: dict[Signal, ChannelRef] = {}
-            for key, channel in entry.items():
-                try:
-                    signal = Signal(key)
-                except ValueError:
-                    self.problems.append(f"slots.{slot}: unknown signal {key!r} (presence or conduction)")
-                    continue
-                ref = self._channel(channel, f"slots.{slot}.{key}")
-                if ref is not None:
-                    wiring[signal] = ref
-            result[str(slot)] = wiring
-        return result
-
-    def _references(self, value: Any) -> tuple[ReferenceChannel, ...]:
-        if not isinstance(value, list):
-            self.problems.append("references must be a list of { multiplexer, channel, level } tables")
-            return ()
-        result = []
-        for number, entry in enumerate(value):
-            where = f"references[{number}]."
-            if not isinstance(entry, dict):
-                self.problems.append(f"references[{number}] must be a table")
-                continue
-            for key in sorted(set(entry) - {"multiplexer", "channel", "level"}):
-                self.problems.append(f"{where}{key} is not a reference key")
-            if "level" not in entry:
-                self.problems.append(f"{where}level is missing (\"high\" or \"low\")")
-            result.append(
-                ReferenceChannel(
-                    multiplexer=self._int(entry, "multiplexer", -1, minimum=0, where=where),
-                    channel=self._int(entry, "channel", -1, minimum=0, where=where),
-                    level=self._choice(entry, "level", ("high", "low"), "high") == "high",
-                )
-            )
-        return tuple(result)
-
-    def _lamps(self, value: Any, default: Mapping[str, LampWiring]) -> dict[str, LampWiring]:
-        if value is None:
-            return dict(default)
-        if not isinstance(value, dict):
-            self.problems.append("lamps must be a table of lamp = { gpio = N, active = \"high\" }")
-            return dict(default)
-        result = {}
-        for lamp, entry in value.items():
-            if not isinstance(entry, dict) or "gpio" not in entry:
-                self.problems.append(f"lamps.{lamp} must be a table with at least gpio")
-                continue
-            for key in sorted(set(entry) - _LAMP_KEYS):
-                self.problems.append(f"lamps.{lamp}.{key} is not a lamp key")
-            feedback = entry.get("feedback_gpio")
-            result[str(lamp)] = LampWiring(
-                gpio=self._gpio(entry["gpio"], f"lamps.{lamp}.gpio"),
-                active_high=self._level(entry, "active", True),
-                feedback_gpio=(None if feedback is None
-                               else self._gpio(feedback, f"lamps.{lamp}.feedback_gpio")),
-                feedback_active_high=self._level(entry, "feedback_active", True),
-            )
-        return result
-
-    def _debounce(self, value: Any) -> DebounceSettings:
-        if not isinstance(value, dict):
-            self.problems.append("debounce must be a table")
-            return DebounceSettings()
-        for key in sorted(set(value) - _DEBOUNCE_KEYS):
-            self.problems.append(f"debounce.{key} is not a debounce key")
-        return DebounceSettings(
-            scans=self._int(value, "scans", 3, minimum=1, where="debounce."),
-            min_seconds=self._number(value, "min_ms", 15.0, minimum=0.0) / 1e3,
-            flicker_per_minute=self._int(value, "flicker_per_minute", 30, minimum=1, where="debounce."),
-            dead_changes=self._int(value, "dead_changes", 3, minimum=2, where="debounce."),
+def _references(s: Section) -> tuple[ReferenceChannel, ...]:
+    return tuple(
+        ReferenceChannel(
+            multiplexer=t.integer("multiplexer", -1, minimum=0, required=True),
+            channel=t.integer("channel", -1, minimum=0, required=True),
+            level=t.choice("level", LEVELS, "high", required=True) == "high",
         )
+        for t in s.table_list("references", what="a list of { multiplexer, channel, level } tables")
+    )
+
+
+def _slots(s: Section) -> dict[str, dict[Signal, ChannelRef]]:
+    """``[hardware.slots]``: its keys are slot names and signal names, data rather than settings."""
+    value = s.raw("slots", {})
+    if not isinstance(value, dict):
+        s.problem("slots must be a table of slot = { presence = [m, c], conduction = [m, c] }")
+        return {}
+    result: dict[str, dict[Signal, ChannelRef]] = {}
+    for slot, entry in value.items():
+        if not isinstance(entry, dict) or not entry:
+            s.problem(f"slots.{slot} must be a table with presence and/or conduction")
+            continue
+        wiring: dict[Signal, ChannelRef] = {}
+        for key, channel in entry.items():
+            try:
+                signal = Signal(key)
+            except ValueError:
+                s.problem(f"slots.{slot}: unknown signal {key!r} (presence or conduction)")
+                continue
+            if (isinstance(channel, list) and len(channel) == 2
+                    and all(isinstance(v, int) and not isinstance(v, bool) for v in channel)):
+                wiring[signal] = ChannelRef(channel[0], channel[1])
+            else:
+                s.problem(f"slots.{slot}.{key} must be [multiplexer, channel], not {channel!r}")
+        result[str(slot)] = wiring
+    return result
 
 
 # --------------------------------------------------------------------------- wiring check

@@ -1,1 +1,1 @@
-"""The ``hautetension`` command and the configuration file both processes share."""
+"""The ``hautetension`` command: one module per subcommand, wiring the packages together."""

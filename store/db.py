@@ -99,6 +99,21 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, seat)
     );
     """,
+    # 4: digital games played as tournament tables (see store/tournament_tables.py). Panels before
+    # version 4 created the table themselves when first used: an older database may have it already.
+    """
+    CREATE TABLE IF NOT EXISTS digital_tournament_tables (
+        game_id INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        table_number INTEGER NOT NULL,
+        created_at REAL NOT NULL,
+        entered_at REAL,
+        refused TEXT
+    );
+    CREATE INDEX IF NOT EXISTS digital_tournament_tables_by_table
+        ON digital_tournament_tables (tournament_id, round, table_number);
+    """,
 ]
 
 

@@ -9,6 +9,9 @@ Each entry has two payloads:
   readings). Only the board service and staff in service mode (no game
   running) ever read it.
 
+What an entry records is a :class:`JournalKind` (stored as its text in
+``journal.kind``); an entry to write is a :class:`JournalEntry`.
+
 The panel follows the board by tailing the journal by id (its SSE event ids
 are journal ids, so ``Last-Event-ID`` resumes exactly where a browser left).
 The board service also keeps the current public state in the one-row
@@ -18,24 +21,61 @@ changed it, so a reader never sees one without the other.
 
 from __future__ import annotations
 
+import enum
 import json
 import sqlite3
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from store.db import transaction
 
 JSONDict = dict[str, Any]
 
 
+class JournalKind(enum.StrEnum):
+    """What a journal entry records (docs/board-service.md lists each one's payloads)."""
+
+    SERVICE_START = "service-start"
+    SERVICE_STOP = "service-stop"
+    SCANNER = "scanner"
+    """The scanner became faulted, or trustworthy again."""
+    SLOT = "slot"
+    """A pawn was placed or lifted (its kind in the private payload)."""
+    PLACEMENT = "placement"
+    """A placement accepted into the game."""
+    ANOMALY = "anomaly"
+    ANOMALY_RESOLVED = "anomaly-resolved"
+    GAME_START = "game-start"
+    GAME_RESUMED = "game-resumed"
+    GAME_END = "game-end"
+    LAMPS = "lamps"
+    LAMP_TEST = "lamp-test"
+    BUTTON = "button"
+    BUTTON_LONG_PRESS = "button-long-press"
+    SELF_TEST = "self-test"
+    FAULT = "fault"
+    FAULT_CLEARED = "fault-cleared"
+    COMMAND_REFUSED = "command-refused"
+
+
+class JournalEntry(NamedTuple):
+    """An entry to write: what it records, what anyone may see of it, and what only the service may."""
+
+    kind: JournalKind
+    public: Mapping[str, Any]
+    private: Mapping[str, Any] | None = None
+
+
 @dataclass(frozen=True)
 class Entry:
+    """An entry as the journal holds it."""
+
     id: int
     at: float
     """Wall-clock time (Unix seconds) when the entry was written."""
-    kind: str
+    kind: JournalKind
     game_id: int | None
     public: JSONDict
     private: JSONDict | None
@@ -64,7 +104,7 @@ class Journal:
 
     def append(
         self,
-        kind: str,
+        kind: JournalKind,
         public: Mapping[str, Any],
         private: Mapping[str, Any] | None = None,
         *,
@@ -77,25 +117,28 @@ class Journal:
         With *state_public*, the board state row is replaced in the same
         transaction (and points at this entry).
         """
-        return self.append_many([(kind, public, private)], game_id=game_id,
+        return self.append_many([JournalEntry(kind, public, private)], game_id=game_id,
                                 state_public=state_public, state_private=state_private)[-1]
 
     def append_many(
         self,
-        entries: Sequence[tuple[str, Mapping[str, Any], Mapping[str, Any] | None]],
+        entries: Sequence[JournalEntry],
         *,
         game_id: int | None = None,
         state_public: Mapping[str, Any] | None = None,
         state_private: Mapping[str, Any] | None = None,
     ) -> list[int]:
-        """Write several entries (and optionally the board state) in one transaction."""
+        """Write several entries (and optionally the board state) in one transaction.
+
+        A kind that is not a :class:`JournalKind` is a ``ValueError``, and nothing is written."""
         now = time.time()
         ids: list[int] = []
+        rows = [(now, JournalKind(kind).value, game_id, _dumps(public), _dumps(private))
+                for kind, public, private in entries]
         with transaction(self.conn):
-            for kind, public, private in entries:
+            for row in rows:
                 cursor = self.conn.execute(
-                    "INSERT INTO journal (at, kind, game_id, public, private) VALUES (?, ?, ?, ?, ?)",
-                    (now, kind, game_id, _dumps(public), _dumps(private)),
+                    "INSERT INTO journal (at, kind, game_id, public, private) VALUES (?, ?, ?, ?, ?)", row
                 )
                 ids.append(int(cursor.lastrowid or 0))
             if state_public is not None:
@@ -156,13 +199,15 @@ class Journal:
         row = self.conn.execute("SELECT MAX(game_id) FROM journal").fetchone()
         return int(row[0] or 0)
 
-    def tail(self, after_id: int = 0, *, limit: int = 500, kinds: Sequence[str] | None = None) -> list[Entry]:
+    def tail(
+        self, after_id: int = 0, *, limit: int = 500, kinds: Sequence[JournalKind] | None = None
+    ) -> list[Entry]:
         """Entries with an id greater than *after_id*, oldest first."""
         query = "SELECT id, at, kind, game_id, public, private FROM journal WHERE id > ?"
         params: list[Any] = [after_id]
         if kinds:
             query += f" AND kind IN ({','.join('?' * len(kinds))})"
-            params.extend(kinds)
+            params.extend(JournalKind(kind).value for kind in kinds)
         query += " ORDER BY id LIMIT ?"
         params.append(limit)
         return [_entry(row) for row in self.conn.execute(query, params)]
@@ -175,11 +220,11 @@ class Journal:
         )
         return [_entry(row) for row in rows]
 
-    def last_of_kind(self, *kinds: str) -> Entry | None:
+    def last_of_kind(self, *kinds: JournalKind) -> Entry | None:
         row = self.conn.execute(
             "SELECT id, at, kind, game_id, public, private FROM journal"
             f" WHERE kind IN ({','.join('?' * len(kinds))}) ORDER BY id DESC LIMIT 1",
-            kinds,
+            [JournalKind(kind).value for kind in kinds],
         ).fetchone()
         return None if row is None else _entry(row)
 
@@ -188,7 +233,7 @@ def _entry(row: sqlite3.Row) -> Entry:
     return Entry(
         id=int(row["id"]),
         at=float(row["at"]),
-        kind=str(row["kind"]),
+        kind=JournalKind(row["kind"]),
         game_id=None if row["game_id"] is None else int(row["game_id"]),
         public=json.loads(row["public"]),
         private=json.loads(row["private"]) if row["private"] else None,

@@ -39,6 +39,7 @@ from games.hautetension.tournament import (
 )
 from games.hautetension.tournament_points import game_points
 from store.db import transaction
+from store.journal import JournalKind
 
 Command = Callable[[Tournament], TournamentEvent]
 """A function that applies one change to a tournament and returns the event."""
@@ -220,15 +221,16 @@ class Tournaments:
     def finished_board_games(self, *, limit: int = 50) -> list[BoardGame]:
         """Games the board service played to the end, latest first."""
         rows = self.conn.execute(
-            "SELECT id, at, game_id, public FROM journal WHERE kind = 'game-end' ORDER BY id DESC LIMIT ?",
-            (limit,),
+            "SELECT id, at, game_id, public FROM journal WHERE kind = ? ORDER BY id DESC LIMIT ?",
+            (JournalKind.GAME_END, limit),
         ).fetchall()
         games = [self._board_game(row) for row in rows]
         return [g for g in games if g is not None]
 
     def board_game(self, game_id: int) -> BoardGame:
         rows = self.conn.execute(
-            "SELECT id, at, game_id, public FROM journal WHERE kind = 'game-end' ORDER BY id DESC"
+            "SELECT id, at, game_id, public FROM journal WHERE kind = ? ORDER BY id DESC",
+            (JournalKind.GAME_END,),
         ).fetchall()
         for row in rows:
             game = self._board_game(row)
@@ -260,7 +262,8 @@ class Tournaments:
 
     def _board_lightings(self, game_id: int, n: int, points: tuple[int, ...]) -> tuple[Lighting, ...] | None:
         rows = self.conn.execute(
-            "SELECT public FROM journal WHERE game_id = ? AND kind = 'placement' ORDER BY id", (game_id,)
+            "SELECT public FROM journal WHERE game_id = ? AND kind = ? ORDER BY id",
+            (game_id, JournalKind.PLACEMENT),
         ).fetchall()
         lightings = []
         try:

@@ -3,18 +3,20 @@
 ``create_app`` builds one panel: configuration, security, the shared
 database, then one blueprint per area from :data:`BLUEPRINTS`. To add an area,
 append one line to that list (see docs/webpanel.md, "Extending the panel").
+
+The panel receives its settings (a :class:`~webpanel.config.PanelSettings`)
+from whoever creates it; it never looks for the configuration file.
 """
 
 from __future__ import annotations
 
 import datetime
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, Flask
 
-from hautetension.config import ConfigFile, load_config
 from webpanel import csrf, db, errors, security
 from webpanel.auth import AttemptLimiter, is_staff
 from webpanel.config import PanelSettings
@@ -33,17 +35,21 @@ BLUEPRINTS: list[str | Blueprint] = [
 MAX_BODY_BYTES = 64 * 1024
 
 
-def create_app(test_config: Mapping[str, Any] | None = None, *, config: ConfigFile | None = None) -> Flask:
-    """A panel app. *config* is the shared configuration file (found the usual way if omitted);
-    *test_config* overrides Flask settings, and ``PANEL`` in it replaces the ``[panel]`` settings."""
+def create_app(
+    test_config: Mapping[str, Any] | None = None, *, staff_pin_hash: Callable[[], str] | None = None
+) -> Flask:
+    """A panel app.
+
+    *test_config* sets Flask settings; its ``PANEL`` is the panel's
+    :class:`PanelSettings` (the built-in defaults without it) and
+    ``LOBBY_PUBLIC_URL`` the lobby's public address. *staff_pin_hash* gives the
+    configured staff PIN hash at each login (``hautetension panel`` reads the
+    configuration file again, so a new PIN needs no restart); without it, the
+    settings' ``staff_pin_hash``.
+    """
     app = Flask(__name__)
     overrides = dict(test_config or {})
-    if "PANEL" in overrides:
-        settings: PanelSettings = overrides["PANEL"]
-    else:
-        config = config if config is not None else load_config()
-        settings = PanelSettings.from_config(config)
-        app.config["CONFIG_PATH"] = str(config.path) if config.path else None
+    settings: PanelSettings = overrides.get("PANEL") or PanelSettings()
     app.config.update(
         PANEL=settings,
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
@@ -58,6 +64,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, config: ConfigFi
         app.config["SECRET_KEY"] = security.load_or_create_secret_key(settings.secret_key_path)
 
     app.extensions["board_follower"] = BoardFollower(settings)
+    app.extensions["staff_pin_hash"] = staff_pin_hash or (lambda: settings.staff_pin_hash)
     app.extensions["staff_limiter"] = AttemptLimiter(
         per_client=settings.login_attempts, window=settings.login_window_seconds
     )

@@ -6,7 +6,9 @@ The staff PIN is stored only as a salted scrypt hash (Werkzeug's
 (``hautetension staff set-pin`` writes it there), else the file
 ``staff-pin.hash`` next to the database (development checkouts without a
 configuration file). The hash is read at each login, so a new PIN works
-without restarting the panel.
+without restarting the panel: the configured one comes from the function
+``create_app`` was given (``hautetension panel`` reads the file again), the
+file's from the file.
 
 Failed attempts are limited per client address (``login_attempts`` per
 ``login_window_seconds``, then 429 with ``Retry-After``) and in total (four
@@ -30,7 +32,7 @@ from typing import Any, TypeVar
 from flask import current_app, redirect, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from hautetension.config import ConfigError, load_config
+from configuration import ConfigError
 from webpanel.config import PanelSettings
 from webpanel.errors import ApiError
 
@@ -126,16 +128,10 @@ def _atomic_write(path: Path, text: str, *, mode: int, owner: tuple[int, int] | 
 def current_pin_hash() -> str:
     """The stored hash, read now ('' when no PIN has been set)."""
     settings: PanelSettings = current_app.config["PANEL"]
-    config_path = current_app.config.get("CONFIG_PATH")
-    if config_path:
-        try:
-            configured = load_config(config_path).section("panel").get("staff_pin_hash", "")
-        except ConfigError:
-            configured = settings.staff_pin_hash
-    else:
-        configured = settings.staff_pin_hash
-    if isinstance(configured, str) and configured:
-        return configured
+    configured: Callable[[], str] = current_app.extensions["staff_pin_hash"]
+    pin_hash = configured()
+    if pin_hash:
+        return pin_hash
     try:
         return settings.staff_pin_path.read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError):

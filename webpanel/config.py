@@ -1,4 +1,4 @@
-"""The ``[panel]`` section of the configuration file, as typed settings.
+"""The panel's sections of the configuration file, ``[panel]`` and ``[lobby]``, as typed settings.
 
 Every key is optional; the defaults serve the panel on the loopback
 interface, which is what ``make run`` wants. See ``config.example.toml``.
@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import ipaddress
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hautetension.config import ConfigError, ConfigFile, database_path
+from configuration import DEFAULT_DEV_DATABASE, ConfigError, ConfigFile, Section, database_path, read_all
 
+DEFAULT_DATABASE = DEFAULT_DEV_DATABASE
 SECRET_KEY_FILENAME = "panel-secret.key"
 STAFF_PIN_FILENAME = "staff-pin.hash"
 
@@ -22,7 +23,7 @@ STAFF_PIN_FILENAME = "staff-pin.hash"
 class PanelSettings:
     """How the panel serves and guards itself."""
 
-    database: Path = Path("var/hautetension.db")
+    database: Path = DEFAULT_DEV_DATABASE
     host: str = "127.0.0.1"
     port: int = 8080
     threads: int = 0
@@ -51,55 +52,57 @@ class PanelSettings:
 
     @classmethod
     def from_config(cls, config: ConfigFile) -> PanelSettings:
-        section = dict(config.section("panel"))
-        section.setdefault("database", str(database_path(config)))
-        return cls.from_section(section, source=config.describe())
+        """Parse ``[panel]`` (the database defaults to ``[store] path``); raise :class:`ConfigError`
+        listing every bad key."""
+        database = database_path(config)
+        with config.read("panel") as section:
+            return cls.read(section, database=database)
 
     @classmethod
     def from_section(cls, section: Mapping[str, Any], *, source: str = "[panel]") -> PanelSettings:
-        known = {f.name: f for f in fields(cls)}
-        unknown = sorted(set(section) - set(known))
-        if unknown:
-            raise ConfigError(f"{source}: unknown [panel] key(s): {', '.join(unknown)}")
-        values: dict[str, Any] = {}
-        for name, value in section.items():
-            values[name] = _convert(name, value, known[name].default, source)
-        settings = cls(**values)
-        settings.check(source)
+        with Section(section, name="[panel]", source=source) as reader:
+            return cls.read(reader)
+
+    @classmethod
+    def read(cls, s: Section, *, database: Path = DEFAULT_DATABASE) -> PanelSettings:
+        """The settings the ``[panel]`` table *s* declares (its problems are noted in *s*)."""
+        settings = cls(
+            database=s.path("database", database) or database,
+            host=s.text("host", cls.host),
+            port=s.integer("port", cls.port, minimum=1, maximum=65535),
+            threads=s.integer("threads", cls.threads, minimum=0),
+            max_streams=s.integer("max_streams", cls.max_streams, minimum=1),
+            stream_max_seconds=s.number("stream_max_seconds", cls.stream_max_seconds, above=0),
+            heartbeat_seconds=s.number("heartbeat_seconds", cls.heartbeat_seconds, above=0),
+            poll_interval=s.number("poll_interval", cls.poll_interval, above=0),
+            command_timeout=s.number("command_timeout", cls.command_timeout, above=0),
+            service_stale_seconds=s.number("service_stale_seconds", cls.service_stale_seconds, above=0),
+            staff_pin_hash=s.text("staff_pin_hash", cls.staff_pin_hash),
+            staff_pin_file=s.path("staff_pin_file", None),
+            secret_key_file=s.path("secret_key_file", None),
+            session_hours=s.number("session_hours", cls.session_hours, above=0),
+            login_attempts=s.integer("login_attempts", cls.login_attempts, minimum=1),
+            login_window_seconds=s.number("login_window_seconds", cls.login_window_seconds, above=0),
+            secure_cookies=s.flag("secure_cookies", cls.secure_cookies),
+            connection_limit=s.integer("connection_limit", cls.connection_limit, minimum=0),
+            trusted_proxy=s.text("trusted_proxy", cls.trusted_proxy),
+        )
+        s.check(settings.problems())
         return settings
 
-    def check(self, source: str = "[panel]") -> None:
+    def problems(self) -> list[str]:
+        """Problems in combinations of values (each alone may be fine)."""
         problems = []
-        if not 0 < self.port < 65536:
-            problems.append(f"port must be 1-65535, not {self.port}")
-        if self.max_streams < 1:
-            problems.append("max_streams must be at least 1")
         if self.threads and self.threads <= self.max_streams:
             problems.append(f"threads ({self.threads}) must exceed max_streams ({self.max_streams})")
-        for name in (
-            "stream_max_seconds",
-            "heartbeat_seconds",
-            "poll_interval",
-            "command_timeout",
-            "service_stale_seconds",
-            "session_hours",
-            "login_window_seconds",
-        ):
-            if getattr(self, name) <= 0:
-                problems.append(f"{name} must be positive")
-        if self.connection_limit < 0:
-            problems.append("connection_limit must be 0 (automatic) or more")
-        elif self.connection_limit and self.connection_limit <= self.worker_threads:
+        if self.connection_limit and self.connection_limit <= self.worker_threads:
             problems.append(
                 f"connection_limit ({self.connection_limit}) must exceed the worker threads "
                 f"({self.worker_threads}): every live page holds a connection"
             )
         if self.trusted_proxy and not _is_ip_address(self.trusted_proxy):
             problems.append(f"trusted_proxy must be an IP address, not {self.trusted_proxy!r}")
-        if self.login_attempts < 1:
-            problems.append("login_attempts must be at least 1")
-        if problems:
-            raise ConfigError(f"{source}: " + "; ".join(problems))
+        return problems
 
     @property
     def worker_threads(self) -> int:
@@ -122,26 +125,39 @@ def _is_ip_address(text: str) -> bool:
     return True
 
 
-def _convert(name: str, value: Any, default: Any, source: str) -> Any:
-    def bad(kind: str) -> ConfigError:
-        return ConfigError(f"{source}: [panel] {name} must be {kind}, not {value!r}")
+@dataclass(frozen=True)
+class LobbySettings:
+    """The ``[lobby]`` section: how tablets reach the games lobby."""
 
-    if name in ("database", "staff_pin_file", "secret_key_file"):
-        if not isinstance(value, str | Path):
-            raise bad("a path")
-        return Path(value) if str(value) else None if name != "database" else Path(default)
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise bad("true or false")
-        return value
-    if isinstance(default, int):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise bad("an integer")
-        return value
-    if isinstance(default, float):
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise bad("a number")
-        return float(value)
-    if not isinstance(value, str):
-        raise bad("a string")
-    return value
+    public_url: str | None = None
+    """The address tablets use to reach the panel (join links and QR codes); None: the request's."""
+
+    @classmethod
+    def from_config(cls, config: ConfigFile) -> LobbySettings:
+        with config.read("lobby") as section:
+            return cls.read(section)
+
+    @classmethod
+    def read(cls, s: Section) -> LobbySettings:
+        url = s.text("public_url", "")
+        if url and not url.startswith(("http://", "https://")):
+            s.problem(f"public_url must be an http:// or https:// address, not {url!r}")
+        return cls(public_url=url or None)
+
+
+def panel_sections(config: ConfigFile) -> tuple[PanelSettings, LobbySettings]:
+    """The panel's sections: ``[panel]``, ``[lobby]`` and the database's ``[store] path``; one error
+    listing every problem of all three."""
+
+    def panel(config: ConfigFile) -> PanelSettings:
+        try:
+            database = database_path(config)
+        except ConfigError:
+            database = DEFAULT_DATABASE  # [store] reports its own problems
+        with config.read("panel") as section:
+            return PanelSettings.read(section, database=database)
+
+    sections = read_all(config, {"store": database_path, "panel": panel, "lobby": LobbySettings.from_config})
+    panel_settings, lobby = sections["panel"], sections["lobby"]
+    assert isinstance(panel_settings, PanelSettings) and isinstance(lobby, LobbySettings)
+    return panel_settings, lobby

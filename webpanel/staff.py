@@ -9,29 +9,26 @@ view of the pawns, so staff cannot learn, or let slip, a player's secret.
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
 
+from games.exc import GameSetupError
+from games.hautetension.handicap import MAX_HANDICAP
 from games.hautetension.seats import MAX_PLAYERS, MIN_PLAYERS
+from games.hautetension.setup import COLOURS, HEX_COLOUR, LAMPS, MAX_NAME, GameSetup
 from store.commands import CommandKind
-from store.journal import BoardState, Entry, Journal
+from store.journal import BoardState, Entry, Journal, JournalKind
 from webpanel import auth, csrf, openapi
 from webpanel.auth import staff_required
 from webpanel.db import board_state, game_running, get_db, service_running, submit
-from webpanel.errors import ApiError, json_object, require_bool, require_int
+from webpanel.errors import ApiError, json_object, require_bool
 from webpanel.view import public_board
 
 bp = Blueprint("staff", __name__)
 
-MAX_NAME = 24
-COLOURS = ("red", "blue", "black", "white", "green", "yellow", "orange", "purple")
-_HEX_COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
-LAMPS = ("N", "E", "S", "W")
-MAX_HANDICAP = 3
 JOURNAL_PAGE = 200
 GAME_RUNNING = "a game is running"
 
@@ -182,57 +179,12 @@ def api_new_game() -> tuple[Response, int]:
 
 
 def new_game_payload(body: Mapping[str, Any]) -> dict[str, Any]:
-    """The NEW_GAME command for a request body, or an :class:`ApiError` naming the bad field."""
-    players = body.get("players")
-    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise ApiError(400, f"players must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} players")
-    seats = [_player(i, p) for i, p in enumerate(players)]
-    names = [s["name"].casefold() for s in seats]
-    if len(set(names)) != len(names):
-        raise ApiError(400, "players must have different names")
-    colours = [s["colour"].casefold() for s in seats]
-    if len(set(colours)) != len(colours):
-        raise ApiError(400, "players must have different colours")
-    first = body.get("first", "draw")
-    if first != "draw":
-        first = require_int(first, 'first (or "draw")', low=0, high=len(seats) - 1)
-    payload: dict[str, Any] = {"players": seats, "first": first}
-    if "seed" in body:
-        payload["seed"] = require_int(body["seed"], "seed", low=0, high=2**63 - 1)
-    if "handicap" in body:
-        payload["handicap"] = _handicap(body["handicap"])
-    return payload
-
-
-def _player(index: int, value: Any) -> dict[str, str]:
-    where = f"players[{index}]"
-    if not isinstance(value, Mapping):
-        raise ApiError(400, f"{where} must be an object with a name and a colour")
-    unknown = sorted(set(value) - {"name", "colour"})
-    if unknown:
-        raise ApiError(400, f"{where}: unknown field(s): {', '.join(unknown)}")
-    name = value.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
-        raise ApiError(400, f"{where}.name must be 1 to {MAX_NAME} characters")
-    if any(not ch.isprintable() for ch in name):
-        raise ApiError(400, f"{where}.name must not contain control characters")
-    colour = value.get("colour")
-    if not isinstance(colour, str) or not (colour in COLOURS or _HEX_COLOUR.match(colour)):
-        raise ApiError(400, f"{where}.colour must be one of {', '.join(COLOURS)} or #rrggbb")
-    return {"name": name.strip(), "colour": colour}
-
-
-def _handicap(value: Any) -> dict[str, int]:
-    if not isinstance(value, Mapping):
-        raise ApiError(400, "handicap must be an object {lamp: pawns}")
-    out = {}
-    for lamp, count in value.items():
-        if lamp not in LAMPS:
-            raise ApiError(400, f"handicap: unknown lamp {str(lamp)[:8]!r} (lamps: {', '.join(LAMPS)})")
-        count = require_int(count, f"handicap.{lamp}", low=0, high=MAX_HANDICAP)
-        if count:
-            out[lamp] = count
-    return out
+    """The NEW_GAME command for a request body (the first player drawn unless the body says), or an
+    :class:`ApiError` listing every bad field (the rules are :class:`GameSetup`'s, as the service's)."""
+    try:
+        return GameSetup.from_payload(body, first="draw").to_payload()
+    except GameSetupError as exc:
+        raise ApiError(400, str(exc)) from None
 
 
 @bp.post("/api/staff/game/abandon")
@@ -255,9 +207,11 @@ def api_journal() -> Response:
     after = _query_int("after", 0)
     limit = _query_int("limit", JOURNAL_PAGE, high=JOURNAL_PAGE)
     kind = request.args.get("kind") or None
+    if kind is not None and kind not in set(JournalKind):
+        raise ApiError(400, f"kind must be one of {', '.join(JournalKind)}")
     journal = Journal(get_db())
     with_private = not game_running(journal.state())
-    entries = journal.tail(after, limit=limit, kinds=[kind] if kind else None)
+    entries = journal.tail(after, limit=limit, kinds=[JournalKind(kind)] if kind else None)
     return jsonify(
         {
             "entries": [_entry(e, with_private) for e in entries],
@@ -329,12 +283,14 @@ _bad = {"400": openapi.error("Malformed body or field"), "415": openapi.error("B
 _csrf = [openapi.CSRF_PARAMETER]
 _player_schema = {
     "type": "object",
-    "required": ["name", "colour"],
+    "required": ["name"],
     "additionalProperties": False,
     "properties": {
         "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
-        "colour": {"anyOf": [{"enum": list(COLOURS)}, {"type": "string", "pattern": _HEX_COLOUR.pattern}]},
+        "colour": {"anyOf": [{"enum": list(COLOURS)}, {"type": "string", "pattern": HEX_COLOUR.pattern}],
+                   "description": "Default: red, blue, black, white in seat order"},
     },
+    "description": "Names and colours are compared without case: no two players alike",
 }
 openapi.add_paths(
     {
@@ -460,7 +416,7 @@ openapi.add_paths(
                         "in": "query",
                         "schema": {"type": "integer", "minimum": 0, "maximum": JOURNAL_PAGE},
                     },
-                    {"name": "kind", "in": "query", "schema": {"type": "string"}},
+                    {"name": "kind", "in": "query", "schema": {"type": "string", "enum": list(JournalKind)}},
                 ],
                 "responses": {
                     "200": openapi.json_response("Entries"),

@@ -40,6 +40,7 @@ from games.hautetension.handicap import MAX_HANDICAP
 from games.hautetension.layout import DEFAULT_LAYOUT, available_layouts, load_layout
 from games.hautetension.pawn import PawnKind
 from games.hautetension.seats import default_seats
+from games.hautetension.views import player_view, public_view
 
 DEFAULT_ACTIONS: Final = ("random", "random-attack", "random-defense")
 OPTION_KEYS: Final = {"layout", "handicap", "first", "turn_timer", "default_action"}
@@ -161,11 +162,11 @@ class DigitalHauteTension(DigitalGame):
         handicap pawns: everyone sees lamps light) and the ``turn_timer``.
         """
         if seat is None:
-            view = self.game.public_view()
+            view = public_view(self.game)
         else:
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.players):
                 raise BadOptionsError(f"there is no seat {seat!r}")
-            view = self.game.player_view(seat)
+            view = player_view(self.game, seat)
         view["lit_at"] = self.lit_at()
         view["turn_timer"] = {
             "seconds": self.options["turn_timer"],

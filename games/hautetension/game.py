@@ -21,7 +21,6 @@ from games.exc import (
     SetupError,
     SlotTakenError,
 )
-from games.hautetension import views
 from games.hautetension.circuit import Circuit
 from games.hautetension.draw import draw_first_player
 from games.hautetension.handicap import handicap_plan
@@ -221,15 +220,7 @@ class Game:
         clone._circuit = self._circuit.copy()
         return clone
 
-    # -- views and storage ---------------------------------------------------
-
-    def public_view(self) -> dict[str, Any]:
-        """What every player and spectator may see (never which pawns conduct)."""
-        return views.public_view(self)
-
-    def player_view(self, player: int) -> dict[str, Any]:
-        """The public view plus *player*'s own pawns' kinds and stock."""
-        return views.player_view(self, self._check_seat(player))
+    # -- storage (what players see is in views.py) -----------------------------
 
     def to_json(self) -> dict[str, Any]:
         """The whole game, pawn kinds included, for storage (not for players' eyes)."""

@@ -43,8 +43,8 @@ def public_view(game: Game) -> dict[str, Any]:
 
 
 def player_view(game: Game, player: int) -> dict[str, Any]:
+    attack, defense = game.stock(player)  # first: a seat the game does not have is a SetupError
     view = public_view(game)
-    attack, defense = game.stock(player)
     view["you"] = {
         "seat": player,
         "pawns": {slot: kind.value for slot, (owner, kind) in game.pawns.items() if owner == player},

@@ -34,6 +34,8 @@ from games.hop.rules import (
     TUNNEL,
     UP,
     Action,
+    Effects,
+    movement_path,
 )
 
 if TYPE_CHECKING:
@@ -446,15 +448,6 @@ def _unsuperpose(state: State, node: int) -> None:
     state.superposed[:] = [entry for entry in state.superposed if entry[0] != node]
 
 
-def movement_path(state: State, action: Action) -> list[int]:
-    """The nodes a movement's electrons leave, cross or land on (for a line: the whole line)."""
-    kind, source, _, to, _ = action
-    if kind in (TUNNEL, CRADLE):
-        ray = next(r for r in state.board.rays[source] if to in r)
-        return [source, *ray[: ray.index(to) + 1]]
-    return [source, to]
-
-
 def slide_market(state: State) -> None:
     """After the turn: the cards used go to the dearest positions, the others slide toward the cheap ones."""
     state.market[:] = [card for card in state.market if card not in state.used] + state.used
@@ -490,7 +483,7 @@ def token_needs(state: State, token: tuple[int, int, int, int, int]) -> int:
     return -1
 
 
-def tokens_act(state: State, *, start: int = 0) -> None:
+def tokens_act(state: State, start: int = 0) -> None:
     """After a turn, the tokens act in the order they were placed (docs/hop.md, Doctorate).
 
     Effects are not subject to the Hamiltonian: what the tokens move changes no energy token and
@@ -542,3 +535,16 @@ def tokens_act(state: State, *, start: int = 0) -> None:
         and place[2 * t[1] + 1] != EMPTY
         and place[2 * t[1]] != place[2 * t[1] + 1]
     ]
+
+
+EFFECTS: Final = Effects(
+    effect_actions=effect_actions,
+    resistances_crossed=resistances_crossed,
+    play_effect=play_effect,
+    finish_effect=finish_effect,
+    effect_needs=effect_needs,
+    token_needs=token_needs,
+    slide_market=slide_market,
+    tokens_act=tokens_act,
+)
+"""The cards' rules as a position calls them (``start_state(..., effects=EFFECTS)``)."""

@@ -33,6 +33,7 @@ from games.hop.effects import (
     EFFECT_CARDS,
     EFFECT_NAMES,
     EFFECT_TITLES,
+    EFFECTS,
     GROW,
     HEAT_SOURCE,
     IMPURITY,
@@ -198,6 +199,7 @@ class Hop(DigitalGame):
             interaction=interaction,
             max_turns=int(self.options["max_rounds"]) * len(self.players),
             market=market,
+            effects=EFFECTS,
         )
 
     # -- state ----------------------------------------------------------

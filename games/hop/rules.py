@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import Final, NamedTuple, TypeAlias
 
 from games.hop.board import Board
 
@@ -110,9 +111,39 @@ class Termination(enum.Enum):
     """The turn limit was reached with no electrode reached: a draw."""
 
 
-@dataclass
+class Effects(NamedTuple):
+    """What the Doctorate's effect cards add to a turn: ``games.hop.effects.EFFECTS``, given to
+    :func:`start_state` (the cards build on the rules; the rules do not import the cards)."""
+
+    effect_actions: Callable[[State], list[Action]]
+    resistances_crossed: Callable[[State, Action], list[tuple[int, int]]]
+    play_effect: Callable[[State, Action], None]
+    finish_effect: Callable[[State, Action], None]
+    """After the owner of a superposed electron chose its spin: the pending effect acts, or is lost."""
+    effect_needs: Callable[[State, Action], int]
+    """The superposed site whose spin an effect card needs (-1: none)."""
+    token_needs: Callable[[State, tuple[int, int, int, int, int]], int]
+    """The superposed site whose spin a token needs before it acts (-1: none)."""
+    slide_market: Callable[[State], None]
+    tokens_act: Callable[[State, int], None]
+    """After a turn: the tokens act in placement order, from the given token on."""
+
+
+def movement_path(state: State, action: Action) -> list[int]:
+    """The nodes a movement's electrons leave, cross or land on (for a line: the whole line)."""
+    kind, source, _, to, _ = action
+    if kind in (TUNNEL, CRADLE):
+        ray = next(r for r in state.board.rays[source] if to in r)
+        return [source, *ray[: ray.index(to) + 1]]
+    return [source, to]
+
+
+@dataclass(slots=True)
 class State:
-    """A |Hop> position; copy it with :meth:`copy` (the board is shared)."""
+    """A |Hop> position; copy it with :meth:`copy` (the board is shared).
+
+    Slots: with 30 fields an instance would outgrow CPython's shared-key dict (30 keys) and
+    every copy, which the computer players make by the thousand, would cost a third more."""
 
     board: Board
     players: int
@@ -170,6 +201,8 @@ class State:
     token_wait: int = -1
     """Doctorate: after a turn, the token (index in :attr:`tokens`) waiting for the owner of a superposed
     electron to choose its spin before it acts; the tokens after it act once it has (-1: none)."""
+    effects: Effects | None = None
+    """Doctorate: the effect cards' rules (None at the other levels)."""
 
     def copy(self) -> State:
         return State(
@@ -203,7 +236,13 @@ class State:
             self.pending,
             self.after_turn[:],
             self.token_wait,
+            self.effects,
         )
+
+    def _effects(self) -> Effects:
+        if self.effects is None:
+            raise RuntimeError("a Doctorate position needs its effects: start_state(..., effects=...)")
+        return self.effects
 
     # -- who -------------------------------------------------------------
 
@@ -262,9 +301,7 @@ class State:
             last = self.last_blocked[self.turn]
             return [(BLOCK, kind, -1, -1, -1) for kind in self.movement_board if kind != last]
         if self.defending:
-            from games.hop.effects import effect_actions
-
-            return effect_actions(self)
+            return self._effects().effect_actions(self)
         board = self.movement_board
         moves = [
             a
@@ -285,9 +322,7 @@ class State:
         """What the mover pays the bank for a movement (negative: takes from it): ΔE less the resistances."""
         delta = self.energy_change(action)
         if self.tokens and action[0] < THESIS:
-            from games.hop.effects import resistances_crossed
-
-            delta -= len(resistances_crossed(self, action))
+            delta -= len(self._effects().resistances_crossed(self, action))
         return delta
 
     def energy_change(self, action: Action) -> int:
@@ -326,10 +361,8 @@ class State:
         """The superposed site a movement or an effect card needs to know the spin of (-1: none)."""
         if not self.superposed:
             return -1
-        from games.hop.effects import effect_needs, movement_path
-
         if action[0] == EFFECT:
-            return effect_needs(self, action)
+            return self._effects().effect_needs(self, action)
         if action[0] >= THESIS:
             return -1
         path = movement_path(self, action)
@@ -343,9 +376,7 @@ class State:
         if self.pending is not None:
             node = self.quantum(self.pending)
         else:
-            from games.hop.effects import token_needs
-
-            node = token_needs(self, self.tokens[self.token_wait])
+            node = self._effects().token_needs(self, self.tokens[self.token_wait])
         return next(entry for entry in self.superposed if entry[0] == node)
 
     def movements(self, seat: int) -> list[Action]:
@@ -513,9 +544,7 @@ class State:
                 )
             return
         if kind == EFFECT:
-            from games.hop.effects import play_effect
-
-            play_effect(self, action)
+            self._effects().play_effect(self, action)
             return
         if kind == END_DEFENSE:
             self.defending = False
@@ -538,17 +567,14 @@ class State:
         self.place[2 * node + spin], self.place[2 * node + 1 - spin] = colour, EMPTY
         pending = self.pending
         if pending is None:
-            from games.hop.effects import tokens_act
-
-            tokens_act(self, start=self.token_wait)  # the token that waited acts, then the others
+            self._effects().tokens_act(self, self.token_wait)  # the token that waited acts, then the others
             return
         if self.quantum(pending) >= 0:
             return  # it needs another superposed electron's spin too
         self.pending = None
         if pending[0] == EFFECT:
-            from games.hop.effects import finish_effect
-
-            finish_effect(self, pending)  # paid when played: it acts if it still can, else it is lost
+            # Paid when played: it acts if it still can, else it is lost.
+            self._effects().finish_effect(self, pending)
         elif pending in self.legal_actions():
             self.apply(pending)
         else:
@@ -579,13 +605,9 @@ class State:
 
     def _end_turn(self) -> None:
         if self.market:
-            from games.hop.effects import slide_market
-
-            slide_market(self)
+            self._effects().slide_market(self)
         if self.tokens:
-            from games.hop.effects import tokens_act
-
-            tokens_act(self)
+            self._effects().tokens_act(self, 0)
         self.extra = 0
         self.defending = False
         self.turns += 1
@@ -619,6 +641,7 @@ def start_state(
     interaction: int,
     max_turns: int,
     market: list[int] | None = None,
+    effects: Effects | None = None,
 ) -> State:
     """Electrons in their electrodes; 1 energy each (2 each with two players), the rest in the bank."""
     each = 2 if players == 2 else 1
@@ -639,4 +662,5 @@ def start_state(
         last_blocked=[-1] * players,
         market=list(market or []),
         ionized=[0] * players,
+        effects=effects,
     )

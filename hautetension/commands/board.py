@@ -9,7 +9,7 @@ import sys
 import threading
 from typing import Any
 
-from hautetension.config import CONFIG_OPTION_HELP, EX_CONFIG
+from configuration import CONFIG_OPTION_HELP, EX_CONFIG
 
 
 def register(subparsers: Any) -> None:
@@ -48,15 +48,15 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from configuration import ConfigError, database_path, load_config
     from games.exc import LayoutError
     from games.hautetension.layout import load_layout
     from hardware.backends import open_backend
     from hardware.exc import BoardConfigError, HardwareError
     from hardware.service import BoardService, BoardSettings
-    from hardware.service_notify import SystemdNotifier
-    from hardware.service_recovery import RecoveryError
-    from hardware.service_sim import SimBoardFile, default_sim_file
-    from hautetension.config import ConfigError, database_path, load_config
+    from hardware.service.notify import SystemdNotifier
+    from hardware.service.recovery import RecoveryError
+    from hardware.service.sim import SimBoardFile, default_sim_file
     from store.commands import Commands
     from store.db import DatabaseError, connect
     from store.journal import Journal
@@ -87,15 +87,6 @@ def run(args: argparse.Namespace) -> int:
     sim_file = None
     if settings.backend == "sim":
         sim_file = SimBoardFile(args.sim_board or settings.sim_board_file or default_sim_file(db_path))
-    service = BoardService(
-        backend,
-        layout,
-        journal=Journal(conn),
-        commands=Commands(conn),
-        settings=settings,
-        notifier=SystemdNotifier(),
-        sim_file=sim_file,
-    )
     stop = threading.Event()
 
     def _stop(signum: int, _frame: object) -> None:
@@ -104,18 +95,26 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     try:
-        recovery = service.start()
-        print(
-            f"hautetension board: {backend.name} board, database {db_path}; "
-            f"{recovery.message if recovery else 'ready'}",
-            file=sys.stderr,
-            flush=True,
-        )
-        service.run(stop)
+        with BoardService(
+            backend,
+            layout,
+            journal=Journal(conn),
+            commands=Commands(conn),
+            settings=settings,
+            notifier=SystemdNotifier(),
+            sim_file=sim_file,
+        ) as service:
+            recovery = service.start()
+            print(
+                f"hautetension board: {backend.name} board, database {db_path}; "
+                f"{recovery.message if recovery else 'ready'}",
+                file=sys.stderr,
+                flush=True,
+            )
+            service.run(stop)
     except RecoveryError as exc:
         print(f"hautetension board: cannot replay the journal: {exc}", file=sys.stderr)
         return 1
     finally:
-        service.close()
         conn.close()
     return 0

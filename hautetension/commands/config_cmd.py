@@ -1,7 +1,8 @@
 """``hautetension config check [FILE]``: validate the configuration before any pin is touched.
 
 ``[hardware]`` is checked in depth (the wiring against the layout); ``[board]``,
-``[serial]`` and ``[panel]`` with the parsers of the parts that own them.
+``[serial]``, ``[store]``, ``[panel]`` and ``[lobby]`` with the parsers of the
+parts that own them. Every problem of every section is listed at once.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ import argparse
 import sys
 from typing import Any
 
-from hardware.console import SectionCheck, config_check
+from configuration import ConfigError, load_config
+from hardware.console import BAD_CONFIG, SectionCheck, config_check
 
 
 def register(subparsers: Any) -> None:
@@ -26,19 +28,29 @@ def register(subparsers: Any) -> None:
     check.set_defaults(func=run_check)
 
 
+SECTIONS = ("hardware", "serial", "board", "store", "panel", "lobby")
+"""Every section a configuration file may have (config.example.toml documents each)."""
+
+
 def other_sections() -> dict[str, SectionCheck]:
-    """The parsers of the sections other parts of the controller own."""
+    """The parsers of the sections other parts of the controller own (``panel`` reads ``[panel]``,
+    ``[lobby]`` and the database's ``[store] path``)."""
     from firmware_bridge.host import LinkSettings
     from hardware.service import BoardSettings
-    from webpanel.config import PanelSettings
+    from webpanel.config import panel_sections
 
     return {
         "board": BoardSettings.from_config,
-        "serial": lambda config: LinkSettings.from_dict(config.section("serial")),
-        "panel": PanelSettings.from_config,
+        "serial": LinkSettings.from_config,
+        "panel": panel_sections,
     }
 
 
 def run_check(args: argparse.Namespace) -> int:
-    return config_check(args.file, layout_name=args.layout, out=sys.stdout, err=sys.stderr,
-                        verbose=args.verbose, other_sections=other_sections())
+    try:
+        config = load_config(args.file)
+    except ConfigError as exc:
+        print(f"hautetension: {exc}", file=sys.stderr)
+        return BAD_CONFIG
+    return config_check(config, layout_name=args.layout, out=sys.stdout, err=sys.stderr,
+                        verbose=args.verbose, other_sections=other_sections(), sections=SECTIONS)

@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Any
 
-from hautetension.config import CONFIG_OPTION_HELP
+from configuration import CONFIG_OPTION_HELP
 
 NOT_RUNNING = 3
 """Exit status when the board service did not answer."""
@@ -59,7 +59,7 @@ def register(subparsers: Any) -> None:
 
 
 def _connect(args: argparse.Namespace) -> Any:
-    from hautetension.config import database_path, load_config
+    from configuration import database_path, load_config
     from store.db import connect
 
     return connect(args.db or database_path(load_config(args.config)))

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
+import contextlib
+import functools
 import signal
 import sys
-from pathlib import Path
 from typing import Any
 
-from hautetension.config import CONFIG_OPTION_HELP, EX_CONFIG
+from configuration import CONFIG_OPTION_HELP, EX_CONFIG, ConfigError, ConfigFile, load_config
 
 
 def register(subparsers: Any) -> None:
@@ -33,25 +33,19 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hautetension.config import ConfigError, load_config
     from webpanel.app import close_app, create_app
-    from webpanel.config import PanelSettings
+    from webpanel.config import panel_sections
     from webpanel.security import SecretKeyError
     from webpanel.serve import connections_held, make_server
 
     try:
         config = load_config(args.config)
-        settings = PanelSettings.from_config(config)
-        if args.db:
-            settings = dataclasses.replace(settings, database=Path(args.db))
-        if args.host:
-            settings = dataclasses.replace(settings, host=args.host)
-        if args.port is not None:
-            settings = dataclasses.replace(settings, port=args.port)
-        if args.trusted_proxy is not None:
-            settings = dataclasses.replace(settings, trusted_proxy=args.trusted_proxy)
-        settings.check()
-        app = create_app({"PANEL": settings, "CONFIG_PATH": str(config.path) if config.path else None})
+        options = {
+            "database": args.db, "host": args.host, "port": args.port, "trusted_proxy": args.trusted_proxy
+        }
+        settings, lobby = panel_sections(config.with_values("panel", options))
+        app = create_app({"PANEL": settings, "LOBBY_PUBLIC_URL": lobby.public_url},
+                         staff_pin_hash=functools.partial(configured_pin_hash, config))
     except (ConfigError, SecretKeyError) as exc:
         print(f"hautetension panel: {exc}", file=sys.stderr)
         return EX_CONFIG
@@ -93,6 +87,16 @@ def run(args: argparse.Namespace) -> int:
     finally:
         close_app(app)
     return 0
+
+
+def configured_pin_hash(config: ConfigFile) -> str:
+    """``[panel] staff_pin_hash`` as the file says now (``staff set-pin`` may have changed it since the
+    panel started); what the panel started with if the file cannot be read any more."""
+    started_with = config.section("panel").get("staff_pin_hash", "")
+    if config.path is not None:
+        with contextlib.suppress(ConfigError):
+            started_with = load_config(config.path).section("panel").get("staff_pin_hash", "")
+    return started_with if isinstance(started_with, str) else ""
 
 
 def _interrupt(_signum: int, _frame: object) -> None:

@@ -6,8 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-from hardware.console import open_for_command, run_scan
-from hautetension.config import CONFIG_OPTION_HELP
+from configuration import CONFIG_OPTION_HELP, ConfigError, load_config
+from games.hautetension.layout import Layout
+from hardware.backend import BoardBackend
+from hardware.console import BAD_CONFIG, open_for_command, run_scan
 
 
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
@@ -40,8 +42,18 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def open_board(args: argparse.Namespace) -> tuple[BoardBackend, Layout] | int:
+    """The backend and layout the command line and the configuration file ask for, or an exit status."""
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"hautetension: {exc}", file=sys.stderr)
+        return BAD_CONFIG
+    return open_for_command(config, args)
+
+
 def run(args: argparse.Namespace) -> int:
-    opened = open_for_command(args)
+    opened = open_board(args)
     if isinstance(opened, int):
         return opened
     backend, layout = opened

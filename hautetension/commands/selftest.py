@@ -6,8 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from hardware.console import open_for_command, run_selftest_command
-from hautetension.commands.scan import add_backend_options
+from hardware.console import run_selftest_command
+from hautetension.commands.scan import add_backend_options, open_board
 
 
 def register(subparsers: Any) -> None:
@@ -21,7 +21,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    opened = open_for_command(args)
+    opened = open_board(args)
     if isinstance(opened, int):
         return opened
     backend, _ = opened

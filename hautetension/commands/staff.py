@@ -37,7 +37,7 @@ def _read_pin(from_stdin: bool) -> str:
 
 
 def set_pin_command(args: argparse.Namespace) -> int:
-    from hautetension.config import ConfigError, load_config
+    from configuration import ConfigError, load_config
     from webpanel.auth import PinError, hash_pin, write_pin_hash_file, write_pin_hash_to_config
     from webpanel.config import PanelSettings
 

@@ -25,7 +25,7 @@ def register(subparsers: Any) -> None:
 
 
 def _store(args: argparse.Namespace) -> Any:
-    from hautetension.config import load_config
+    from configuration import load_config
     from store.db import connect
     from store.tournaments import Tournaments
     from webpanel.config import PanelSettings
@@ -37,7 +37,7 @@ def _store(args: argparse.Namespace) -> Any:
 
 
 def _run(args: argparse.Namespace, action: Any) -> int:
-    from hautetension.config import ConfigError
+    from configuration import ConfigError
     from store.tournaments import TournamentNotFoundError
 
     try:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hardware.service_notify import SystemdNotifier
+from hardware.service.notify import SystemdNotifier
 
 BIN = Path(sys.executable).with_name("hautetension")
 

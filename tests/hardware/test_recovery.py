@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from hardware.service_recovery import RecoveryError
+from hardware.service.recovery import RecoveryError
 
 _spec = importlib.util.spec_from_file_location("service_rig", Path(__file__).with_name("test_service.py"))
 assert _spec is not None and _spec.loader is not None

@@ -12,6 +12,7 @@ from typing import Any
 from unittest.mock import MagicMock
 
 import pytest
+from gpiozero.exc import GPIOPinInUse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -228,10 +229,14 @@ def test_bank_reader_for_pigpio_and_native_factories() -> None:
 def test_scanner_releases_its_pins(pinwheel: Layout, open_scanner: OpenScanner) -> None:
     s = HardwareSettings()
     scanner, board = open_scanner(s, pinwheel)
+    with pytest.raises(GPIOPinInUse):  # while it is open, its pins are its own
+        MultiplexerScanner(s, pinwheel, pin_factory=scanner.pin_factory, clock=board.clock)
     scanner.close()
     scanner.close()  # twice is harmless
-    again = MultiplexerScanner(s, pinwheel, pin_factory=scanner.pin_factory, clock=board.clock)
-    with again:
+    board.place("b9", PawnKind.ATTACK)
+    with MultiplexerScanner(s, pinwheel, pin_factory=scanner.pin_factory, clock=board.clock) as again:
         assert again.path == scanner.path
-        board.place("c5", PawnKind.ATTACK)
-        assert not again.scan()[again.index(s.slot_map(pinwheel)["c5"].presence)]  # type: ignore[arg-type]
+        levels = again.scan()  # the same pins, claimed again, read the board as it is
+        assert {i: levels[i] for i in expected_levels(s, pinwheel, board, again)} == expected_levels(
+            s, pinwheel, board, again)
+        assert not levels[again.index(s.slot_map(pinwheel)["b9"].presence)]  # type: ignore[arg-type]

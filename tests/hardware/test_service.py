@@ -13,101 +13,17 @@ from typing import Any
 
 import pytest
 
-from games.hautetension.layout import load_layout
+from configuration import ConfigFile
 from games.hautetension.pawn import PawnKind
-from hardware.backends import SimBoard
-from hardware.clock import SimulatedClock
 from hardware.exc import BoardConfigError
-from hardware.service import BoardService, BoardSettings
-from hardware.service_sim import SimBoardFile
-from hardware.settings import load_settings
-from hautetension.config import ConfigFile
-from store.commands import Command, CommandKind, Commands, CommandStatus
+from hardware.service import BoardSettings
+from store.commands import CommandKind, CommandStatus
 from store.db import connect
 from store.journal import Journal
+from tests.hardware.helpers import Rig
 
 N_ROW = ["f9", "f8", "f7", "f6", "f5"]
 """A straight row from the battery to lamp N (Ana's lamp in a two-player game)."""
-
-
-class Rig:
-    """A board service on a virtual board, driven step by step."""
-
-    def __init__(
-        self,
-        folder: Path,
-        *,
-        min_turn: float = 0.0,
-        start: bool = True,
-        hardware: dict[str, Any] | None = None,
-    ) -> None:
-        self.folder = folder
-        self.layout = load_layout()
-        self.clock = SimulatedClock()
-        self.backend = SimBoard(
-            load_settings(ConfigFile({"hardware": hardware or {}}), self.layout),
-            self.layout,
-            clock=self.clock,
-        )
-        self.conn = connect(folder / "board.db")
-        self.journal = Journal(self.conn)
-        self.commands = Commands(self.conn)
-        self.sim_file = SimBoardFile(folder / "sim-board.json")
-        self.service = BoardService(
-            self.backend,
-            self.layout,
-            journal=self.journal,
-            commands=self.commands,
-            settings=BoardSettings(min_turn=min_turn, settle=0.05),
-            clock=self.clock.now,
-            sleep=self.clock.wait,
-            sim_file=self.sim_file,
-        )
-        if start:
-            self.service.start()
-
-    def run(self, seconds: float = 0.06) -> None:
-        end = self.clock.now() + seconds
-        while self.clock.now() < end:
-            self.clock.advance(self.backend.scan_period)
-            self.service.step()
-
-    def command(self, kind: CommandKind, payload: dict[str, Any] | None = None) -> Command:
-        command_id = self.commands.submit(kind, payload or {})
-        self.run(0.03)
-        command = self.commands.get(command_id)
-        assert command is not None and command.is_finished(), command
-        return command
-
-    def place(self, slot: str, kind: str = "attack", *, wait: float = 0.06) -> None:
-        assert self.command(CommandKind.SIM_SLOT, {"slot": slot, "pawn": kind}).status is CommandStatus.DONE
-        self.run(wait)
-
-    def lift(self, slot: str) -> None:
-        assert self.command(CommandKind.SIM_SLOT, {"slot": slot, "pawn": None}).status is CommandStatus.DONE
-        self.run()
-
-    def new_game(self, names: tuple[str, ...] = ("Ana", "Ben"), **extra: Any) -> Command:
-        players = [
-            {"name": n, "colour": c} for n, c in zip(names, ("red", "blue", "black", "white"), strict=False)
-        ]
-        return self.command(CommandKind.NEW_GAME, {"players": players, **extra})
-
-    @property
-    def state(self) -> dict[str, Any]:
-        state = self.journal.state()
-        assert state is not None
-        return state.public
-
-    def kinds(self) -> list[str]:
-        return [e.kind for e in self.journal.tail(0, limit=10_000)]
-
-    def lamps_on(self) -> set[str]:
-        return {lamp for lamp in self.layout.lamps if self.backend.virtual_board.lamp_is_on(lamp)}
-
-    def close(self) -> None:
-        self.service.close()
-        self.conn.close()
 
 
 @pytest.fixture
@@ -273,6 +189,9 @@ def test_commands_are_refused_with_reasons(rig: Rig) -> None:
         {"players": [{"name": "Solo"}]},
         {"players": "Ana,Ben"},
         {"players": [{"name": "Ana"}, {"name": "Ana"}]},
+        {"players": [{"name": "Ana"}, {"name": "ANA"}]},  # names are compared without case
+        {"players": [{"name": "Ana", "colour": "red"}, {"name": "Ben", "colour": "red"}]},
+        {"players": [{"name": "Ana", "colour": "pink"}, {"name": "Ben"}]},
         {"players": [{"name": "Ana"}, {"name": "Ben"}], "first": 5},
         {"players": [{"name": "Ana"}, {"name": "Ben"}], "first": "coin"},
         {"players": [{"name": "Ana"}, {"name": "Ben"}], "handicap": {"X": 1}},
@@ -353,9 +272,9 @@ def test_sim_commands_fail_on_a_real_board(tmp_path: Path) -> None:
     class RealBoard:
         """Every part of the sim backend but its virtual board: what gpio and serial look like."""
 
+        virtual_board = None  # as BoardBackend declares it for a real board
+
         def __getattr__(self, name: str) -> Any:
-            if name == "virtual_board":
-                raise AttributeError(name)
             return getattr(rig.backend, name)
 
     rig.service.backend = RealBoard()  # type: ignore[assignment]
@@ -418,4 +337,40 @@ def test_a_long_press_runs_the_self_test_only_outside_a_game(tmp_path: Path) -> 
     rig.run(long_press + 0.1)
     rig.command(CommandKind.SIM_BUTTON, {"held": False})
     assert rig.service.health()["selftest"]["backend"] == "sim"
+    rig.close()
+
+
+def test_every_command_has_its_handler_in_the_dispatch_table() -> None:
+    from hardware.service.loop import _COMMANDS
+
+    assert set(_COMMANDS) == set(CommandKind)
+
+
+def test_the_service_is_a_context_manager_that_releases_the_board(tmp_path: Path) -> None:
+    rig = Rig(tmp_path)
+    with rig.service as service:
+        assert service is rig.service
+        rig.new_game()
+    # Leaving the block closed the board (its pins released, lamps safe): it scans no more.
+    with pytest.raises(RuntimeError, match="closed"):
+        rig.backend.poll()
+    assert rig.service.notifier._socket is None
+    rig.conn.close()
+
+
+def test_backends_declare_what_the_service_may_ask_of_them(tmp_path: Path) -> None:
+    from hardware.backend import BoardBackend
+    from hardware.gpio_backend import GpioBoard
+    from hardware.serial_backend import SerialBackend
+
+    rig = Rig(tmp_path, start=False)
+    assert isinstance(rig.backend, BoardBackend) and rig.backend.virtual_board is not None
+    assert GpioBoard.virtual_board is None and SerialBackend.virtual_board is None
+    assert SerialBackend.selftest_on_long_press is False  # the device runs none: a long press is reported
+    rig.service.start()
+    rig.new_game()
+    rig.run()
+    assert rig.backend.selftest_on_long_press is False  # off while a game runs
+    rig.command(CommandKind.ABANDON_GAME)
+    assert rig.backend.selftest_on_long_press is True
     rig.close()

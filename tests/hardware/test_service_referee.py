@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from games.hautetension.circuit import evaluate
 from games.hautetension.layout import load_layout
 from games.hautetension.pawn import PawnKind
-from hardware.service_referee import AnomalyKind, Referee
+from hardware.service.referee import AnomalyKind, Referee
 
 LAYOUT = load_layout()
 # A corner of the board and a row to N, so rows close and lamps light often enough.

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from configuration import ConfigFile
 from games.hautetension.layout import Layout
 from hardware.exc import HardwareConfigError
 from hardware.settings import ChannelRef, HardwareSettings, Signal, check_wiring, load_settings
-from hautetension.config import ConfigFile
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -144,14 +144,20 @@ def test_shared_signal_needs_enables(pinwheel: Layout) -> None:
      "signal_pull must be one of 'up', 'down', 'none', not 'sideways'"),
     ("[hardware]\nsettle_us = -1", "settle_us must be at least 0, not -1"),
     ("[hardware]\nscan_period = 5", "unknown key 'scan_period'"),
-    ("[hardware.debounce]\nscans = 0", "debounce.scans must be a whole number of at least 1, not 0"),
+    ("[hardware.debounce]\nscans = 0", "debounce.scans must be at least 1, not 0"),
+    ("[hardware.debounce]\nmin_ms = nan", "debounce.min_ms must be a number, not nan"),
+    ("[hardware.debounce]\nspeed = 2", "unknown key 'debounce.speed'"),
+    ("[hardware]\ndebounce = 3", "debounce must be a table, not 3"),
     ("[hardware.slots]\na9 = { presence = [0] }",
      "slots.a9.presence must be [multiplexer, channel], not [0]"),
     ("[hardware.slots]\na9 = { power = [0, 1] }",
      "slots.a9: unknown signal 'power' (presence or conduction)"),
     ("[[hardware.references]]\nmultiplexer = 1\nchannel = 2",
      "references[0].level is missing (\"high\" or \"low\")"),
-    ("[hardware.lamps]\nN = { gpio = 12, colour = \"red\" }", "lamps.N.colour is not a lamp key"),
+    ("[[hardware.references]]\nchannel = 2\nlevel = \"low\"", "references[0].multiplexer is missing"),
+    ("[hardware.lamps]\nN = { gpio = 12, colour = \"red\" }", "unknown key 'lamps.N.colour'"),
+    ("[hardware.lamps]\nN = { active = \"low\" }", "lamps.N.gpio is missing"),
+    ("[hardware.lamps]\nN = 12", "lamps.N must be a table, not 12"),
 ])
 def test_parse_errors_name_the_key(text: str, message: str) -> None:
     with pytest.raises(HardwareConfigError) as info:

@@ -3,8 +3,10 @@ from __future__ import annotations
 import multiprocessing
 from pathlib import Path
 
+import pytest
+
 from store.db import connect
-from store.journal import Journal
+from store.journal import Journal, JournalEntry, JournalKind
 
 
 def test_entries_come_back_in_order_with_increasing_ids(tmp_path: Path) -> None:
@@ -22,9 +24,9 @@ def test_entries_come_back_in_order_with_increasing_ids(tmp_path: Path) -> None:
 
 def test_ids_are_never_reused_after_deletion(tmp_path: Path) -> None:
     journal = Journal(connect(tmp_path / "j.db"))
-    last = journal.append("x", {})
+    last = journal.append(JournalKind.FAULT, {})
     journal.conn.execute("DELETE FROM journal")
-    assert journal.append("y", {}) > last
+    assert journal.append(JournalKind.FAULT_CLEARED, {}) > last
 
 
 def test_state_is_written_with_its_entry(tmp_path: Path) -> None:
@@ -56,7 +58,7 @@ def test_kind_filter_and_game_entries(tmp_path: Path) -> None:
 def _writer(path: str, count: int) -> None:
     journal = Journal(connect(path))
     for n in range(count):
-        journal.append("w", {"n": n})
+        journal.append(JournalKind.SLOT, {"n": n})
 
 
 def test_two_processes_write_without_losing_entries(tmp_path: Path) -> None:
@@ -81,3 +83,19 @@ def test_max_game_id_follows_the_entries(tmp_path: Path) -> None:
     journal.append("fault", {})
     journal.append("game-start", {}, game_id=2)
     assert journal.max_game_id() == 2
+
+
+def test_entries_are_typed_and_a_kind_the_journal_does_not_know_writes_nothing(tmp_path: Path) -> None:
+    journal = Journal(connect(tmp_path / "j.db"))
+    journal.append_many([JournalEntry(JournalKind.PLACEMENT, {"slot": "a9"}, {"kind": "attack"}),
+                         JournalEntry(JournalKind.LAMPS, {"lit": []})])
+    placement, lamps = journal.tail(0)
+    assert placement.kind is JournalKind.PLACEMENT and lamps.kind is JournalKind.LAMPS
+    assert lamps.private is None and JournalEntry(JournalKind.LAMPS, {}).private is None
+    assert journal.last_of_kind(JournalKind.LAMPS) == lamps
+    with pytest.raises(ValueError, match="placment"):
+        journal.append_many([JournalEntry(JournalKind.SLOT, {}), ("placment", {}, None)])  # type: ignore[list-item]
+    assert journal.tail(0) == [placement, lamps]
+    # In SQL the kind is its text, as every reader of the database sees it.
+    stored = journal.conn.execute("SELECT kind FROM journal ORDER BY id").fetchall()
+    assert [row[0] for row in stored] == ["placement", "lamps"]

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from configuration import ConfigFile
 from games.hautetension.layout import load_layout
 from games.hautetension.seats import DEFAULT_COLOURS
 from games.hautetension.tournament import Lighting
 from hardware.backends import SimBoard
 from hardware.clock import SimulatedClock
 from hardware.service import BoardService, BoardSettings
-from hardware.service_sim import SimBoardFile
+from hardware.service.sim import SimBoardFile
 from hardware.settings import load_settings
-from hautetension.config import ConfigFile
 from store.commands import CommandKind, Commands, CommandStatus
 from store.db import connect
 from store.journal import Journal

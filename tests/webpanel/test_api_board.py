@@ -7,6 +7,7 @@ from typing import Any
 from flask import Flask
 
 from games.hautetension.layout import load_layout
+from tests.webpanel.helpers import FakeService, make_settings, start_game, wait_for
 from webpanel.security import CONTENT_SECURITY_POLICY
 
 
@@ -16,8 +17,8 @@ def test_board_without_service_says_it_is_not_running(client: Any) -> None:
     assert body["game"] is None and body["pawns"] == {} and body["id"] == 0
 
 
-def test_board_follows_the_service(staff: Any, service: Any, tools: Any) -> None:
-    tools.start_game(staff)
+def test_board_follows_the_service(staff: Any, service: Any) -> None:
+    start_game(staff)
     assert staff.post("/api/sim/slots/c7", {"pawn": "attack"}).status_code == 200
     body = staff.get("/api/board").get_json()
     assert body["service"]["running"] is True
@@ -29,15 +30,15 @@ def test_board_follows_the_service(staff: Any, service: Any, tools: Any) -> None
     assert body["id"] > 0
 
 
-def test_board_service_stale_heartbeat_is_not_running(tmp_path: Any, tools: Any) -> None:
+def test_board_service_stale_heartbeat_is_not_running(tmp_path: Any) -> None:
     from webpanel.app import close_app, create_app
 
-    settings = tools.make_settings(tmp_path, service_stale_seconds=0.3)
-    fake = tools.FakeService(settings.database, heartbeat=False).start()
+    settings = make_settings(tmp_path, service_stale_seconds=0.3)
+    fake = FakeService(settings.database, heartbeat=False).start()
     app = create_app({"PANEL": settings, "TESTING": True})
     try:
         client = app.test_client()
-        tools.wait_for(lambda: client.get("/api/board").get_json()["service"]["running"] is False, 3)
+        wait_for(lambda: client.get("/api/board").get_json()["service"]["running"] is False, 3)
         assert client.get("/api/board").get_json()["backend"] == "sim"
     finally:
         fake.stop()
@@ -119,18 +120,18 @@ def test_body_too_large_is_413_json(api: Any, service: Any) -> None:
     assert response.status_code == 413 and "too large" in response.get_json()["error"]
 
 
-def test_home_is_the_sim_board_on_the_sim_backend(client: Any, service: Any, tools: Any) -> None:
+def test_home_is_the_sim_board_on_the_sim_backend(client: Any, service: Any) -> None:
     html = client.get("/").get_data(as_text=True)
     assert 'class="board sim"' in html
     assert client.get("/sim").status_code == 200
     assert 'class="board sim"' not in client.get("/board").get_data(as_text=True)
 
 
-def test_home_is_the_live_board_on_real_hardware(tmp_path: Any, tools: Any) -> None:
+def test_home_is_the_live_board_on_real_hardware(tmp_path: Any) -> None:
     from webpanel.app import close_app, create_app
 
-    settings = tools.make_settings(tmp_path)
-    fake = tools.FakeService(settings.database, backend="gpio").start()
+    settings = make_settings(tmp_path)
+    fake = FakeService(settings.database, backend="gpio").start()
     app = create_app({"PANEL": settings, "TESTING": True})
     try:
         client = app.test_client()

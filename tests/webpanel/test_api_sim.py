@@ -6,13 +6,15 @@ from typing import Any
 
 import pytest
 
+from tests.webpanel.helpers import Api, FakeService, make_settings, start_game
+
 
 def board(api: Any) -> Any:
     return api.get("/api/board").get_json()
 
 
-def test_place_and_lift_as_the_current_player(staff: Any, service: Any, tools: Any) -> None:
-    tools.start_game(staff)
+def test_place_and_lift_as_the_current_player(staff: Any, service: Any) -> None:
+    start_game(staff)
     response = staff.post("/api/sim/slots/a9", {"pawn": "defense"})
     assert response.status_code == 200 and response.get_json() == {"ok": True, "slot": "a9"}
     assert staff.post("/api/sim/slots/b9", {"pawn": "attack"}).status_code == 200
@@ -89,14 +91,14 @@ def test_get_is_405(api: Any, service: Any) -> None:
     assert api.get("/api/sim/slots/a9").status_code == 405
 
 
-def test_not_the_sim_backend_is_404(tmp_path: Any, tools: Any) -> None:
+def test_not_the_sim_backend_is_404(tmp_path: Any) -> None:
     from webpanel.app import close_app, create_app
 
-    settings = tools.make_settings(tmp_path)
-    fake = tools.FakeService(settings.database, backend="gpio").start()
+    settings = make_settings(tmp_path)
+    fake = FakeService(settings.database, backend="gpio").start()
     app = create_app({"PANEL": settings, "TESTING": True})
     try:
-        api = tools.Api(app.test_client())
+        api = Api(app.test_client())
         response = api.post("/api/sim/slots/a9", {"pawn": "attack"})
         assert response.status_code == 404 and "simulated board" in response.get_json()["error"]
         assert api.post("/api/sim/button", {"held": True}).status_code == 404
@@ -110,17 +112,17 @@ def test_no_service_at_all_is_404(api: Any) -> None:
     assert api.post("/api/sim/slots/a9", {"pawn": "attack"}).status_code == 404
 
 
-def test_service_not_taking_commands_is_503_and_the_command_is_withdrawn(tmp_path: Any, tools: Any) -> None:
+def test_service_not_taking_commands_is_503_and_the_command_is_withdrawn(tmp_path: Any) -> None:
     from store.commands import Commands, CommandStatus
     from store.db import connect
     from webpanel.app import close_app, create_app
 
-    settings = tools.make_settings(tmp_path, command_timeout=0.2)
-    fake = tools.FakeService(settings.database).start()
+    settings = make_settings(tmp_path, command_timeout=0.2)
+    fake = FakeService(settings.database).start()
     fake.stop()  # the state says "sim", but nobody carries out commands any more
     app = create_app({"PANEL": settings, "TESTING": True})
     try:
-        api = tools.Api(app.test_client())
+        api = Api(app.test_client())
         response = api.post("/api/sim/slots/a9", {"pawn": "attack"})
         assert response.status_code == 503
         assert response.get_json()["error"] == "board service not responding"

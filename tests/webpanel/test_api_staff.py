@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from tests.webpanel.helpers import PIN, Api, make_settings, start_game, wait_for
+
 STAFF_GETS = ["/api/staff/health", "/api/staff/slots", "/api/staff/journal", "/api/staff/journal/export"]
 STAFF_POSTS = [
     ("/api/staff/lamp-test", {"on": True}),
@@ -46,8 +48,8 @@ def test_login_logout(api: Any) -> None:
     assert api.get("/api/staff/health").status_code == 401
 
 
-def test_login_rotates_the_session(client: Any, tools: Any) -> None:
-    api = tools.Api(client)
+def test_login_rotates_the_session(client: Any) -> None:
+    api = Api(client)
     before = api.token
     api.login()
     assert api.token != before
@@ -65,13 +67,13 @@ def test_login_bad_bodies(api: Any, body: Any, status: int) -> None:
     assert api.get("/api/session").get_json()["staff"] is False
 
 
-def test_login_needs_csrf(client: Any, tools: Any) -> None:
-    response = client.post("/api/staff/login", json={"pin": tools.PIN})
+def test_login_needs_csrf(client: Any) -> None:
+    response = client.post("/api/staff/login", json={"pin": PIN})
     assert response.status_code == 403
     assert client.get("/api/session").get_json()["staff"] is False
 
 
-def test_login_is_rate_limited(api: Any, tools: Any) -> None:
+def test_login_is_rate_limited(api: Any) -> None:
     for _ in range(5):
         assert api.login("999999").status_code == 401
     response = api.login("999999")
@@ -81,35 +83,35 @@ def test_login_is_rate_limited(api: Any, tools: Any) -> None:
     assert api.login().status_code == 429
 
 
-def test_login_limit_is_per_client(app: Any, tools: Any) -> None:
-    first = tools.Api(app.test_client())
+def test_login_limit_is_per_client(app: Any) -> None:
+    first = Api(app.test_client())
     for _ in range(5):
         first.login("999999")
     assert first.login().status_code == 429
-    other = tools.Api(app.test_client())
+    other = Api(app.test_client())
     other.client.environ_base["REMOTE_ADDR"] = "192.0.2.7"
     assert other.login().status_code == 200
 
 
-def test_login_without_a_pin_set_is_403(tmp_path: Any, tools: Any) -> None:
+def test_login_without_a_pin_set_is_403(tmp_path: Any) -> None:
     from webpanel.app import close_app, create_app
 
-    app = create_app({"PANEL": tools.make_settings(tmp_path, staff_pin_hash=""), "TESTING": True})
+    app = create_app({"PANEL": make_settings(tmp_path, staff_pin_hash=""), "TESTING": True})
     try:
-        response = tools.Api(app.test_client()).login()
+        response = Api(app.test_client()).login()
         assert response.status_code == 403 and "set-pin" in response.get_json()["error"]
     finally:
         close_app(app)
 
 
-def test_pin_hash_file_is_read_at_each_login(tmp_path: Any, tools: Any) -> None:
+def test_pin_hash_file_is_read_at_each_login(tmp_path: Any) -> None:
     from webpanel.app import close_app, create_app
     from webpanel.auth import hash_pin, write_pin_hash_file
 
-    settings = tools.make_settings(tmp_path, staff_pin_hash="")
+    settings = make_settings(tmp_path, staff_pin_hash="")
     app = create_app({"PANEL": settings, "TESTING": True})
     try:
-        api = tools.Api(app.test_client())
+        api = Api(app.test_client())
         assert api.login().status_code == 403
         write_pin_hash_file(settings.staff_pin_path, hash_pin("135790"))
         assert api.login("135790").status_code == 200
@@ -117,8 +119,8 @@ def test_pin_hash_file_is_read_at_each_login(tmp_path: Any, tools: Any) -> None:
         close_app(app)
 
 
-def test_health(staff: Any, service: Any, tools: Any) -> None:
-    body = tools.wait_for(lambda: (b := staff.get("/api/staff/health").get_json())["health"] and b)
+def test_health(staff: Any, service: Any) -> None:
+    body = wait_for(lambda: (b := staff.get("/api/staff/health").get_json())["health"] and b)
     assert body["service"]["running"] is True
     assert body["health"]["scans_per_second"] == 199.5
     assert body["game_running"] is False
@@ -135,8 +137,8 @@ def test_slot_test_shows_conduction_when_no_game(staff: Any, service: Any) -> No
     }
 
 
-def test_slot_test_is_refused_during_a_game(staff: Any, service: Any, tools: Any) -> None:
-    tools.start_game(staff)
+def test_slot_test_is_refused_during_a_game(staff: Any, service: Any) -> None:
+    start_game(staff)
     staff.post("/api/sim/slots/a9", {"pawn": "attack"})
     response = staff.get("/api/staff/slots")
     assert response.status_code == 409 and "game is running" in response.get_json()["error"]
@@ -156,8 +158,8 @@ def test_lamp_test_bad_bodies(staff: Any, service: Any, body: Any) -> None:
     assert service.handled == []
 
 
-def test_lamp_test_and_self_test_refused_during_a_game(staff: Any, service: Any, tools: Any) -> None:
-    tools.start_game(staff)
+def test_lamp_test_and_self_test_refused_during_a_game(staff: Any, service: Any) -> None:
+    start_game(staff)
     handled = len(service.handled)
     response = staff.post("/api/staff/lamp-test", {"on": True})
     assert response.status_code == 409 and "game is running" in response.get_json()["error"]
@@ -172,8 +174,8 @@ def test_self_test(staff: Any, service: Any) -> None:
     assert staff.post("/api/staff/self-test", {"x": 1}).status_code == 400
 
 
-def test_new_game_and_abandon(staff: Any, service: Any, tools: Any) -> None:
-    response = tools.start_game(staff, ("Ada", "Bob", "Cy"), first=2)
+def test_new_game_and_abandon(staff: Any, service: Any) -> None:
+    response = start_game(staff, ("Ada", "Bob", "Cy"), first=2)
     assert response.get_json()["result"] == {"game": 1}
     game = staff.get("/api/board").get_json()["game"]
     assert game["status"] == "running" and game["view"]["to_move"] == 2
@@ -267,7 +269,7 @@ def test_new_game_refused_by_the_service_is_422(staff: Any, service: Any, mocker
     assert response.status_code == 422 and response.get_json()["error"] == "lamp N is not on this board"
 
 
-def test_journal_read_and_export(staff: Any, service: Any, tools: Any) -> None:
+def test_journal_read_and_export(staff: Any, service: Any) -> None:
     staff.post("/api/sim/slots/a9", {"pawn": "attack"})
     body = staff.get("/api/staff/journal").get_json()
     kinds = [e["kind"] for e in body["entries"]]
@@ -279,14 +281,16 @@ def test_journal_read_and_export(staff: Any, service: Any, tools: Any) -> None:
     later = staff.get(f"/api/staff/journal?after={after}&limit=1").get_json()["entries"]
     assert len(later) == 1 and later[0]["id"] > after
     assert staff.get("/api/staff/journal?kind=slot").get_json()["entries"][0]["kind"] == "slot"
+    unknown = staff.get("/api/staff/journal?kind=slots")
+    assert unknown.status_code == 400 and "kind must be one of" in unknown.get_json()["error"]
     export = staff.get("/api/staff/journal/export")
     assert export.status_code == 200 and "attachment" in export.headers["Content-Disposition"]
     lines = [json.loads(line) for line in export.get_data(as_text=True).splitlines()]
     assert [e["id"] for e in lines] == sorted(e["id"] for e in lines) and len(lines) == body["last_id"]
 
 
-def test_journal_hides_private_payloads_during_a_game(staff: Any, service: Any, tools: Any) -> None:
-    tools.start_game(staff)
+def test_journal_hides_private_payloads_during_a_game(staff: Any, service: Any) -> None:
+    start_game(staff)
     staff.post("/api/sim/slots/a9", {"pawn": "defense"})
     body = staff.get("/api/staff/journal").get_json()
     assert body["private_shown"] is False

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.webpanel.helpers import PIN, Api, FakeService, Served, make_settings, start_game, watch_errors
+
 TIMEOUT_MS = 10_000
 
 pytestmark = pytest.mark.browser
@@ -27,13 +29,13 @@ def page_errors() -> list[str]:
 
 
 @pytest.fixture
-def open_page(browser: Any, tools: Any) -> Callable[..., Any]:
+def open_page(browser: Any) -> Callable[..., Any]:
     def open_one(url: str, errors: list[str], **context_options: Any) -> Any:
         """A page on its own context (its own cookies: one device), its errors going to *errors*."""
         page = browser.new_context(**context_options).new_page()
         page.set_default_timeout(TIMEOUT_MS)
         page.set_default_navigation_timeout(TIMEOUT_MS)
-        tools.watch_errors(page, errors)
+        watch_errors(page, errors)
         page.goto(url)
         return page
 
@@ -41,11 +43,11 @@ def open_page(browser: Any, tools: Any) -> Callable[..., Any]:
 
 
 def test_player_watches_a_pawn_appear_and_a_lamp_light(
-    open_page: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
+    open_page: Any, served: Any, service: Any, page_errors: list[str]
 ) -> None:
-    staff = tools.Api(served.app.test_client())
+    staff = Api(served.app.test_client())
     staff.login()
-    tools.start_game(staff)
+    start_game(staff)
     live = open_page(served.url + "/board", page_errors)
     live.wait_for_selector("#conn[data-state=live]")
     assert live.text_content("#turn") == "Ada to play"
@@ -68,7 +70,7 @@ def test_player_watches_a_pawn_appear_and_a_lamp_light(
 
 
 def test_sim_page_lifts_a_pawn_and_shows_refusals(
-    open_page: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
+    open_page: Any, served: Any, service: Any, page_errors: list[str]
 ) -> None:
     sim = open_page(served.url + "/", page_errors)  # the sim board is the home page on sim
     sim.wait_for_selector("#slot-c3")
@@ -97,9 +99,9 @@ def _png_size_and_colours(data: bytes) -> tuple[int, int, int]:
 
 
 def test_tablet_screenshot_is_not_empty(
-    open_page: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
+    open_page: Any, served: Any, service: Any, page_errors: list[str]
 ) -> None:
-    api = tools.Api(served.app.test_client())
+    api = Api(served.app.test_client())
     api.post("/api/sim/slots/e3", {"pawn": "attack"})
     page = open_page(
         served.url + "/board",
@@ -121,14 +123,14 @@ def test_tablet_screenshot_is_not_empty(
 
 
 def test_staff_log_in_see_health_and_are_refused_the_slot_test_during_a_game(
-    open_page: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
+    open_page: Any, served: Any, service: Any, page_errors: list[str]
 ) -> None:
     page = open_page(served.url + "/staff", page_errors)
     page.wait_for_selector("#login-form")
     page.fill("#pin", "000000")
     page.click("#login-form button[type=submit]")
     expect(page.locator("#login-msg")).to_have_text("wrong PIN")
-    page.fill("#pin", tools.PIN)
+    page.fill("#pin", PIN)
     page.click("#login-form button[type=submit]")
     page.wait_for_selector("#health-page")
     expect(page.locator("#health-summary")).to_contain_text("running")
@@ -149,18 +151,18 @@ def test_staff_log_in_see_health_and_are_refused_the_slot_test_during_a_game(
     assert [e for e in page_errors if "(UNAUTHORIZED)" not in e and "(CONFLICT)" not in e] == []
 
 
-def test_live_page_reconnects_when_its_stream_ends(open_page: Any, tmp_path: Any, tools: Any) -> None:
+def test_live_page_reconnects_when_its_stream_ends(open_page: Any, tmp_path: Any) -> None:
     from webpanel.app import create_app
 
-    settings = tools.make_settings(tmp_path, stream_max_seconds=1.0, heartbeat_seconds=0.2)
-    fake = tools.FakeService(settings.database).start()
-    served = tools.Served(create_app({"PANEL": settings, "TESTING": True}))
+    settings = make_settings(tmp_path, stream_max_seconds=1.0, heartbeat_seconds=0.2)
+    fake = FakeService(settings.database).start()
+    served = Served(create_app({"PANEL": settings, "TESTING": True}))
     errors: list[str] = []
     try:
         live = open_page(served.url + "/board", errors)
         live.wait_for_selector("#conn[data-state=live]")
         live.wait_for_timeout(2500)  # the first stream has ended; the page is on its second or third
-        tools.Api(served.app.test_client()).post("/api/sim/slots/g2", {"pawn": "attack"})
+        Api(served.app.test_client()).post("/api/sim/slots/g2", {"pawn": "attack"})
         live.wait_for_selector("#slot-g2.occupied")
         assert errors == []
     finally:
@@ -168,12 +170,12 @@ def test_live_page_reconnects_when_its_stream_ends(open_page: Any, tmp_path: Any
         fake.stop()
 
 
-def test_a_page_refused_by_the_stream_cap_gets_in_later(open_page: Any, tmp_path: Any, tools: Any) -> None:
+def test_a_page_refused_by_the_stream_cap_gets_in_later(open_page: Any, tmp_path: Any) -> None:
     from webpanel.app import create_app
 
-    settings = tools.make_settings(tmp_path, max_streams=1, heartbeat_seconds=0.2, stream_max_seconds=30)
-    fake = tools.FakeService(settings.database).start()
-    served = tools.Served(create_app({"PANEL": settings, "TESTING": True}))
+    settings = make_settings(tmp_path, max_streams=1, heartbeat_seconds=0.2, stream_max_seconds=30)
+    fake = FakeService(settings.database).start()
+    served = Served(create_app({"PANEL": settings, "TESTING": True}))
     errors: list[str] = []
     try:
         first = open_page(served.url + "/board", errors)
@@ -182,7 +184,7 @@ def test_a_page_refused_by_the_stream_cap_gets_in_later(open_page: Any, tmp_path
         second.wait_for_selector("#conn[data-state=waiting]")
         first.context.close()  # a tablet leaves: its place goes to the waiting one
         second.wait_for_selector("#conn[data-state=live]", timeout=15_000)
-        tools.Api(served.app.test_client()).post("/api/sim/slots/b2", {"pawn": "defense"})
+        Api(served.app.test_client()).post("/api/sim/slots/b2", {"pawn": "defense"})
         second.wait_for_selector("#slot-b2.occupied")
         # The refusal was a 503 answer, on purpose.
         assert [e for e in errors if "503" not in e and "SERVICE UNAVAILABLE" not in e] == []
@@ -192,11 +194,11 @@ def test_a_page_refused_by_the_stream_cap_gets_in_later(open_page: Any, tmp_path
 
 
 def test_an_anomaly_pauses_the_game_on_the_live_page(
-    open_page: Any, served: Any, service: Any, tools: Any, page_errors: list[str]
+    open_page: Any, served: Any, service: Any, page_errors: list[str]
 ) -> None:
-    staff = tools.Api(served.app.test_client())
+    staff = Api(served.app.test_client())
     staff.login()
-    tools.start_game(staff)
+    start_game(staff)
     staff.post("/api/sim/slots/h3", {"pawn": "attack"})
     live = open_page(served.url + "/board", page_errors)
     live.wait_for_selector("#slot-h3.occupied")

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import pytest
 
 from games.frame import AI_LEVELS, GAMES, JSON, DigitalGame, Move, Outcome
+from tests.webpanel import helpers
 
 pytestmark = pytest.mark.browser
 
@@ -40,11 +41,11 @@ MOVE = """([id, move, version]) => import("/static/panel.js")
 class Visitor:
     """One device (its own cookies) visiting pages; each visit checks that page's scripts."""
 
-    def __init__(self, browser: Any, base: str, tools: Any) -> None:
+    def __init__(self, browser: Any, base: str) -> None:
         self.base = base
         self.page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         self.page.set_default_timeout(TIMEOUT_MS)
-        self.errors: list[str] = tools.watch_errors(self.page)
+        self.errors: list[str] = helpers.watch_errors(self.page)
 
     def open(self, path: str, *ready: str) -> Any:
         """Open *path*, wait for the *ready* selectors (what its script draws) and check the page."""
@@ -61,19 +62,19 @@ class Visitor:
 
 
 @pytest.fixture
-def visitor(browser: Any, served: Any, service: Any, tools: Any) -> Visitor:
-    return Visitor(browser, served.url, tools)
+def visitor(browser: Any, served: Any, service: Any) -> Visitor:
+    return Visitor(browser, served.url)
 
 
-def test_live_simulated_and_staff_pages(visitor: Visitor, served: Any, tools: Any) -> None:
-    api = tools.Api(served.app.test_client())
+def test_live_simulated_and_staff_pages(visitor: Visitor, served: Any) -> None:
+    api = helpers.Api(served.app.test_client())
     api.post("/api/sim/slots/e3", {"pawn": "attack"})
     visitor.open("/", "#slot-e3.occupied", "#conn[data-state=live]")  # the sim board is the home page on sim
     visitor.open("/board", "#slot-e3.occupied", "#conn[data-state=live]")
     visitor.open("/board?kiosk=1", "#slot-e3.occupied", "#conn[data-state=live]")
     visitor.open("/sim", "#slot-e3.occupied", "#test-button")
     page = visitor.open("/staff/login", "#login-form")
-    page.fill("#pin", tools.PIN)
+    page.fill("#pin", helpers.PIN)
     page.click("#login-form button[type=submit]")  # the login script sends the PIN and opens the dashboard
     page.wait_for_selector("#health-page #health-summary dt")
     visitor.check("/staff (health)")
@@ -82,9 +83,9 @@ def test_live_simulated_and_staff_pages(visitor: Visitor, served: Any, tools: An
     visitor.open("/staff/journal", "#journal tbody tr")
 
 
-def test_tournament_pages(visitor: Visitor, tools: Any) -> None:
+def test_tournament_pages(visitor: Visitor) -> None:
     page = visitor.open("/staff/login?next=/tournaments", "#login-form")
-    page.fill("#pin", tools.PIN)
+    page.fill("#pin", helpers.PIN)
     page.click("#login-form button[type=submit]")
     page.wait_for_url(visitor.base + "/tournaments")
     visitor.check("/tournaments")

@@ -12,10 +12,11 @@ import pytest
 
 from store.db import connect
 from store.journal import Journal
+from tests.webpanel.helpers import Api, start_game, wait_for
 
 
 @pytest.fixture
-def board_service(settings: Any, tools: Any) -> Iterator[subprocess.Popen[bytes]]:
+def board_service(settings: Any) -> Iterator[subprocess.Popen[bytes]]:
     """``hautetension board --backend sim`` on the test's database, until its heartbeat shows."""
     process = subprocess.Popen(
         [
@@ -46,7 +47,7 @@ def board_service(settings: Any, tools: Any) -> Iterator[subprocess.Popen[bytes]
         return state is not None and bool(state.health)
 
     try:
-        tools.wait_for(beating, 30)
+        wait_for(beating, 30)
         yield process
     finally:
         process.terminate()
@@ -59,15 +60,15 @@ def board_service(settings: Any, tools: Any) -> Iterator[subprocess.Popen[bytes]
             process.stderr.close()
 
 
-def test_api_with_the_real_service(served: Any, board_service: Any, tools: Any) -> None:
-    staff = tools.Api(served.app.test_client())
+def test_api_with_the_real_service(served: Any, board_service: Any) -> None:
+    staff = Api(served.app.test_client())
     assert staff.login().status_code == 200
-    tools.start_game(staff)
+    start_game(staff)
     board = staff.get("/api/board").get_json()
     assert board["service"]["running"] and board["backend"] == "sim"
     assert board["game"]["view"]["to_move"] == 0
     assert staff.post("/api/sim/slots/f9", {"pawn": "defense"}).status_code == 200
-    board = tools.wait_for(lambda: (b := staff.get("/api/board").get_json())["pawns"] and b)
+    board = wait_for(lambda: (b := staff.get("/api/board").get_json())["pawns"] and b)
     assert board["pawns"] == {"f9": {"owner": 0}}
     assert "defense" not in staff.get("/api/board").get_data(as_text=True)
     refused = staff.post("/api/sim/slots/f9", {"pawn": "attack"})
@@ -77,18 +78,18 @@ def test_api_with_the_real_service(served: Any, board_service: Any, tools: Any) 
     health = staff.get("/api/staff/health").get_json()
     assert health["service"]["running"] and health["health"]["backend"] == "sim"
     assert staff.post("/api/staff/game/abandon").status_code == 200
-    tools.wait_for(lambda: staff.get("/api/board").get_json()["game"]["status"] == "abandoned")
+    wait_for(lambda: staff.get("/api/board").get_json()["game"]["status"] == "abandoned")
     readings = staff.get("/api/staff/slots").get_json()["slots"]
     assert readings == {"f9": {"presence": True, "conduction": False}}
 
 
 @pytest.mark.browser
-def test_browser_with_the_real_service(served: Any, board_service: Any, tools: Any, browser: Any) -> None:
+def test_browser_with_the_real_service(served: Any, board_service: Any, browser: Any) -> None:
     from playwright.sync_api import expect
 
-    staff = tools.Api(served.app.test_client())
+    staff = Api(served.app.test_client())
     staff.login()
-    tools.start_game(staff)
+    start_game(staff)
     live = browser.new_page()
     live.set_default_timeout(15_000)
     live.goto(served.url + "/board")

@@ -8,9 +8,11 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from tests.webpanel.helpers import Api, FakeService, Served, make_settings, wait_for
 
-def test_stream_sends_the_board_then_each_change(served: Any, service: Any, sse: Any, tools: Any) -> None:
-    api = tools.Api(served.app.test_client())
+
+def test_stream_sends_the_board_then_each_change(served: Any, service: Any, sse: Any) -> None:
+    api = Api(served.app.test_client())
     stream = sse(served.port)
     assert stream.status == 200
     assert stream.response.getheader("Content-Type").startswith("text/event-stream")
@@ -24,8 +26,8 @@ def test_stream_sends_the_board_then_each_change(served: Any, service: Any, sse:
     assert int(change["id"]) > int(first["id"])
 
 
-def test_resume_with_last_event_id(served: Any, service: Any, sse: Any, tools: Any) -> None:
-    api = tools.Api(served.app.test_client())
+def test_resume_with_last_event_id(served: Any, service: Any, sse: Any) -> None:
+    api = Api(served.app.test_client())
     current = api.get("/api/board").get_json()["id"]
     # Up to date: no board event first, only the service state (then changes).
     stream = sse(served.port, last_event_id=str(current))
@@ -46,13 +48,13 @@ def test_bad_last_event_id_is_400(client: FlaskClient) -> None:
     assert client.get("/api/events?last_event_id=x").status_code == 400
 
 
-def test_streams_are_capped_with_retry_after(tmp_path: Any, tools: Any, sse: Any) -> None:
+def test_streams_are_capped_with_retry_after(tmp_path: Any, sse: Any) -> None:
     from webpanel.app import create_app
 
-    settings = tools.make_settings(tmp_path, max_streams=2)
-    fake = tools.FakeService(settings.database).start()
+    settings = make_settings(tmp_path, max_streams=2)
+    fake = FakeService(settings.database).start()
     app = create_app({"PANEL": settings, "TESTING": True})
-    served = tools.Served(app)
+    served = Served(app)
     try:
         a, b = sse(served.port), sse(served.port)
         assert a.status == b.status == 200
@@ -63,10 +65,10 @@ def test_streams_are_capped_with_retry_after(tmp_path: Any, tools: Any, sse: Any
         assert refused.response.getheader("Retry-After") == "5"
         assert "too many" in json.loads(refused.response.read())["error"]
         # Normal requests still get a thread while the streams are open.
-        assert tools.Api(app.test_client()).get("/api/board").status_code == 200
+        assert Api(app.test_client()).get("/api/board").status_code == 200
         a.close()
         follower = app.extensions["board_follower"]
-        tools.wait_for(lambda: follower.open_streams < 2, 10)
+        wait_for(lambda: follower.open_streams < 2, 10)
         assert sse(served.port).status == 200
     finally:
         served.close()
@@ -75,13 +77,13 @@ def test_streams_are_capped_with_retry_after(tmp_path: Any, tools: Any, sse: Any
 
 
 
-def test_a_stream_ends_after_its_time_with_a_reconnect_hint(tmp_path: Any, tools: Any, sse: Any) -> None:
+def test_a_stream_ends_after_its_time_with_a_reconnect_hint(tmp_path: Any, sse: Any) -> None:
     from webpanel.app import create_app
 
-    settings = tools.make_settings(tmp_path, stream_max_seconds=0.5, heartbeat_seconds=0.1)
-    fake = tools.FakeService(settings.database).start()
+    settings = make_settings(tmp_path, stream_max_seconds=0.5, heartbeat_seconds=0.1)
+    fake = FakeService(settings.database).start()
     app = create_app({"PANEL": settings, "TESTING": True})
-    served = tools.Served(app)
+    served = Served(app)
     try:
         stream = sse(served.port)
         events = []
@@ -91,7 +93,7 @@ def test_a_stream_ends_after_its_time_with_a_reconnect_hint(tmp_path: Any, tools
         assert time.monotonic() - started < 5
         assert events[-1]["event"] == "reconnect"
         assert any(e.get("comment") == ": keep-alive" for e in events) or len(events) >= 2
-        tools.wait_for(lambda: app.extensions["board_follower"].open_streams == 0)
+        wait_for(lambda: app.extensions["board_follower"].open_streams == 0)
     finally:
         served.close()
         fake.stop()
@@ -106,13 +108,13 @@ def test_stream_release_when_never_iterated(app: Any) -> None:
     assert follower.open_streams == 0
 
 
-def test_service_event_when_the_service_stops(tmp_path: Any, tools: Any, sse: Any) -> None:
+def test_service_event_when_the_service_stops(tmp_path: Any, sse: Any) -> None:
     from webpanel.app import create_app
 
-    settings = tools.make_settings(tmp_path, service_stale_seconds=0.8)
-    fake = tools.FakeService(settings.database).start()
+    settings = make_settings(tmp_path, service_stale_seconds=0.8)
+    fake = FakeService(settings.database).start()
     app = create_app({"PANEL": settings, "TESTING": True})
-    served = tools.Served(app)
+    served = Served(app)
     try:
         stream = sse(served.port)
         # On a busy machine the heartbeat may look stale for a moment: wait for "running" first.

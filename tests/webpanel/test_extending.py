@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from flask import Blueprint, Flask, jsonify
 
+from tests.webpanel.helpers import Api, make_settings
 from webpanel import app as app_module
 from webpanel.app import close_app, create_app
 from webpanel.auth import is_staff, staff_required
@@ -44,16 +45,16 @@ def _area() -> types.ModuleType:
 
 @pytest.mark.parametrize("as_object", [False, True])
 def test_a_new_blueprint_gets_guard_csrf_and_init(
-    tmp_path: Path, tools: Any, monkeypatch: Any, as_object: bool
+    tmp_path: Path, monkeypatch: Any, as_object: bool
 ) -> None:
     module = _area()
     monkeypatch.setitem(sys.modules, "panel_test_area", module)
     entry: Any = module.bp if as_object else "panel_test_area:bp"  # type: ignore[attr-defined]
     monkeypatch.setattr(app_module, "BLUEPRINTS", [*app_module.BLUEPRINTS, entry])
-    app = create_app({"PANEL": tools.make_settings(tmp_path), "TESTING": True})
+    app = create_app({"PANEL": make_settings(tmp_path), "TESTING": True})
     try:
         assert module.calls == [app]  # type: ignore[attr-defined]
-        api = tools.Api(app.test_client())
+        api = Api(app.test_client())
         assert api.get("/api/test-area/secret").status_code == 401
         page = api.get("/test-area")
         assert page.status_code == 302 and "/staff/login?next=/test-area" in page.headers["Location"]
@@ -68,10 +69,10 @@ def test_a_new_blueprint_gets_guard_csrf_and_init(
         close_app(app)
 
 
-def test_a_wrong_entry_is_refused(tmp_path: Path, tools: Any, monkeypatch: Any) -> None:
+def test_a_wrong_entry_is_refused(tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.setattr(app_module, "BLUEPRINTS", ["webpanel.app:create_app"])
     with pytest.raises(TypeError, match="not a Flask Blueprint"):
-        create_app({"PANEL": tools.make_settings(tmp_path), "TESTING": True})
+        create_app({"PANEL": make_settings(tmp_path), "TESTING": True})
 
 
 def test_base_template_blocks(client: Any) -> None:
@@ -87,9 +88,9 @@ def test_registered_areas_are_linked_from_every_page(client: Any) -> None:
         assert html.count('href="/tournaments"') == 1, path
 
 
-def test_an_area_left_out_is_not_linked(tmp_path: Path, tools: Any, monkeypatch: Any) -> None:
+def test_an_area_left_out_is_not_linked(tmp_path: Path, monkeypatch: Any) -> None:
     monkeypatch.setattr(app_module, "BLUEPRINTS", [e for e in app_module.BLUEPRINTS if "lobby" not in str(e)])
-    app = create_app({"PANEL": tools.make_settings(tmp_path), "TESTING": True})
+    app = create_app({"PANEL": make_settings(tmp_path), "TESTING": True})
     try:
         html = app.test_client().get("/board").get_data(as_text=True)
         assert 'href="/games"' not in html and 'href="/tournaments"' in html

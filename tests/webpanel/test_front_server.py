@@ -25,6 +25,7 @@ import pytest
 from tests.servers.nginx import INSTALL_HINT, NginxFront
 from tests.servers.process import find_binary, free_port, server_folder
 from tests.servers.slow_clients import SlowClients, can_bind
+from tests.webpanel import helpers
 from webpanel.config import PanelSettings
 
 CLIENT_TIMEOUT_S = 10.0
@@ -47,9 +48,9 @@ def nginx_binary() -> str:
 
 
 @pytest.fixture
-def settings(tmp_path: Path, tools: Any) -> PanelSettings:
+def settings(tmp_path: Path) -> PanelSettings:
     """The panel as the Pi's unit runs it: trusting the loopback front server, and only it."""
-    panel: PanelSettings = tools.make_settings(
+    panel: PanelSettings = helpers.make_settings(
         tmp_path,
         trusted_proxy="127.0.0.1",
         connection_limit=PANEL_CONNECTIONS,
@@ -158,28 +159,28 @@ def read_until(sock: socket.socket, received: bytes, marker: bytes, count: int =
 
 
 def test_slow_clients_do_not_stop_an_honest_client_behind_the_front_server(
-    front: NginxFront, tools: Any
+    front: NginxFront
 ) -> None:
     with SlowClients("127.0.0.1", front.port, count=SLOW_CLIENTS, addresses=100) as attack:
         assert attack.wait_connected() == SLOW_CLIENTS
         # nginx holds every one of them, each in the middle of its request header.
-        tools.wait_for(lambda: front.status()["reading"] >= SLOW_CLIENTS, timeout=30)
+        helpers.wait_for(lambda: front.status()["reading"] >= SLOW_CLIENTS, timeout=30)
         status, board = Device(front.port, "127.1.0.1").get_json("/api/board")
         assert status == 200 and "pawns" in board and board["service"]["running"] is True
         assert front.status()["reading"] >= SLOW_CLIENTS  # the attack was still on
 
 
 def test_the_same_attack_locks_an_honest_client_out_of_waitress_alone(
-    panel: Any, caplog: pytest.LogCaptureFixture, tools: Any
+    panel: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     honest = Device(panel.port, "127.1.0.1")
     with SlowClients("127.0.0.1", panel.port, count=SLOW_CLIENTS, addresses=100) as attack:
         assert attack.wait_connected() == SLOW_CLIENTS
-        tools.wait_for(lambda: "reached the connection limit" in caplog.text, timeout=30)
+        helpers.wait_for(lambda: "reached the connection limit" in caplog.text, timeout=30)
         with pytest.raises(TimeoutError):
             honest.get_json("/api/board")
     # Once they let go, waitress serves again.
-    status, _board = tools.wait_for(lambda: _answered(honest), timeout=30)
+    status, _board = helpers.wait_for(lambda: _answered(honest), timeout=30)
     assert status == 200
 
 
@@ -194,7 +195,7 @@ def _answered(device: Device) -> tuple[int, Any] | None:
 
 
 def test_the_panel_sees_the_clients_own_address_whatever_x_forwarded_for_claims(
-    front: NginxFront, settings: PanelSettings, tools: Any
+    front: NginxFront, settings: PanelSettings
 ) -> None:
     guesser = Device(front.port, "127.5.0.1")
     answers = []
@@ -212,7 +213,7 @@ def test_the_panel_sees_the_clients_own_address_whatever_x_forwarded_for_claims(
     # Another address is not locked out, and the right PIN lets it in.
     other = Device(front.port, "127.6.0.1")
     assert other.log_in("111111") == (401, "wrong PIN")
-    assert other.log_in(tools.PIN) == (200, "")
+    assert other.log_in(helpers.PIN) == (200, "")
 
 
 def test_waitress_alone_ignores_x_forwarded_for_from_a_client(panel: Any, settings: PanelSettings) -> None:
@@ -242,7 +243,7 @@ def test_events_go_through_unbuffered(front: NginxFront) -> None:
 
 
 def test_the_stream_cap_counts_through_the_front_server_and_per_address(
-    front: NginxFront, settings: PanelSettings, tools: Any
+    front: NginxFront, settings: PanelSettings
 ) -> None:
     with ExitStack() as streams:
         # One address gets at most 8 streams from nginx.
@@ -266,7 +267,7 @@ def test_the_stream_cap_counts_through_the_front_server_and_per_address(
         # A browser that goes away gives its place back through nginx.
         assert last is not None
         last.close()
-        tools.wait_for(lambda: _stream_opens(front.port, "127.10.0.1"), timeout=30)
+        helpers.wait_for(lambda: _stream_opens(front.port, "127.10.0.1"), timeout=30)
 
 
 def _stream_opens(port: int, address: str) -> bool:

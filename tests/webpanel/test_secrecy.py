@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from games.hautetension.circuit import evaluate
 from games.hautetension.layout import load_layout
+from tests.webpanel.helpers import Api, FakeService, make_settings, start_game, wait_for
 from webpanel.app import close_app, create_app
 from webpanel.stream import EventStream
 
@@ -25,9 +26,9 @@ LAYOUT = load_layout("pinwheel-80")
 KINDS = ("attack", "defense")
 
 
-def _event_text(app: Any, journal_id: int, tools: Any) -> str:
+def _event_text(app: Any, journal_id: int) -> str:
     follower = app.extensions["board_follower"]
-    tools.wait_for(lambda: (snap := follower.latest()) is not None and snap.journal_id == journal_id)
+    wait_for(lambda: (snap := follower.latest()) is not None and snap.journal_id == journal_id)
     assert follower.try_open_stream()
     stream = EventStream(follower, last_event_id=None)
     events = stream._events()
@@ -38,24 +39,24 @@ def _event_text(app: Any, journal_id: int, tools: Any) -> str:
         stream.close()
 
 
-def _play(tmp: Path, tools: Any, prior: list[tuple[str, str]], final: tuple[str, str]) -> list[Any]:
+def _play(tmp: Path, prior: list[tuple[str, str]], final: tuple[str, str]) -> list[Any]:
     """Play *prior* then *final* and return everything public the panel said along the way."""
-    settings_ = tools.make_settings(tmp)
-    fake = tools.FakeService(settings_.database).start()
+    settings_ = make_settings(tmp)
+    fake = FakeService(settings_.database).start()
     app = create_app({"PANEL": settings_, "TESTING": True, "SECRET_KEY": "k" * 32})
     seen: list[Any] = []
     try:
-        staff = tools.Api(app.test_client())
+        staff = Api(app.test_client())
         staff.login()
-        tools.start_game(staff)
-        player = tools.Api(app.test_client())
+        start_game(staff)
+        player = Api(app.test_client())
         for slot, kind in [*prior, final]:
             response = player.post(f"/api/sim/slots/{slot}", {"pawn": kind})
             seen.append((response.status_code, response.content_type, response.get_data(as_text=True)))
         board = player.get("/api/board")
         seen.append((board.status_code, board.get_data(as_text=True)))
         seen.append(player.get("/api/layout").get_data(as_text=True))
-        seen.append(_event_text(app, board.get_json()["id"], tools))
+        seen.append(_event_text(app, board.get_json()["id"]))
         # The staff pages of a running game must not give it away either.
         seen.append(staff.get("/api/staff/slots").get_data(as_text=True))
         journal = staff.get("/api/staff/journal").get_json()
@@ -74,7 +75,7 @@ placements = st.lists(
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(prior=placements, final_slot=st.sampled_from(LAYOUT.slots))
 def test_no_public_answer_differs_between_attack_and_defense(
-    tools: Any, prior: list[tuple[str, str]], final_slot: str
+    prior: list[tuple[str, str]], final_slot: str
 ) -> None:
     assume(final_slot not in {slot for slot, _ in prior})
     # A real hand holds at most 3 defense pawns: no player places a fourth, before or with the last pawn.
@@ -86,17 +87,17 @@ def test_no_public_answer_differs_between_attack_and_defense(
     assume(not evaluate(LAYOUT, attack).lit)  # the game is still on before the last pawn
     assume(evaluate(LAYOUT, attack | {final_slot}).lit == evaluate(LAYOUT, attack).lit)
     with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as d:
-        with_attack = _play(Path(a), tools, prior, (final_slot, "attack"))
-        with_defense = _play(Path(d), tools, prior, (final_slot, "defense"))
+        with_attack = _play(Path(a), prior, (final_slot, "attack"))
+        with_defense = _play(Path(d), prior, (final_slot, "defense"))
     assert with_attack[-6][0] == 200  # the last placement was taken in both games
     assert with_attack == with_defense
 
 
-def test_a_lamp_lighting_is_the_only_visible_difference(tools: Any, tmp_path: Path) -> None:
+def test_a_lamp_lighting_is_the_only_visible_difference(tmp_path: Path) -> None:
     """The comparison above can fail: the last pawn of a closed row lights its lamp."""
     column_f = ["f9", "f8", "f7", "f6"]
     prior = [(slot, "attack") for slot in column_f]
-    lit = _play(tmp_path / "a", tools, prior, ("f5", "attack"))
-    dark = _play(tmp_path / "d", tools, prior, ("f5", "defense"))
+    lit = _play(tmp_path / "a", prior, ("f5", "attack"))
+    dark = _play(tmp_path / "d", prior, ("f5", "defense"))
     assert lit != dark
     assert '"lit":["N"]' in lit[-5][1] and '"lit":["N"]' not in dark[-5][1]

@@ -10,15 +10,16 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from configuration import ConfigError
 from hautetension.cli import main
-from hautetension.config import ConfigError
+from tests.webpanel import helpers
 from webpanel import serve
 from webpanel.app import close_app, create_app
 from webpanel.config import PanelSettings
 
 
-def _server(tmp_path: Path, tools: Any, **settings: Any) -> tuple[Flask, Any]:
-    app = create_app({"PANEL": tools.make_settings(tmp_path, **settings), "TESTING": True})
+def _server(tmp_path: Path, **settings: Any) -> tuple[Flask, Any]:
+    app = create_app({"PANEL": helpers.make_settings(tmp_path, **settings), "TESTING": True})
     return app, serve.make_server(app, host="127.0.0.1", port=0)
 
 
@@ -28,9 +29,9 @@ def _close(app: Flask, server: Any) -> None:
 
 
 def test_alone_waitress_trusts_no_proxy_header_and_frees_silent_connections(
-    tmp_path: Path, tools: Any
+    tmp_path: Path
 ) -> None:
-    app, server = _server(tmp_path, tools)
+    app, server = _server(tmp_path)
     try:
         adj = server.adj
         assert adj.trusted_proxy is None and adj.trusted_proxy_headers == set()
@@ -43,8 +44,8 @@ def test_alone_waitress_trusts_no_proxy_header_and_frees_silent_connections(
         _close(app, server)
 
 
-def test_behind_the_front_server_only_its_x_forwarded_for_counts(tmp_path: Path, tools: Any) -> None:
-    app, server = _server(tmp_path, tools, trusted_proxy="127.0.0.1", connection_limit=500)
+def test_behind_the_front_server_only_its_x_forwarded_for_counts(tmp_path: Path) -> None:
+    app, server = _server(tmp_path, trusted_proxy="127.0.0.1", connection_limit=500)
     try:
         adj = server.adj
         assert adj.trusted_proxy == "127.0.0.1" and adj.trusted_proxy_count == 1
@@ -78,7 +79,7 @@ def test_a_tiny_open_file_limit_is_reported(monkeypatch: Any, caplog: pytest.Log
 @pytest.mark.parametrize(
     ("section", "says"),
     [
-        ({"connection_limit": -1}, "connection_limit must be 0 (automatic) or more"),
+        ({"connection_limit": -1}, "connection_limit must be at least 0, not -1"),
         ({"connection_limit": 50}, "connection_limit (50) must exceed the worker threads (80)"),
         ({"connection_limit": "many"}, "connection_limit must be an integer"),
         ({"trusted_proxy": "nginx"}, "trusted_proxy must be an IP address, not 'nginx'"),

@@ -13,6 +13,7 @@ from flask.testing import FlaskClient
 from store.db import connect
 from store.journal import Journal
 from store.tournaments import Tournaments
+from tests.webpanel.helpers import Api
 from webpanel.config import PanelSettings
 
 
@@ -47,7 +48,7 @@ def _finish_round(staff: Any, settings: PanelSettings, tid: int) -> None:
         assert response.status_code == 303, response.data.decode()
 
 
-def test_public_pages_and_staff_guard(app: Flask, client: FlaskClient, staff: Any, tools: Any) -> None:
+def test_public_pages_and_staff_guard(app: Flask, client: FlaskClient, staff: Any) -> None:
     tid = _create(staff, "Open de Lyon", players=5)
     assert _form(staff, f"/tournaments/{tid}/rounds").status_code == 303
     visitor = app.test_client()
@@ -64,7 +65,7 @@ def test_public_pages_and_staff_guard(app: Flask, client: FlaskClient, staff: An
         assert visitor.get(url).status_code == 200, url
     page = visitor.get(f"/tournaments/{tid}").get_data(as_text=True)
     assert "Open de Lyon" in page and "Make round" not in page and "Undo" not in page
-    anon = tools.Api(visitor)
+    anon = Api(visitor)
     for url in (
         f"/tournaments/{tid}/rounds",
         f"/tournaments/{tid}/undo",
@@ -266,7 +267,7 @@ def test_result_from_a_board_game(client: FlaskClient, staff: Any, settings: Pan
     assert _store(settings).load(tid).result(1, 1).points == (3, 4, 2, 0)  # type: ignore[union-attr]
 
 
-def test_json_api(client: FlaskClient, staff: Any, settings: PanelSettings, tools: Any) -> None:
+def test_json_api(client: FlaskClient, staff: Any, settings: PanelSettings) -> None:
     tid = _create(staff, "API cup", players=4)
     _form(staff, f"/tournaments/{tid}/rounds")
     url = f"/api/tournaments/{tid}/rounds/1/tables/1/result"
@@ -274,7 +275,7 @@ def test_json_api(client: FlaskClient, staff: Any, settings: PanelSettings, tool
     assert body["name"] == "API cup" and len(body["standings"]) == 4 and body["pending_tables"] == [1]
     assert body["round_details"][0]["tables"][0]["first"] in (1, 2, 3, 4)
     assert body["settings"]["seed"] == "7"
-    public = tools.Api(client.application.test_client()).get(f"/api/tournaments/{tid}").get_json()
+    public = Api(client.application.test_client()).get(f"/api/tournaments/{tid}").get_json()
     assert "seed" not in public["settings"] and public["standings"] == body["standings"]
     listed = staff.get("/api/tournaments").get_json()["tournaments"]
     assert [x["id"] for x in listed] == [tid]

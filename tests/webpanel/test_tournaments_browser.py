@@ -12,16 +12,17 @@ import pytest
 
 from store.db import connect
 from store.tournaments import Tournaments
+from tests.webpanel.helpers import PIN, watch_errors
 
 pytestmark = pytest.mark.browser
 
 
-def test_tablet_scorekeeping_in_chromium(served: Any, browser: Any, settings: Any, tools: Any) -> None:
+def test_tablet_scorekeeping_in_chromium(served: Any, browser: Any, settings: Any) -> None:
     base, database = served.url, settings.database
     page = browser.new_page(viewport={"width": 800, "height": 1280})  # a tablet held upright
-    errors = tools.watch_errors(page)
+    errors = watch_errors(page)
     page.goto(f"{base}/staff/login?next=/tournaments")
-    page.fill("#pin", tools.PIN)
+    page.fill("#pin", PIN)
     page.click("button[type=submit]")
     page.wait_for_selector("#logout")
     page.goto(f"{base}/tournaments")

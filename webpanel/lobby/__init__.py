@@ -10,32 +10,19 @@ from __future__ import annotations
 
 from flask import Flask
 
-from hautetension.config import ConfigError, ConfigFile, load_config
 from webpanel.auth import AttemptLimiter
-from webpanel.lobby import api, apidoc, hop, hypnosia, pages  # noqa: F401  (they register routes and paths)
+
+# The route modules, each adding its routes to the blueprint and its paths to the API description.
+# Named here, and only here: no route module registers another as a side effect of an import.
+from webpanel.lobby import api, apidoc, hop, hypnosia, pages, tables  # noqa: F401
 from webpanel.lobby.blueprint import bp
 from webpanel.lobby.runner import AiRunner
 from webpanel.lobby.seats import GUESSES_PER_MINUTE
 
 
-def public_url_setting(config: ConfigFile) -> str | None:
-    """``[lobby] public_url``: the address tablets use to reach the panel (for join links and QR codes)."""
-    section = config.section("lobby")
-    unknown = sorted(set(section) - {"public_url"})
-    if unknown:
-        raise ConfigError(f"{config.describe()}: unknown [lobby] key(s): {', '.join(unknown)}")
-    url = section.get("public_url", "")
-    if not isinstance(url, str) or (url and not url.startswith(("http://", "https://"))):
-        raise ConfigError(f"{config.describe()}: [lobby] public_url must be an http:// or https:// address")
-    return url or None
-
-
 def init_app(app: Flask) -> None:
     app.extensions["lobby_ai"] = AiRunner(app.config["PANEL"].database)
     app.extensions["lobby_guesses"] = AttemptLimiter(per_client=GUESSES_PER_MINUTE, window=60.0)
-    if "LOBBY_PUBLIC_URL" not in app.config and "CONFIG_PATH" in app.config:
-        # Configured from the shared file (tests set LOBBY_PUBLIC_URL or nothing).
-        app.config["LOBBY_PUBLIC_URL"] = public_url_setting(load_config(app.config["CONFIG_PATH"]))
 
 
 __all__ = ["bp", "init_app"]

@@ -7,9 +7,10 @@ that seat, saved like any move (only if nobody moved meanwhile), then wakes
 the computer players. The clock runs only for a seat that has been joined:
 an empty seat is never played for.
 
-A game created for a tournament table (``webpanel/lobby/tables.py``) is
-watched too: when it ends its points are entered into the tournament, even
-if the last move was a computer's and no page is looking.
+A game created for a tournament table (``webpanel/lobby/tables.py``,
+``store/tournament_tables.py``) is watched too: when it ends its points are
+entered into the tournament, even if the last move was a computer's and no
+page is looking.
 
 One thread per panel, started by the first game that needs it and ended when
 no game needs it any more (or when the panel closes). After a panel restart,
@@ -35,9 +36,9 @@ from flask import current_app
 from games.frame import DigitalGame
 from store.db import connect
 from store.games import GameNotFoundError, GameRecord, GameStore, StaleGameError
+from store.tournament_tables import TournamentTables
 from webpanel.db import get_db
 from webpanel.lobby.runner import AiRunner, computer_to_act, settle_chance
-from webpanel.lobby.tables import enter_result, is_linked  # also registers the tables' routes
 
 log = logging.getLogger(__name__)
 
@@ -112,11 +113,11 @@ class GameWatch:
         except GameNotFoundError:
             return False
         if record.is_over():
-            enter_result(conn, game_id)
+            TournamentTables(conn).enter_result(game_id)
             return False
         seconds = turn_timer(record)
         if seconds <= 0:
-            return is_linked(conn, game_id)
+            return TournamentTables(conn).is_pending(game_id)
         if time.time() - record.updated_at < seconds or self._checked.get(game_id) == record.version:
             return True
         game = record.load()
@@ -165,11 +166,11 @@ def game_watch() -> GameWatch:
 
 def watch_game(record: GameRecord, game: DigitalGame) -> None:
     """After any look at a game or move in it: watch it if it has a timer or feeds a tournament."""
-    conn = get_db()
-    linked = is_linked(conn, record.id)
+    tables = TournamentTables(get_db())
+    linked = tables.is_pending(record.id)
     if record.is_over():
         if linked:
-            enter_result(conn, record.id)
+            tables.enter_result(record.id)
         return
     if turn_timer(record) > 0 or linked:
         game_watch().watch(record.id)

@@ -1,4 +1,4 @@
-"""Digital Haute-Tension as a table of a tournament round.
+"""Digital Haute-Tension as a table of a tournament round: the panel's routes.
 
 Staff create the table's game from the lobby's API: one human seat per
 player of the table, named as the tournament names them, in the table's
@@ -8,21 +8,13 @@ count in their standings. The players join from their own phones or tablets
 (the staff device that created the game is its host and shows the join
 codes).
 
-When the game ends its tournament points (computed by the rules engine) are
-entered through the same engine path as a board game's
-(``Tournament.import_result``, the lamp order rebuilt from the game's
-placements), recorded once whatever sees the end first (a move's answer, a
-page's look, the game watch) thanks to a request id per game. A table that
-already has a result is not overwritten: the refusal is kept with the link
-and the staff enter or correct the result by hand.
+The link between the game and its table, and entering its points when it
+ends, belong to the store (:mod:`store.tournament_tables`).
 """
 
 from __future__ import annotations
 
-import logging
 import math
-import sqlite3
-import time
 from typing import Any
 
 from flask import Response, flash, jsonify, make_response, redirect, request, url_for
@@ -31,89 +23,20 @@ from flask.typing import ResponseReturnValue
 from games.frame import BadOptionsError, game_class
 from games.hautetension.seats import default_lamps
 from games.hautetension.tournament import TournamentError
-from games.hautetension.tournament_points import Lighting
-from store.games import GameNotFoundError, GameStore, SeatSpec
+from store.games import GameStore, SeatSpec
+from store.tournament_tables import TournamentTables
 from store.tournaments import TournamentNotFoundError, Tournaments
 from webpanel import openapi
 from webpanel.auth import staff_required
 from webpanel.db import get_db
 from webpanel.errors import ApiError, json_object
+from webpanel.lobby.api import created_response
 from webpanel.lobby.blueprint import bp
 from webpanel.lobby.seats import host_cookie, set_token_cookie
 from webpanel.openapi import CSRF_PARAMETER, error, json_body, json_response
 
-log = logging.getLogger(__name__)
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS digital_tournament_tables (
-    game_id INTEGER PRIMARY KEY,
-    tournament_id INTEGER NOT NULL,
-    round INTEGER NOT NULL,
-    table_number INTEGER NOT NULL,
-    created_at REAL NOT NULL,
-    entered_at REAL,
-    refused TEXT
-)
-"""
 TABLE_OPTIONS = {"turn_timer", "default_action", "layout"}
 """What staff may choose for a table's game; seats, first player and handicap come from the table."""
-
-
-def _schema(conn: sqlite3.Connection) -> None:
-    conn.execute(SCHEMA)
-
-
-def is_linked(conn: sqlite3.Connection, game_id: int) -> bool:
-    """Whether the game is a tournament table whose result is still to be entered."""
-    _schema(conn)
-    row = conn.execute(
-        "SELECT 1 FROM digital_tournament_tables"
-        " WHERE game_id = ? AND entered_at IS NULL AND refused IS NULL",
-        (game_id,),
-    ).fetchone()
-    return row is not None
-
-
-def table_link(conn: sqlite3.Connection, game_id: int) -> dict[str, Any] | None:
-    _schema(conn)
-    row = conn.execute("SELECT * FROM digital_tournament_tables WHERE game_id = ?", (game_id,)).fetchone()
-    return None if row is None else dict(row)
-
-
-def enter_result(conn: sqlite3.Connection, game_id: int) -> None:
-    """Enter a finished table game's points into its tournament (once; a refusal is kept)."""
-    if not is_linked(conn, game_id):
-        return
-    try:
-        record = GameStore(conn).get(game_id)
-    except GameNotFoundError:
-        return
-    if not record.is_over():
-        return
-    link = table_link(conn, game_id)
-    assert link is not None
-    game = record.load()
-    engine = game.game  # type: ignore[attr-defined]
-    points = [int(p) for p in engine.points()]
-    lightings = [Lighting(seats=tuple(p.eliminated), by=p.player) for p in engine.history if p.eliminated]
-    source = {"kind": "digital", "game_id": game_id, "seats": "order"}
-    round_number, table_number = int(link["round"]), int(link["table_number"])
-    try:
-        Tournaments(conn).record(
-            int(link["tournament_id"]),
-            lambda t: t.import_result(round_number, table_number, points, source=source, lightings=lightings),
-            actor=f"digital game {game_id}",
-            request_id=f"digital-game-{game_id}",
-        )
-    except (TournamentError, TournamentNotFoundError, ValueError) as exc:
-        conn.execute(
-            "UPDATE digital_tournament_tables SET refused = ? WHERE game_id = ?", (str(exc), game_id)
-        )
-        log.warning("digital game %s: its result was not entered into the tournament: %s", game_id, exc)
-        return
-    conn.execute(
-        "UPDATE digital_tournament_tables SET entered_at = ? WHERE game_id = ?", (time.time(), game_id)
-    )
 
 
 def _number(raw: str, what: str) -> int:
@@ -132,14 +55,10 @@ def create_table_game(tid: int, number: int, table: int, chosen: dict[str, Any])
         raise ApiError(404, str(exc)) from None
     if tournament.result(number, table) is not None:
         raise ApiError(409, f"round {number} table {table} already has a result")
-    _schema(conn)
-    running = conn.execute(
-        "SELECT l.game_id FROM digital_tournament_tables l JOIN digital_games g ON g.id = l.game_id"
-        " WHERE l.tournament_id = ? AND l.round = ? AND l.table_number = ? AND g.status = 'running'",
-        (tid, number, table),
-    ).fetchone()
+    links = TournamentTables(conn)
+    running = links.running_game(tid, number, table)
     if running is not None:
-        raise ApiError(409, f"round {number} table {table} is being played as digital game {running[0]}")
+        raise ApiError(409, f"round {number} table {table} is being played as digital game {running}")
     names = [tournament.names[p] for p in seated.seats]
     # The table's handicap is per lamp of its seats; the digital game gives seats their default lamps.
     lamps = default_lamps(len(names))
@@ -154,11 +73,7 @@ def create_table_game(tid: int, number: int, table: int, chosen: dict[str, Any])
         raise ApiError(400, str(exc)) from None
     record, host_token = GameStore(conn).create(game, [SeatSpec(kind="human", name=n) for n in names],
                                                 hot_seat=False)
-    conn.execute(
-        "INSERT INTO digital_tournament_tables (game_id, tournament_id, round, table_number, created_at)"
-        " VALUES (?, ?, ?, ?, ?)",
-        (record.id, tid, number, table, time.time()),
-    )
+    links.link(record.id, tid, number, table)
     return record, game, host_token
 
 
@@ -166,8 +81,6 @@ def create_table_game(tid: int, number: int, table: int, chosen: dict[str, Any])
 @staff_required
 def api_table_game(raw_tid: str, raw_round: str, raw_table: str) -> Response:
     """Create the digital Haute-Tension game of a tournament table (staff)."""
-    from webpanel.lobby.api import created_response  # the lobby's own answer
-
     tid, number = _number(raw_tid, "tournament"), _number(raw_round, "round")
     table = _number(raw_table, "table")
     body = json_object(allowed=TABLE_OPTIONS)
@@ -200,12 +113,12 @@ def table_game_form(tid: int, number: int, table: int) -> ResponseReturnValue:
 @bp.get("/api/games/<game_id>/tournament")
 def api_game_tournament(game_id: str) -> Response:
     """Which tournament table a digital game plays, and whether its result was entered."""
-    link = table_link(get_db(), _number(game_id, "game"))
+    link = TournamentTables(get_db()).get(_number(game_id, "game"))
     if link is None:
         raise ApiError(404, f"game {game_id} is not a tournament table")
     return jsonify({
-        "tournament": link["tournament_id"], "round": link["round"], "table": link["table_number"],
-        "entered": link["entered_at"] is not None, "refused": link["refused"],
+        "tournament": link.tournament_id, "round": link.round, "table": link.table,
+        "entered": link.entered_at is not None, "refused": link.refused,
     })
 
 

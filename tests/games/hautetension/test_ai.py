@@ -23,6 +23,7 @@ from games.hautetension.digital import DigitalHauteTension
 from games.hautetension.game import Game
 from games.hautetension.pawn import DEFENSE_PAWNS
 from games.hautetension.seats import default_seats
+from games.hautetension.views import player_view
 
 
 def new(players: int, seed: int = 7, **options: object) -> DigitalHauteTension:
@@ -277,7 +278,7 @@ def test_the_information_set_reads_the_engine_view_too() -> None:
     for mine, theirs in zip(["f9", "f8", "f7", "f6"], ["a1", "b1", "c1", "d1"], strict=True):
         game.push({"slot": mine, "pawn": "attack"})
         game.push({"slot": theirs, "pawn": "defense" if theirs == "a1" else "attack"})
-    engine_view = game.game.player_view(1)
+    engine_view = player_view(game.game, 1)
     assert "lit_at" not in engine_view
     info = InformationSet.from_view(engine_view)
     assert info.me == 1 and info.stock == (19, 2) and len(info.moves) == 8
@@ -285,6 +286,6 @@ def test_the_information_set_reads_the_engine_view_too() -> None:
     sim, consistent = info.determinise(random.Random(2))
     assert consistent and sim.lit == 0
     game.push({"slot": "f5", "pawn": "attack"})  # seat 0 lights its own lamp
-    done = InformationSet.from_view(game.game.player_view(1))
+    done = InformationSet.from_view(player_view(game.game, 1))
     node_n = done.board.lamps.index("N") + 1
     assert done.lit_at == {node_n: 9}

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from games.exc import GameError
 from games.hautetension import Game, Layout, PawnKind, default_seats, load_layout
+from games.hautetension.views import player_view, public_view
 
 PINWHEEL = load_layout("pinwheel-80")
 NAMES = ("Rouge", "Bleu", "Noir", "Blanc")
@@ -19,7 +20,7 @@ def test_public_view_contents(pinwheel: Layout) -> None:
     game = Game(pinwheel, default_seats(NAMES[:2]), handicap={"N": 1})
     game.push("c3", "defense")
     game.push("a9", "attack")
-    view = game.public_view()
+    view = public_view(game)
     assert json.loads(json.dumps(view)) == view
     assert view["layout"] == "pinwheel-80"
     assert view["seats"][0] == {
@@ -42,19 +43,19 @@ def test_player_view_adds_only_their_own_secrets(pinwheel: Layout) -> None:
     game = Game(pinwheel, default_seats(NAMES[:2]))
     game.push("c3", "defense")
     game.push("a9", "attack")
-    mine = game.player_view(0)
+    mine = player_view(game, 0)
     assert mine["you"] == {"seat": 0, "pawns": {"c3": "defense"}, "stock": {"attack": 22, "defense": 2}}
-    theirs = game.player_view(1)
+    theirs = player_view(game, 1)
     assert theirs["you"] == {"seat": 1, "pawns": {"a9": "attack"}, "stock": {"attack": 21, "defense": 3}}
     del mine["you"]
-    assert mine == game.public_view()
+    assert mine == public_view(game)
 
 
 def test_finished_game_shows_outcome_and_points(pinwheel: Layout) -> None:
     game = Game(pinwheel, default_seats(NAMES[:2]))
     for slot in ("d5", "a9", "d4", "b9", "d3", "c9", "d2", "d9", "d1"):
         game.push(slot, "attack")
-    view = game.public_view()
+    view = public_view(game)
     assert view["outcome"] == {
         "termination": "LAST_PLAYER_STANDING",
         "reason": "last player standing",
@@ -94,8 +95,8 @@ def test_the_kind_of_a_pawn_never_shows_in_the_public_view(
         except GameError:  # out of defense pawns, or the game ended earlier: not a twin
             assume(False)
     assume([p.lit for p in other.history] == [p.lit for p in game.history])
-    assert other.public_view() == game.public_view()
+    assert public_view(other) == public_view(game)
     assert other.pawns[slot][1] is not game.pawns[slot][1]
     owner = game.pawns[slot][0]
     assert owner is not None
-    assert other.player_view(owner) != game.player_view(owner)
+    assert player_view(other, owner) != player_view(game, owner)

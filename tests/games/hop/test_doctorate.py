@@ -208,3 +208,14 @@ def test_malformed_doctorate_moves_get_a_clear_error_and_change_nothing(arrange,
         game.push(move)
     assert str(refused.value)
     assert game.view() == before
+
+
+def test_a_position_without_the_cards_rules_says_so_instead_of_guessing(arrange):
+    game = doctorate(arrange)
+    assert game.state.effects is not None  # the game gives its positions the cards' rules
+    bare = game.state.copy()
+    bare.effects = None
+    bare.defending = True
+    with pytest.raises(RuntimeError, match="needs its effects"):
+        bare.legal_actions()
+    assert game.state.copy().effects is game.state.effects

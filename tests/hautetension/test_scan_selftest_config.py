@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(autouse=True)
 def no_system_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("HAUTETENSION_CONFIG", raising=False)
-    monkeypatch.setattr("hautetension.config.DEFAULT_PATH", tmp_path / "absent.toml")
+    monkeypatch.setattr("configuration.file.DEFAULT_PATH", tmp_path / "absent.toml")
 
 
 def test_config_check_accepts_the_example(capsys: pytest.CaptureFixture[str]) -> None:
@@ -171,3 +171,52 @@ def test_config_check_also_runs_the_other_sections_parsers(tmp_path: Path,
     path.write_text("[board]\nbackend = \"usb\"\n")
     assert main(["config", "check", str(path)]) == 2
     assert "[board]" in capsys.readouterr().err
+
+
+def test_config_check_lists_every_problem_of_every_section_at_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("""
+[hardware]
+button_gpio = 17
+[board]
+backend = "usb"
+min_turn_s = -1
+[serial]
+baudrate = 0
+[store]
+paht = "x"
+[panel]
+port = 0
+[lobby]
+public_url = "table.local"
+[pannel]
+port = 8080
+""")
+    assert main(["config", "check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: 1 problem(s):\n  - unknown section [pannel]" in err
+    assert f"{path} [board]: 2 problem(s):" in err and "min_turn_s must be at least 0, not -1" in err
+    assert f"{path} [serial]: 1 problem(s):\n  - baudrate must be at least 1, not 0" in err
+    assert f"{path} [store]: 1 problem(s):\n  - unknown key 'paht'" in err
+    assert f"{path} [panel]: 1 problem(s):\n  - port must be 1-65535, not 0" in err
+    assert f"{path} [lobby]: 1 problem(s):" in err and "public_url must be an http://" in err
+    assert f"{path} [hardware]: 1 problem(s):\n  - GPIO 17 is used twice" in err
+
+
+def test_the_example_configuration_documents_every_key_of_every_section() -> None:
+    from configuration import keys_of
+    from firmware_bridge.host import LinkSettings
+    from hardware.service import BoardSettings
+    from hardware.settings import HardwareSettings
+    from webpanel.config import LobbySettings, PanelSettings
+
+    text = (ROOT / "config.example.toml").read_text(encoding="utf-8")
+    declarations = {"hardware": HardwareSettings.read, "serial": LinkSettings.read,
+                    "board": BoardSettings.read, "panel": PanelSettings.read, "lobby": LobbySettings.read}
+    undocumented = {}
+    for name, read in declarations.items():
+        part = text[text.index(f"[{name}]"):]  # the section and those after it
+        undocumented[name] = [key for key in keys_of(read) if f"\n{key} =" not in part
+                              and f"# {key} =" not in part and f"[{name}.{key}]" not in part]
+    assert undocumented == {name: [] for name in declarations}

@@ -1,23 +1,4 @@
-"""The board service: scan → rules → lamps, with a journal that loses nothing.
-
-One loop, run every scan period of the backend (5 ms by default):
-
-1. ``backend.poll()`` — one scan; debounced slot, button and fault events;
-2. the :class:`~hardware.service_referee.Referee` follows the game from those
-   events (attribution by turn order, anomalies);
-3. the lamps are set to the true circuit of the board (all off while the
-   scanner is faulted, all lit for the lamp test);
-4. everything that happened goes to the journal with the board state in one
-   durable transaction;
-5. about every 20 ms, commands from the panel or the CLI are carried out;
-   about every second, the health report (the heartbeat) is written;
-6. the systemd watchdog is pinged at half its period.
-
-The lamps are set before the journal is written: they are the physical truth
-and must not wait for the disk. Commands are acknowledged only after the
-journal holds what they did (``synchronous=FULL``: durable before
-acknowledged). The board state contract is in docs/board-service.md.
-"""
+"""The board service's loop: :class:`BoardService` (see the package's docstring for its steps)."""
 
 from __future__ import annotations
 
@@ -27,11 +8,11 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 from games.exc import GameError
-from games.hautetension.layout import DEFAULT_LAYOUT, Layout
+from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
 from hardware.backend import BoardBackend
 from hardware.events import (
@@ -44,84 +25,28 @@ from hardware.events import (
     PawnLifted,
     PawnPlaced,
 )
-from hardware.exc import BoardConfigError
-from hardware.service_notify import SystemdNotifier
-from hardware.service_recovery import Recovery, restore
-from hardware.service_referee import JournalEntry, LampState, Referee
-from hardware.service_sim import SimBoardFile
-from hautetension.config import ConfigFile
+from hardware.service.notify import SystemdNotifier
+from hardware.service.recovery import Recovery, restore
+from hardware.service.referee import LampState, Referee
+from hardware.service.settings import BoardSettings
+from hardware.service.sim import SimBoardFile
 from store.commands import Command, CommandKind, Commands
-from store.journal import Journal
+from store.journal import Journal, JournalEntry, JournalKind
 
-BACKEND_NAMES = ("sim", "gpio", "serial")
-"""``mock`` is accepted as an alias of ``sim``."""
+if TYPE_CHECKING:
+    from hardware.virtual import VirtualBoard
+
 STALE_COMMAND_S = 10.0
 """A command found at start-up that was queued longer ago than this is not carried out:
 whoever sent it has stopped waiting (the panel after 3 s, the CLI after 5 s)."""
 
 
+CommandOutcome = tuple[dict[str, Any], list[JournalEntry]]
+"""What carrying out a command gives: its result (for whoever sent it) and the journal entries."""
+
+
 class CommandRefused(Exception):
     """A command the service cannot carry out now; the message says why."""
-
-
-@dataclass(frozen=True)
-class BoardSettings:
-    """Typed ``[board]`` settings (every key is documented in config.example.toml)."""
-
-    backend: str = "sim"
-    layout: str = DEFAULT_LAYOUT
-    min_turn: float = 1.0
-    settle: float = 0.2
-    health_interval: float = 1.0
-    command_interval: float = 0.02
-    sim_board_file: str | None = None
-
-    @classmethod
-    def from_config(cls, config: ConfigFile) -> BoardSettings:
-        section = config.section("board")
-        problems: list[str] = []
-        known = {
-            "backend",
-            "layout",
-            "min_turn_s",
-            "settle_ms",
-            "health_interval_s",
-            "command_interval_ms",
-            "sim_board_file",
-        }
-        problems += [f"unknown key {key!r}" for key in sorted(set(section) - known)]
-        backend = section.get("backend", "sim")
-        if backend == "mock":
-            backend = "sim"
-        if backend not in BACKEND_NAMES:
-            problems.append(f"backend must be one of {', '.join(BACKEND_NAMES)}, not {backend!r}")
-
-        def number(key: str, default: float, minimum: float, scale: float = 1.0) -> float:
-            value = section.get(key, default)
-            if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
-                problems.append(f"{key} must be a number >= {minimum}, not {value!r}")
-                return default * scale
-            return float(value) * scale
-
-        def text(key: str) -> str | None:
-            value = section.get(key)
-            if value is not None and not isinstance(value, str):
-                problems.append(f"{key} must be a string, not {value!r}")
-                return None
-            return value or None
-
-        settings = cls(
-            backend=str(backend),
-            layout=text("layout") or DEFAULT_LAYOUT,
-            min_turn=number("min_turn_s", 1.0, 0.0),
-            settle=number("settle_ms", 200, 0.0, 1e-3),
-            health_interval=number("health_interval_s", 1.0, 0.05),
-            command_interval=number("command_interval_ms", 20, 1.0, 1e-3),
-            sim_board_file=text("sim_board_file"),
-        )
-        if problems:
-            raise BoardConfigError(problems, source=f"{config.describe()} [board]")
-        return settings
 
 
 class LatencyStats:
@@ -203,8 +128,8 @@ class BoardService:
             self.recovery = recovery
             entries = (
                 [
-                    (
-                        "service-start",
+                    JournalEntry(
+                        JournalKind.SERVICE_START,
                         {
                             "pid": os.getpid(),
                             "backend": self.backend.name,
@@ -242,7 +167,7 @@ class BoardService:
 
     def _restore_virtual_board(self) -> None:
         assert self.sim_file is not None
-        board = getattr(self.backend, "virtual_board", None)
+        board = self.backend.virtual_board
         if board is None:
             return
         for slot, kind in self.sim_file.load().items():
@@ -283,7 +208,7 @@ class BoardService:
             self.notifier.stopping("board service stopping")
             self.backend.lamps_safe()
             if self.journal is not None:
-                self._commit([("service-stop", {"pid": os.getpid()}, None)])
+                self._commit([JournalEntry(JournalKind.SERVICE_STOP, {"pid": os.getpid()})])
 
     def step(self) -> None:
         """One loop turn (see the module docstring)."""
@@ -324,8 +249,8 @@ class BoardService:
             return []
         self.referee.scanner_faulted = faulted
         entries: list[JournalEntry] = [
-            (
-                "scanner",
+            JournalEntry(
+                JournalKind.SCANNER,
                 {
                     "faulted": faulted,
                     "message": self._poll_failed or ("scanner faulted" if faulted else "scanner ok"),
@@ -366,7 +291,7 @@ class BoardService:
             return referee.button(False)
         if isinstance(event, ButtonLongPress):
             selftest = "refused: a game is running" if referee.running is not None else "run"
-            return [("button-long-press", {"selftest": selftest}, None)]
+            return [JournalEntry(JournalKind.BUTTON_LONG_PRESS, {"selftest": selftest})]
         if isinstance(event, Fault):
             return referee.fault(_fault_key(event), _fault_public(event))
         if isinstance(event, FaultCleared):
@@ -392,7 +317,7 @@ class BoardService:
                 self.backend.set_lamps(lamps.lit)
             changed_lit = self.lamps_shown is None or lamps.lit != self.lamps_shown.lit
             self.lamps_shown = lamps
-            entries = entries + [("lamps", lamps.to_public(), None)]
+            entries = entries + [JournalEntry(JournalKind.LAMPS, lamps.to_public())]
             if changed_lit:
                 after = self.clock()
                 for at in timed:
@@ -401,7 +326,7 @@ class BoardService:
             return
         game = self.referee.current
         game_id = game.id if game is not None and (game.is_running or _ends_game(entries)) else None
-        if any(kind == "game-start" for kind, _, _ in entries) and game is not None:
+        if any(entry.kind is JournalKind.GAME_START for entry in entries) and game is not None:
             game_id = game.id
         self.journal.append_many(
             entries,
@@ -421,8 +346,7 @@ class BoardService:
     def _guard_selftest(self) -> None:
         # The self-test reads raw slot readings: a long press must not run it during a game
         # (its report is in the health the panel shows). Service mode is outside games.
-        if hasattr(self.backend, "selftest_on_long_press"):
-            self.backend.selftest_on_long_press = self.referee.running is None
+        self.backend.selftest_on_long_press = self.referee.running is None
 
     def _status_line(self) -> str:
         referee = self.referee
@@ -450,8 +374,8 @@ class BoardService:
                 reason = str(exc) if not isinstance(exc, KeyError) else f"missing {exc}"
                 self._commit(
                     [
-                        (
-                            "command-refused",
+                        JournalEntry(
+                            JournalKind.COMMAND_REFUSED,
                             {"command": command.id, "kind": command.kind.value, "reason": reason},
                             None,
                         )
@@ -462,47 +386,48 @@ class BoardService:
             self._commit(entries)  # durable before acknowledged
             self.commands.complete(command.id, result, payload=redacted)
 
-    def _execute(self, command: Command) -> tuple[dict[str, Any], list[JournalEntry]]:
-        payload = command.payload
-        referee = self.referee
-        kind = command.kind
-        if kind is CommandKind.NEW_GAME:
-            assert self.journal is not None
-            game_id = self.journal.max_game_id() + 1
-            entries = referee.new_game(game_id, payload)
-            return {
-                "game": game_id,
-                "first": referee.current.game.first if referee.current else None,
-            }, entries
-        if kind is CommandKind.ABANDON_GAME:
-            running = referee.running
-            entries = referee.abandon()
-            return {"game": running.id if running else None}, entries
-        if kind is CommandKind.LAMP_TEST:
-            return {"on": bool(payload.get("on", True))}, referee.set_lamp_test(bool(payload.get("on", True)))
-        if kind is CommandKind.SELF_TEST:
-            if referee.running is not None:
-                raise CommandRefused(
-                    "the self-test reads raw slot readings, which a running game keeps secret:"
-                    " abandon or finish the game first"
-                )
-            report = dict(self.selftest(self.backend))
-            return report, [
-                ("self-test", {"ok": report.get("ok"), "checks": len(report.get("checks", []))}, None)
-            ]
-        if kind is CommandKind.SIM_SLOT:
-            return self._sim_slot(payload)
-        if kind is CommandKind.SIM_BUTTON:
-            board = self._virtual_board()
-            if payload.get("held"):
-                board.press_button()
-            else:
-                board.release_button()
-            return {"held": bool(payload.get("held"))}, []
-        raise CommandRefused(f"unknown command {kind.value}")
+    def _execute(self, command: Command) -> CommandOutcome:
+        handler = _COMMANDS.get(command.kind)
+        if handler is None:
+            raise CommandRefused(f"unknown command {command.kind.value}")
+        return handler(self, command.payload)
 
-    def _virtual_board(self) -> Any:
-        board = getattr(self.backend, "virtual_board", None)
+    def _new_game(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        assert self.journal is not None
+        game_id = self.journal.max_game_id() + 1
+        entries = self.referee.new_game(game_id, payload)
+        current = self.referee.current
+        return {"game": game_id, "first": current.game.first if current else None}, entries
+
+    def _abandon_game(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        running = self.referee.running
+        entries = self.referee.abandon()
+        return {"game": running.id if running else None}, entries
+
+    def _lamp_test(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        on = bool(payload.get("on", True))
+        return {"on": on}, self.referee.set_lamp_test(on)
+
+    def _self_test(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        if self.referee.running is not None:
+            raise CommandRefused(
+                "the self-test reads raw slot readings, which a running game keeps secret:"
+                " abandon or finish the game first"
+            )
+        report = dict(self.selftest(self.backend))
+        summary = {"ok": report.get("ok"), "checks": len(report.get("checks", []))}
+        return report, [JournalEntry(JournalKind.SELF_TEST, summary)]
+
+    def _sim_button(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        board = self._virtual_board()
+        if payload.get("held"):
+            board.press_button()
+        else:
+            board.release_button()
+        return {"held": bool(payload.get("held"))}, []
+
+    def _virtual_board(self) -> VirtualBoard:
+        board = self.backend.virtual_board
         if board is None:
             raise CommandRefused(
                 f"the {self.backend.name} board is a real board: only the simulated board"
@@ -510,7 +435,7 @@ class BoardService:
             )
         return board
 
-    def _sim_slot(self, payload: Mapping[str, Any]) -> tuple[dict[str, Any], list[JournalEntry]]:
+    def _sim_slot(self, payload: Mapping[str, Any]) -> CommandOutcome:
         board = self._virtual_board()
         slot = self.layout.check_slot(str(payload["slot"]))
         pawn = payload.get("pawn")
@@ -567,8 +492,27 @@ class BoardService:
         return report
 
     def close(self) -> None:
+        """Release the backend (its lamps in their safe state) and the systemd socket."""
         self.backend.close()
         self.notifier.close()
+
+    def __enter__(self) -> BoardService:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+_COMMANDS: dict[CommandKind, Callable[[BoardService, Mapping[str, Any]], CommandOutcome]] = {
+    CommandKind.NEW_GAME: BoardService._new_game,
+    CommandKind.ABANDON_GAME: BoardService._abandon_game,
+    CommandKind.LAMP_TEST: BoardService._lamp_test,
+    CommandKind.SELF_TEST: BoardService._self_test,
+    CommandKind.SIM_SLOT: BoardService._sim_slot,
+    CommandKind.SIM_BUTTON: BoardService._sim_button,
+}
+"""Each command the service carries out, and how (the tournament engine keeps its events the same way)."""
 
 
 def _redacted(command: Command) -> dict[str, Any] | None:
@@ -580,7 +524,7 @@ def _redacted(command: Command) -> dict[str, Any] | None:
 
 
 def _ends_game(entries: list[JournalEntry]) -> bool:
-    return any(kind == "game-end" for kind, _, _ in entries)
+    return any(entry.kind is JournalKind.GAME_END for entry in entries)
 
 
 def _fault_key(event: Fault | FaultCleared) -> str:

@@ -1,4 +1,4 @@
-"""The configuration file the board service and the panel share.
+"""Finding and parsing the configuration file every process shares.
 
 Where it is read from, first match wins:
 
@@ -9,8 +9,9 @@ Where it is read from, first match wins:
    needs no configuration at all.
 
 This module only finds and parses the file; each package turns its own
-section (``[board]``, ``[hardware]``, ``[serial]``, ``[store]``, ``[panel]``)
-into typed settings and validates it. Every key is documented in
+section (``[board]``, ``[hardware]``, ``[serial]``, ``[store]``, ``[panel]``,
+``[lobby]``) into typed settings with :meth:`ConfigFile.read` (see
+:mod:`configuration.reader`). Every key is documented in
 ``config.example.toml`` at the root of the repository.
 """
 
@@ -18,9 +19,13 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from configuration.exc import ConfigError
+from configuration.reader import Section
 
 DEFAULT_PATH = Path("/etc/hautetension/config.toml")
 ENV_VAR = "HAUTETENSION_CONFIG"
@@ -30,10 +35,6 @@ CONFIG_OPTION_HELP = f"configuration file (default: ${ENV_VAR}, {DEFAULT_PATH}, 
 """The help of a command's ``--config`` option: where :func:`load_config` looks without it."""
 EX_CONFIG = 78
 """Exit status for a configuration that cannot work (systemd: RestartPreventExitStatus)."""
-
-
-class ConfigError(ValueError):
-    """The configuration file is missing, unreadable or not valid TOML."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,16 @@ class ConfigFile:
 
     def describe(self) -> str:
         return str(self.path) if self.path else "built-in defaults"
+
+    def read(self, name: str, *, error: type[ConfigError] = ConfigError) -> Section:
+        """A reader of section ``[name]``: it raises *error* listing every problem when it is closed."""
+        return Section(self.data.get(name, {}), name=f"[{name}]", source=f"{self.describe()} [{name}]",
+                       error=error)
+
+    def with_values(self, name: str, values: Mapping[str, Any]) -> ConfigFile:
+        """This file with keys of ``[name]`` set (a command line's options); ``None`` values are left out."""
+        section = {**self.section(name), **{k: v for k, v in values.items() if v is not None}}
+        return ConfigFile(data={**self.data, name: section}, path=self.path)
 
 
 def resolve_path(explicit: str | os.PathLike[str] | None = None) -> Path | None:
@@ -89,7 +100,8 @@ def database_path(config: ConfigFile) -> Path:
     ``/var/lib/hautetension``; with the built-in defaults (a development
     checkout, ``make run``) it is ``var/hautetension.db`` in the current folder.
     """
-    configured = config.section("store").get("path")
-    if configured:
-        return Path(str(configured))
+    with config.read("store") as store:
+        configured = store.path("path", None)
+    if configured is not None:
+        return configured
     return DEFAULT_SYSTEM_DATABASE if config.path else DEFAULT_DEV_DATABASE

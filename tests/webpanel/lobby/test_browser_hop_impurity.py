@@ -13,6 +13,7 @@ from flask import Flask
 
 from games.hop import Hop
 from games.hop.effects import IMPURITY
+from tests.webpanel import helpers
 
 pytestmark = pytest.mark.browser
 
@@ -27,9 +28,9 @@ def _seed_with_a_cheap_impurity() -> int:
 
 
 def test_the_board_is_drawn_again_as_an_impurity_grows_it(
-    app: Flask, served: Any, browser: Any, tools: Any
+    app: Flask, served: Any, browser: Any
 ) -> None:
-    host = tools.Api(app.test_client())
+    host = helpers.Api(app.test_client())
     seed = _seed_with_a_cheap_impurity()
     created = host.post(
         "/api/games", {"game": "hop", "seats": HUMANS, "options": {"level": "doctorate"}, "seed": seed}
@@ -38,13 +39,13 @@ def test_the_board_is_drawn_again_as_an_impurity_grows_it(
     game = created.get_json()
     players = []
     for seat in (0, 1):
-        device = tools.Api(app.test_client())
+        device = helpers.Api(app.test_client())
         joined = device.post(f"/api/games/{game['id']}/join", {"code": game["seats"][seat]["join_code"]})
         assert joined.status_code == 200
         players.append(device)
 
     page = browser.new_page(viewport={"width": 800, "height": 1280})  # a spectator's tablet
-    errors = tools.watch_errors(page)
+    errors = helpers.watch_errors(page)
     page.goto(f"{served.url}/games/{game['id']}")
     page.wait_for_selector("#hop-board .hop-site[data-node='c3']")
     assert page.locator("#hop-board .hop-site[data-node='c0']").count() == 0

@@ -16,12 +16,14 @@ from typing import Any
 
 import pytest
 
+from tests.webpanel.helpers import game_state, join_by_link, watch_errors
+
 pytestmark = pytest.mark.browser
 
 
-def test_a_tablet_plays_against_two_computers_to_the_end(served: Any, browser: Any, tools: Any) -> None:
+def test_a_tablet_plays_against_two_computers_to_the_end(served: Any, browser: Any) -> None:
     display = browser.new_page(viewport={"width": 1280, "height": 800})
-    display_errors = tools.watch_errors(display)
+    display_errors = watch_errors(display)
     display.goto(served.url + "/games")
     display.wait_for_selector(".seat-row[data-seat='1']")
     # Hot seat is refused for a game with secrets.
@@ -44,13 +46,13 @@ def test_a_tablet_plays_against_two_computers_to_the_end(served: Any, browser: A
     display.wait_for_selector(".lobby-seat[data-seat='0'] .play-here", state="attached")
     assert display.locator(".play-here").is_hidden()
 
-    tablet, tablet_errors = tools.join_by_link(browser, display, served.url, game_id,
+    tablet, tablet_errors = join_by_link(browser, display, served.url, game_id,
                                                viewport={"width": 800, "height": 1280})
     tablet.wait_for_selector("#ht-stock:has-text('22 attack, 3 defense')")
 
     placed = 0
     for _ in range(200):
-        state = tools.game_state(tablet, game_id)
+        state = game_state(tablet, game_id)
         if state["status"] == "over":
             break
         if not state["can_move"]:
@@ -72,7 +74,7 @@ def test_a_tablet_plays_against_two_computers_to_the_end(served: Any, browser: A
             tablet.wait_for_selector("#ht-stock:has-text('22 attack, 2 defense')")
             if os.environ.get("HT_SCREENSHOTS"):
                 tablet.screenshot(path=os.path.join(os.environ["HT_SCREENSHOTS"], "tablet-playing.png"))
-    final = tools.game_state(tablet, game_id)
+    final = game_state(tablet, game_id)
     assert final["status"] == "over", "the game did not end"
     if os.environ.get("HT_SCREENSHOTS"):
         tablet.screenshot(path=os.path.join(os.environ["HT_SCREENSHOTS"], "tablet.png"), full_page=True)

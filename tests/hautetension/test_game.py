@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import threading
 import time
@@ -16,17 +15,13 @@ from games.hautetension.draw import draw_first_player
 from hautetension.cli import main
 from store.commands import Commands, CommandStatus
 from store.db import connect
-
-_spec = importlib.util.spec_from_file_location("service_rig_cli", Path(__file__).with_name("test_service.py"))
-assert _spec is not None and _spec.loader is not None
-_rig_module = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_rig_module)
+from tests.hardware.helpers import Rig
 
 
 @pytest.fixture
 def service(tmp_path: Path) -> Iterator[Any]:
     """A board service stepping in a background thread, as the real process would."""
-    rig = _rig_module.Rig(tmp_path)
+    rig = Rig(tmp_path)
     stop = threading.Event()
 
     def loop() -> None:

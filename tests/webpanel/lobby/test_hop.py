@@ -14,14 +14,15 @@ from flask import Flask
 
 from games.hop import Hop
 from games.hop.effects import EFFECT_NAMES
+from tests.webpanel.helpers import Api
 
 MASTER = {"level": "master", "field": "positive", "interaction": "attractive"}
 HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bob"}]
 
 
 @pytest.fixture
-def device(app: Flask, tools: Any) -> Any:
-    return lambda: tools.Api(app.test_client())
+def device(app: Flask) -> Any:
+    return lambda: Api(app.test_client())
 
 
 def create(api: Any, **body: Any) -> dict[str, Any]:

@@ -11,6 +11,8 @@ from typing import Any, TypeAlias
 import pytest
 from flask import Flask
 
+from tests.webpanel.helpers import Api, Lobby, make_settings
+
 HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bob"}]
 
 
@@ -231,7 +233,7 @@ def test_not_your_turn(display: Device, device: Any) -> None:
     assert display.state(gid)["view"]["history"] == [[0, 1]]
 
 
-def test_token_misuse(display: Device, device: Any, app: Flask, tools: Any) -> None:
+def test_token_misuse(display: Device, device: Any, app: Flask) -> None:
     game, ada, bob = seated_game(display, device)
     gid = game["id"]
     ada_token = ada.api.client.get_cookie(f"hts_seat_{gid}").value
@@ -255,7 +257,7 @@ def test_token_misuse(display: Device, device: Any, app: Flask, tools: Any) -> N
     assert_refused(display.move(gid, [0, 1]), 403, "you hold no seat")
     assert display.state(gid)["view"]["history"] == [], "no refused request changed the game"
     # The real token works from any client as a header (an API client's way).
-    api_client = tools.Api(app.test_client())
+    api_client = Api(app.test_client())
     response = api_client.post(f"/api/games/{gid}/moves", {"move": [0, 1]},
                                headers={"X-Seat-Token": ada_token})
     assert response.status_code == 200 and response.get_json()["you"]["seat"] == 0
@@ -380,17 +382,17 @@ def test_a_failing_computer_is_reported_not_retried(display: Device, runner: Any
     assert state["view"]["history"] == [] and calls == [0], "the same position is not tried again"
 
 
-def test_a_restarted_panel_resumes_the_computer(tmp_path: Any, tools: Any) -> None:
+def test_a_restarted_panel_resumes_the_computer(tmp_path: Any) -> None:
     from webpanel.app import close_app, create_app
 
-    settings = tools.make_settings(tmp_path)
+    settings = make_settings(tmp_path)
     first = create_app({"PANEL": settings, "TESTING": True})
     first.extensions["lobby_ai"].close()  # the panel dies before the computer moves
-    game = tools.Lobby(first, "qttt").create([{"kind": "ai", "level": "random"}, HUMANS[1]], hot_seat=True)
+    game = Lobby(first, "qttt").create([{"kind": "ai", "level": "random"}, HUMANS[1]], hot_seat=True)
     close_app(first)
     second = create_app({"PANEL": settings, "TESTING": True})
     try:
-        spectator = tools.Lobby(second, "qttt")
+        spectator = Lobby(second, "qttt")
         assert spectator.state(game["id"])["view"]["history"] == []  # this look pokes the computer
         assert second.extensions["lobby_ai"].wait_idle(game["id"], 30)
         assert len(spectator.state(game["id"])["view"]["history"]) == 1

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from tests.webpanel.helpers import game_state, watch_errors
+
 pytestmark = pytest.mark.browser
 
 DOCTORATE = {"level": "doctorate", "field": "positive", "interaction": "attractive", "max_rounds": 5}
@@ -36,10 +38,10 @@ def create(page: Any, url: str, *, seed: int = SEED) -> int:
     return int(page.url.rsplit("/", 1)[1])
 
 
-def settle(page: Any, tools: Any, game_id: int, moves: int) -> dict[str, Any]:
+def settle(page: Any, game_id: int, moves: int) -> dict[str, Any]:
     """The game once ``moves`` moves are played and the page shows that position."""
     for _ in range(200):
-        state: dict[str, Any] = tools.game_state(page, game_id)
+        state: dict[str, Any] = game_state(page, game_id)
         if state["moves"] >= moves:
             break
         page.wait_for_timeout(25)
@@ -48,12 +50,12 @@ def settle(page: Any, tools: Any, game_id: int, moves: int) -> dict[str, Any]:
     return state
 
 
-def test_effects_bought_and_aimed_by_touch(served: Any, browser: Any, tools: Any) -> None:
+def test_effects_bought_and_aimed_by_touch(served: Any, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors = tools.watch_errors(page)
+    errors = watch_errors(page)
     game_id = create(page, served.url)
     page.wait_for_selector("#hop-market .hop-card")
-    state = settle(page, tools, game_id, 0)
+    state = settle(page, game_id, 0)
     market = state["view"]["market"]
     assert [m["effect"] for m in market][:2] == ["penning-trap", "vortex"]
     prices = page.locator("#hop-market .hop-card").evaluate_all("cs => cs.map(c => Number(c.dataset.cost))")
@@ -63,9 +65,9 @@ def test_effects_bought_and_aimed_by_touch(served: Any, browser: Any, tools: Any
     assert page.locator("#hop-actions .hop-action[data-action='thesis-defense']").count() == 1
 
     page.click("#hop-actions .hop-action.choice[data-action='hop']")  # Bob blocks Ada's hop
-    settle(page, tools, game_id, 1)
+    settle(page, game_id, 1)
     page.click("#hop-choices .hop-move:has-text('thesis defense')")
-    state = settle(page, tools, game_id, 2)
+    state = settle(page, game_id, 2)
     assert state["view"]["defending"]
     assert "thesis defense" in page.inner_text("#hop-hint").lower()
 
@@ -75,7 +77,7 @@ def test_effects_bought_and_aimed_by_touch(served: Any, browser: Any, tools: Any
     offered = page.locator("#hop-choices .hop-move").evaluate_all(OFFERED)
     assert offered == [{"effect": "penning-trap", "at": "c3"}]
     page.click("#hop-choices .hop-move")
-    state = settle(page, tools, game_id, 3)
+    state = settle(page, game_id, 3)
     assert state["view"]["tokens"] == [{"effect": "penning-trap", "at": "c3"}]
     assert page.locator("#hop-board .hop-token[data-effect='penning-trap']").count() == 1
     assert "used" in (page.get_attribute("#hop-market .hop-card[data-effect='penning-trap']", "class") or "")
@@ -88,13 +90,13 @@ def test_effects_bought_and_aimed_by_touch(served: Any, browser: Any, tools: Any
     assert {"effect": "vortex", "sites": ["a2", "a3", "b3", "b2"], "turning": "clockwise"} in offered
     assert all(m.get("effect") == "vortex" and m["sites"][0] == "a2" for m in offered)
     page.click("#hop-choices .hop-move:has-text('Vortex ↻')")
-    state = settle(page, tools, game_id, 4)
+    state = settle(page, game_id, 4)
     assert page.locator("#hop-board .hop-token[data-effect='vortex'][data-turning='clockwise']").count() == 1
     assert "Vortex ↻ round a2, a3, b3, b2" in page.inner_text("#history li:last-child")
     assert state["view"]["players"][0]["energy"] == 0  # 2, less 1 for each card
 
     page.click("#hop-choices .hop-move:has-text('end the thesis defense')")
-    state = settle(page, tools, game_id, 5)
+    state = settle(page, game_id, 5)
     assert not state["view"]["defending"] and state["view"]["phase"] == "second"
     assert page.locator("#hop-market .hop-card:not([disabled])").count() == 0
     # Ada's second action, a doublon onto a2, ends her turn: the vortex turns both electrons to a3,
@@ -102,7 +104,7 @@ def test_effects_bought_and_aimed_by_touch(served: Any, browser: Any, tools: Any
     page.click(
         "#hop-choices .hop-move[data-move='" + as_sent({"action": "doublon", "from": "a1", "to": "a2"}) + "']"
     )
-    state = settle(page, tools, game_id, 6)
+    state = settle(page, game_id, 6)
     assert state["view"]["turn"] == 1 and state["view"]["sites"]["a3"] == {"up": "red", "down": "red"}
     assert (
         page.inner_text("#hop-after-turn")
@@ -115,7 +117,7 @@ def as_sent(move: dict[str, Any]) -> str:
     return json.dumps(move, separators=(",", ":"), sort_keys=True)
 
 
-def play(page: Any, tools: Any, game_id: int, moves: int, move: dict[str, Any]) -> dict[str, Any]:
+def play(page: Any, game_id: int, moves: int, move: dict[str, Any]) -> dict[str, Any]:
     """Play ``move`` by tapping the page (the movement board, a market card, or the move's button,
     whose ``data-move`` is the move as the API sends it: keys sorted)."""
     if "block" in move:
@@ -124,12 +126,12 @@ def play(page: Any, tools: Any, game_id: int, moves: int, move: dict[str, Any]) 
         if "effect" in move:
             page.click(f"#hop-market .hop-card[data-effect='{move['effect']}']")
         page.click(f"#hop-choices .hop-move[data-move='{as_sent(move)}']")
-    return settle(page, tools, game_id, moves + 1)
+    return settle(page, game_id, moves + 1)
 
 
-def test_a_superposed_electron_asks_its_owner_for_the_spin(served: Any, browser: Any, tools: Any) -> None:
+def test_a_superposed_electron_asks_its_owner_for_the_spin(served: Any, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors = tools.watch_errors(page)
+    errors = watch_errors(page)
     game_id = create(page, served.url, seed=4)  # superposition on the first position
     page.wait_for_selector("#hop-market .hop-card")
     played = [
@@ -146,15 +148,15 @@ def test_a_superposed_electron_asks_its_owner_for_the_spin(served: Any, browser:
         {"block": "cradle"},  # doublon was blocked for Ada last turn
         {"action": "hop", "from": "a2", "spin": "down", "to": "a3"},
     ]
-    state = settle(page, tools, game_id, 0)
+    state = settle(page, game_id, 0)
     for count, move in enumerate(played):
-        state = play(page, tools, game_id, count, move)
+        state = play(page, game_id, count, move)
     assert state["view"]["collapse"] == {"at": "a2", "move": played[-1]}
     assert page.locator("#hop-board .hop-place.superposed[data-node='a2']").count() == 2
     assert "superposed electron at a2" in page.inner_text("#hop-hint")
     offered = page.locator("#hop-choices .hop-move").evaluate_all(OFFERED)
     assert offered == [{"collapse": "up", "at": "a2"}, {"collapse": "down", "at": "a2"}]
-    state = play(page, tools, game_id, len(played), {"collapse": "down", "at": "a2"})
+    state = play(page, game_id, len(played), {"collapse": "down", "at": "a2"})
     assert state["view"]["sites"]["a3"]["down"] == "red" and state["view"]["superposed"] == []
     assert page.locator("#hop-board .hop-place.superposed").count() == 0
     assert "superposed electron at a2 is spin ↓" in page.inner_text("#history li:last-child")

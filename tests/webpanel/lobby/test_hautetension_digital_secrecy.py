@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.frame import DigitalGame, game_class
+from tests.webpanel.helpers import Api, make_settings
 from webpanel.app import close_app, create_app
 
 NAMES = ["Ana", "Ben", "Cleo"]
@@ -60,10 +61,10 @@ def pick(game: DigitalGame, defense: bool) -> str:
 class World:
     """One panel with one game: a display (host), a spectator and a tablet per seat."""
 
-    def __init__(self, root: Path, tools: Any, seed: int) -> None:
-        self.app: Flask = create_app({"PANEL": tools.make_settings(root), "TESTING": True})
-        self.display = tools.Api(self.app.test_client())
-        self.spectator = tools.Api(self.app.test_client())
+    def __init__(self, root: Path, seed: int) -> None:
+        self.app: Flask = create_app({"PANEL": make_settings(root), "TESTING": True})
+        self.display = Api(self.app.test_client())
+        self.spectator = Api(self.app.test_client())
         seats = [{"kind": "human", "name": n} for n in NAMES]
         created = self.display.post("/api/games", {"game": "hautetension", "seats": seats, "seed": seed,
                                                    "options": {"first": 0}})
@@ -71,7 +72,7 @@ class World:
         self.id = created.get_json()["id"]
         self.tablets = []
         for seat in created.get_json()["seats"]:
-            tablet = tools.Api(self.app.test_client())
+            tablet = Api(self.app.test_client())
             joined = tablet.post(f"/api/games/{self.id}/join", {"code": seat["join_code"]})
             assert joined.status_code == 200
             self.tablets.append(tablet)
@@ -110,10 +111,10 @@ def same(a: dict[str, bytes], b: dict[str, bytes], where: str) -> None:
     ),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_other_seats_answers_do_not_depend_on_one_seats_kinds(tools: Any, choices: Any, seed: int) -> None:
+def test_other_seats_answers_do_not_depend_on_one_seats_kinds(choices: Any, seed: int) -> None:
     moves_a, moves_b = plan_worlds(choices, seed)
     with tempfile.TemporaryDirectory() as root_a, tempfile.TemporaryDirectory() as root_b:
-        a, b = World(Path(root_a), tools, seed), World(Path(root_b), tools, seed)
+        a, b = World(Path(root_a), seed), World(Path(root_b), seed)
         try:
             same(a.looks(), b.looks(), "at the start")
             for number, (move_a, move_b) in enumerate(zip(moves_a, moves_b, strict=True), 1):
@@ -146,12 +147,12 @@ def test_other_seats_answers_do_not_depend_on_one_seats_kinds(tools: Any, choice
             b.close()
 
 
-def test_the_worlds_do_differ_for_the_secret_seat(tools: Any) -> None:
+def test_the_worlds_do_differ_for_the_secret_seat() -> None:
     """The property above is not empty: the secret seat's own answers show its kinds."""
     moves_a, moves_b = plan_worlds([(0, True, False), (1, False, False), (2, False, False)], seed=5)
     assert moves_a[0]["pawn"] == "defense" and moves_b[0]["pawn"] == "attack"
     with tempfile.TemporaryDirectory() as root_a, tempfile.TemporaryDirectory() as root_b:
-        a, b = World(Path(root_a), tools, 5), World(Path(root_b), tools, 5)
+        a, b = World(Path(root_a), 5), World(Path(root_b), 5)
         try:
             for move_a, move_b in zip(moves_a, moves_b, strict=True):
                 seat = json.loads(a.looks()["display"])["to_act"]
@@ -166,8 +167,8 @@ def test_the_worlds_do_differ_for_the_secret_seat(tools: Any) -> None:
             b.close()
 
 
-def test_the_event_stream_says_only_version_and_status(app: Flask, tools: Any) -> None:
-    display = tools.Api(app.test_client())
+def test_the_event_stream_says_only_version_and_status(app: Flask) -> None:
+    display = Api(app.test_client())
     seats = [{"kind": "human", "name": n} for n in NAMES]
     game = display.post("/api/games", {"game": "hautetension", "seats": seats}).get_json()
     response = display.get(f"/api/games/{game['id']}/events", buffered=False)

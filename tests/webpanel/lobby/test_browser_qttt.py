@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from tests.webpanel.helpers import game_state, join_by_link, watch_errors
+
 pytestmark = pytest.mark.browser
 
 
@@ -22,9 +24,9 @@ def shown_after(page: Any, version: int) -> None:
                            arg=version)
 
 
-def test_full_game_against_the_computer(served: Any, browser: Any, tools: Any) -> None:
+def test_full_game_against_the_computer(served: Any, browser: Any) -> None:
     display = browser.new_page(viewport={"width": 1280, "height": 800})
-    display_errors = tools.watch_errors(display)
+    display_errors = watch_errors(display)
     display.goto(served.url + "/games")
     display.wait_for_selector(".seat-row[data-seat='1']")
     display.select_option("#game", "qttt")
@@ -43,14 +45,14 @@ def test_full_game_against_the_computer(served: Any, browser: Any, tools: Any) -
         " return img && img.complete && img.naturalWidth > 0; }"
     )
     # The tablet (another device: its own cookies) opens the link and lands on its seat.
-    tablet, tablet_errors = tools.join_by_link(browser, display, served.url, game_id,
+    tablet, tablet_errors = join_by_link(browser, display, served.url, game_id,
                                                viewport={"width": 800, "height": 1280})
     tablet.wait_for_selector(".lobby-seat[data-seat='0'] .seat-kind:has-text('you')")
     # The seat is taken: the display no longer offers its code.
     display.wait_for_selector(".lobby-seat[data-seat='0'] .join-link", state="detached")
 
     for _ in range(40):
-        state = tools.game_state(tablet, game_id)
+        state = game_state(tablet, game_id)
         if state["status"] == "over":
             break
         if not state["can_move"]:
@@ -71,7 +73,7 @@ def test_full_game_against_the_computer(served: Any, browser: Any, tools: Any) -
             tablet.wait_for_selector(f"#qttt .cell.selected[data-square='{move[0]}']")
             tablet.click(f"#qttt .cell[data-square='{move[1]}']:not([disabled])")
         shown_after(tablet, state["version"])
-    final = tools.game_state(tablet, game_id)
+    final = game_state(tablet, game_id)
     assert final["status"] == "over", "the game did not end within 40 turns"
 
     # Both screens show the result, followed live (no reload).
@@ -101,9 +103,9 @@ def test_full_game_against_the_computer(served: Any, browser: Any, tools: Any) -
     assert display_errors == [] and tablet_errors == [], (display_errors, tablet_errors)
 
 
-def test_hot_seat_cycle_and_collapse_offered_to_the_chooser(served: Any, browser: Any, tools: Any) -> None:
+def test_hot_seat_cycle_and_collapse_offered_to_the_chooser(served: Any, browser: Any) -> None:
     display = browser.new_page(viewport={"width": 1024, "height": 768})
-    errors = tools.watch_errors(display)
+    errors = watch_errors(display)
     display.goto(served.url + "/games")
     display.wait_for_selector(".seat-row[data-seat='1']")
     display.select_option("#game", "qttt")
@@ -114,7 +116,7 @@ def test_hot_seat_cycle_and_collapse_offered_to_the_chooser(served: Any, browser
     assert display.locator(".join-link").count() == 0  # hot seat: nobody joins
 
     def pair(a: int, b: int) -> None:
-        version = tools.game_state(display, game_id)["version"]
+        version = game_state(display, game_id)["version"]
         display.wait_for_selector(f"#game-page[data-version='{version}']")
         display.click(f"#qttt .cell[data-square='{a}']:not([disabled])")
         display.click(f"#qttt .cell[data-square='{b}']:not([disabled])")
@@ -139,7 +141,7 @@ def test_hot_seat_cycle_and_collapse_offered_to_the_chooser(served: Any, browser
 
     display.click("#collapse-buttons .collapse-button[data-square='0']")
     display.wait_for_selector("#qttt .cell.classical[data-square='0'] .classical-mark")
-    state = tools.game_state(display, game_id)
+    state = game_state(display, game_id)
     assert [sq["classical"]["symbol"] if sq["classical"] else None for sq in state["view"]["squares"]] == \
         ["X", None, None, None, "X", None, None, None, "O"]
     assert state["view"]["history"] == [[0, 4], [4, 8], [8, 0], {"collapse": 0}]
@@ -154,4 +156,4 @@ def test_hot_seat_cycle_and_collapse_offered_to_the_chooser(served: Any, browser
         .then(panel => panel.api('POST', '/api/games/' + id + '/moves', {move: [0, 1]}))
         .catch(e => { document.getElementById('message').textContent = e.message; })""", game_id)
     assert "already holds" in display.inner_text("#message")
-    assert tools.game_state(display, game_id)["version"] == state["version"]
+    assert game_state(display, game_id)["version"] == state["version"]

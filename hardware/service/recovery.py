@@ -22,16 +22,15 @@ from typing import Any
 
 from games.exc import GameError
 from games.hautetension.pawn import PawnKind
-from hardware.service_referee import (
+from games.hautetension.setup import GameSetup
+from hardware.service.referee import (
     Anomaly,
     AnomalyKind,
     BoardGame,
     GameStatus,
-    JournalEntry,
     Referee,
-    game_from_setup,
 )
-from store.journal import Journal
+from store.journal import Journal, JournalEntry, JournalKind
 
 
 class RecoveryError(RuntimeError):
@@ -40,23 +39,23 @@ class RecoveryError(RuntimeError):
 
 def last_game(journal: Journal, referee: Referee) -> BoardGame | None:
     """The last game of the journal, replayed through the rules engine."""
-    start = journal.last_of_kind("game-start")
+    start = journal.last_of_kind(JournalKind.GAME_START)
     if start is None or start.game_id is None or start.private is None:
         return None
     try:
-        game = game_from_setup(referee.layout, start.private["setup"])
+        game = GameSetup.from_record(start.private["setup"]).start(referee.layout)
     except (GameError, KeyError, TypeError, ValueError) as exc:
         raise RecoveryError(
             f"journal entry {start.id}: cannot set up game {start.game_id} again ({exc})"
         ) from exc
     board_game = BoardGame(start.game_id, game, dict(start.private["setup"]))
     for entry in journal.game_entries(start.game_id):
-        if entry.kind == "placement":
+        if entry.kind is JournalKind.PLACEMENT:
             try:
                 game.push(str(entry.public["slot"]), str((entry.private or {})["kind"]))
             except (GameError, KeyError) as exc:
                 raise RecoveryError(f"journal entry {entry.id}: cannot replay placement ({exc})") from exc
-        elif entry.kind == "game-end":
+        elif entry.kind is JournalKind.GAME_END:
             board_game.status = GameStatus(entry.public.get("status", "over"))
     return board_game
 
@@ -105,12 +104,12 @@ def restore(
         referee.lamp_test = False
     for slot, anomaly in sorted(referee.anomalies.items()):
         if stored.get(slot) != anomaly:
-            entries.append(("anomaly", anomaly.to_public(), None))
+            entries.append(JournalEntry(JournalKind.ANOMALY, anomaly.to_public()))
     for slot, old in sorted(stored.items()):
         if slot not in referee.anomalies:
             entries.append(
-                (
-                    "anomaly-resolved",
+                JournalEntry(
+                    JournalKind.ANOMALY_RESOLVED,
                     {"kind": old.kind.value, "slot": slot, "message": f"{slot} matches the game again"},
                     None,
                 )

@@ -15,6 +15,7 @@ from flask import Flask
 
 from games.frame import game_class
 from store.tournaments import Tournaments
+from tests.webpanel.helpers import Lobby, wait_for
 from webpanel.db import get_db
 
 # A device is the conftest's Lobby: its own test client, cookies and CSRF token.
@@ -27,8 +28,8 @@ def pawn(slot: str, kind: str = "attack") -> dict[str, str]:
 
 
 @pytest.fixture
-def device(app: Flask, tools: Any) -> Any:
-    yield lambda: tools.Lobby(app, "hautetension")
+def device(app: Flask) -> Any:
+    yield lambda: Lobby(app, "hautetension")
     app.extensions["lobby_ai"].close()
 
 
@@ -145,7 +146,7 @@ def test_illegal_moves_get_the_engines_reason_for_the_mover_only(device: Any) ->
 # -- turn timer ------------------------------------------------------------------------------------
 
 
-def test_the_turn_timer_plays_the_default_move_for_a_joined_seat(app: Flask, device: Any, tools: Any) -> None:
+def test_the_turn_timer_plays_the_default_move_for_a_joined_seat(app: Flask, device: Any) -> None:
     app.config["LOBBY_WATCH_TICK"] = 0.05
     display = device()
     game, (ana, _ben, _cleo) = seated(
@@ -154,12 +155,12 @@ def test_the_turn_timer_plays_the_default_move_for_a_joined_seat(app: Flask, dev
     assert ana is not None
     started = display.state(gid)
     assert started["view"]["turn_timer"] == {"seconds": 0.3, "default_action": "random-defense"}
-    moved = tools.wait_for(lambda: (s := ana.state(gid))["moves"] >= 1 and s, timeout=10)
+    moved = wait_for(lambda: (s := ana.state(gid))["moves"] >= 1 and s, timeout=10)
     # Ana's time ran out: a defense pawn of hers was placed, then Ben's clock started.
     assert list(moved["view"]["you"]["pawns"].values()) == ["defense"]
     assert moved["view"]["you"]["stock"] == {"attack": 22, "defense": 2}
     assert moved["view"]["moves"][0]["player"] == 0
-    tools.wait_for(lambda: display.state(gid)["moves"] >= 2, timeout=10)
+    wait_for(lambda: display.state(gid)["moves"] >= 2, timeout=10)
 
 
 def test_the_timer_waits_for_a_seat_nobody_joined(app: Flask, device: Any) -> None:
@@ -170,7 +171,7 @@ def test_the_timer_waits_for_a_seat_nobody_joined(app: Flask, device: Any) -> No
     assert display.state(game["id"])["moves"] == 0
 
 
-def test_a_move_in_time_is_kept_and_the_timer_restarts(app: Flask, device: Any, tools: Any) -> None:
+def test_a_move_in_time_is_kept_and_the_timer_restarts(app: Flask, device: Any) -> None:
     app.config["LOBBY_WATCH_TICK"] = 0.05
     display = device()
     game, (ana, _ben, _cleo) = seated(display, device, options={"first": 0, "turn_timer": 5})
@@ -181,24 +182,28 @@ def test_a_move_in_time_is_kept_and_the_timer_restarts(app: Flask, device: Any, 
     assert state["view"]["you"]["pawns"] == {"c9": "attack"} and state["moves"] == 1
 
 
-def test_a_computer_opponent_moves_after_the_timers_default(app: Flask, device: Any, tools: Any) -> None:
+def test_a_computer_opponent_moves_after_the_timers_default(app: Flask, device: Any) -> None:
     app.config["LOBBY_WATCH_TICK"] = 0.05
     display = device()
     seats = [{"kind": "human", "name": "Ana"}, {"kind": "ai", "level": "heuristic"}]
-    game, _ = seated(display, device, seats, options={"first": 0, "turn_timer": 0.2})
-    tools.wait_for(lambda: display.state(game["id"])["moves"] >= 2, timeout=10)
+    game, (ana, computer) = seated(display, device, seats, options={"first": 0, "turn_timer": 0.2})
+    assert ana is not None and computer is None  # a computer seat has no tablet
+    state = wait_for(lambda: (s := display.state(game["id"]))["moves"] >= 2 and s, timeout=10)
+    # Ana's time ran out (her default move), then the computer played: in turn, and nobody else.
+    assert [m["player"] for m in state["view"]["moves"][:2]] == [0, 1]
+    assert state["ai_error"] is None and state["seats"][1]["kind"] == "ai"
 
 
 # -- computer players -----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_computer_players_play_legal_games_to_the_end(device: Any, tools: Any, players: int) -> None:
+def test_computer_players_play_legal_games_to_the_end(device: Any, players: int) -> None:
     display = device()
     levels = ["random", "heuristic", "random", "heuristic"][:players]
     for seed in range(3):
         game = display.create([{"kind": "ai", "level": lv} for lv in levels], seed=seed)
-        final = tools.wait_for(
+        final = wait_for(
             lambda g=game: (s := display.state(g["id"]))["status"] == "over" and s, timeout=30)
         assert final["ai_error"] is None and final["outcome"] is not None
         # Every computer move was legal: the saved game replays with the engine.
@@ -223,7 +228,7 @@ def make_tournament(app: Flask, names: list[str]) -> tuple[int, int, list[str]]:
         return tid, table.number, [t.names[p] for p in table.seats]
 
 
-def test_a_tournament_table_played_digitally_enters_its_points(app: Flask, device: Any, tools: Any) -> None:
+def test_a_tournament_table_played_digitally_enters_its_points(app: Flask, device: Any) -> None:
     tid, table, names = make_tournament(app, ["Ana", "Ben", "Cleo", "Dan"])
     staff = device()
     assert staff.api.login().status_code == 200

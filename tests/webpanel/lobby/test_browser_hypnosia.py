@@ -16,6 +16,7 @@ import pytest
 
 from games.frame import ai_player
 from games.hypnosia.game import Hypnosia
+from tests.webpanel.helpers import fetch_json, join_by_link, watch_errors
 
 SEED = 5
 
@@ -96,24 +97,24 @@ def same_move(a: dict[str, Any], b: dict[str, Any], game: Hypnosia) -> bool:
     return key(a, game) == key(b, game)
 
 
-def test_hot_seat_game_against_the_computer_to_the_end(served: Any, browser: Any, tools: Any) -> None:
+def test_hot_seat_game_against_the_computer_to_the_end(served: Any, browser: Any) -> None:
     display = browser.new_page(viewport={"width": 1280, "height": 800})
-    errors = tools.watch_errors(display)
+    errors = watch_errors(display)
     game_id = create(display, served.url, [("human", "Ada"), ("ai", "greedy")], hot_seat=True)
     display.wait_for_selector("#hyp-board .hyp-square")
-    check_board_drawn_from_geometry(display, tools.fetch_json(display, f"/api/games/{game_id}/hypnosia"))
+    check_board_drawn_from_geometry(display, fetch_json(display, f"/api/games/{game_id}/hypnosia"))
 
     # Ada plays the moves a sensible player would (the greedy computer's), by tapping the board.
     adviser = ai_player("hypnosia", "greedy", rng=random.Random(SEED))
     taps = several = 0
     for _ in range(400):
-        state = tools.fetch_json(display, f"/api/games/{game_id}")
+        state = fetch_json(display, f"/api/games/{game_id}")
         if state["status"] == "over":
             break
         if not state["can_move"]:
             display.wait_for_timeout(50)
             continue
-        data = tools.fetch_json(display, f"/api/games/{game_id}/hypnosia")
+        data = fetch_json(display, f"/api/games/{game_id}/hypnosia")
         if data["version"] != state["version"]:
             continue
         display.wait_for_selector(f"#game-page[data-version='{state['version']}']")
@@ -140,7 +141,7 @@ def test_hot_seat_game_against_the_computer_to_the_end(served: Any, browser: Any
             several += 1
         shown_after(display, state["version"])
         taps += 1
-    final = tools.fetch_json(display, f"/api/games/{game_id}")
+    final = fetch_json(display, f"/api/games/{game_id}")
     assert final["status"] == "over", "the game did not end"
     assert taps > 5 and several > 0, (taps, several)
 
@@ -168,17 +169,17 @@ def test_hot_seat_game_against_the_computer_to_the_end(served: Any, browser: Any
     assert errors == [], errors
 
 
-def test_computers_play_to_the_end_while_a_spectator_watches(served: Any, browser: Any, tools: Any) -> None:
+def test_computers_play_to_the_end_while_a_spectator_watches(served: Any, browser: Any) -> None:
     display = browser.new_page(viewport={"width": 1920, "height": 1080})  # a TV
-    errors = tools.watch_errors(display)
+    errors = watch_errors(display)
     game_id = create(display, served.url, [("ai", "greedy"), ("ai", "greedy"), ("ai", "random")],
                      hot_seat=False)
     spectator = browser.new_context(viewport={"width": 800, "height": 1280}).new_page()
-    spectator_errors = tools.watch_errors(spectator)
+    spectator_errors = watch_errors(spectator)
     spectator.goto(f"{served.url}/games/{game_id}")
     for page in (display, spectator):
         page.wait_for_selector("#status:has-text('Game over')", timeout=45_000)
-    final = tools.fetch_json(spectator, f"/api/games/{game_id}")
+    final = fetch_json(spectator, f"/api/games/{game_id}")
     assert final["status"] == "over" and final["outcome"]["termination"] in ("centre_full", "no_pawn_left")
     for page in (display, spectator):
         page.wait_for_function("n => document.querySelectorAll('#history li').length === n",
@@ -190,9 +191,9 @@ def test_computers_play_to_the_end_while_a_spectator_watches(served: Any, browse
     assert errors == [] and spectator_errors == [], (errors, spectator_errors)
 
 
-def test_real_dice_entered_on_the_display(served: Any, browser: Any, tools: Any) -> None:
+def test_real_dice_entered_on_the_display(served: Any, browser: Any) -> None:
     display = browser.new_page(viewport={"width": 1024, "height": 768})
-    errors = tools.watch_errors(display)
+    errors = watch_errors(display)
     game_id = create(display, served.url, [("human", "Ada"), ("human", "Bob")], hot_seat=True,
                      options='{"dice": "entered"}')
     spectator = browser.new_context().new_page()
@@ -201,7 +202,7 @@ def test_real_dice_entered_on_the_display(served: Any, browser: Any, tools: Any)
     assert spectator.locator("#hyp-enter").is_hidden(), "only the display enters the dice"
 
     def enter(a: int, b: int) -> None:
-        version = tools.fetch_json(display, f"/api/games/{game_id}")["version"]
+        version = fetch_json(display, f"/api/games/{game_id}")["version"]
         display.wait_for_selector(f"#game-page[data-version='{version}']")
         display.wait_for_selector("#hyp-enter:not([hidden])")
         assert display.is_disabled("#hyp-enter-roll"), "both dice first"
@@ -219,7 +220,7 @@ def test_real_dice_entered_on_the_display(served: Any, browser: Any, tools: Any)
     assert display.locator("#history li").all_inner_texts() == [
         "Ada: dice 6 · 6", "Bob: dice 2 · 1", "Ada: dice 4 · 3"]
     assert display.locator("#hyp-enter").is_hidden()
-    state = tools.fetch_json(display, f"/api/games/{game_id}")
+    state = fetch_json(display, f"/api/games/{game_id}")
     assert state["view"]["dice"] == {"values": [4, 3], "used": [False, False]}
     spectator.wait_for_selector("#hyp-dice .hyp-die")
 
@@ -230,23 +231,23 @@ def test_real_dice_entered_on_the_display(served: Any, browser: Any, tools: Any)
     assert display.locator("#hyp-board .hyp-square.dest[data-square='o0']").count() == 1
     display.click("#hyp-board .hyp-square.dest[data-square='o0']")
     display.wait_for_selector("#hyp-dice .hyp-die.used")
-    assert tools.fetch_json(display, f"/api/games/{game_id}")["view"]["pawns"]["red4"] == "o0"
+    assert fetch_json(display, f"/api/games/{game_id}")["view"]["pawns"]["red4"] == "o0"
     assert spectator.locator("#hyp-board .hyp-square.movable").count() == 0
     assert errors == [], errors
 
 
 def test_a_tablet_enters_its_own_dice_and_the_display_the_computers(
-    served: Any, browser: Any, tools: Any
+    served: Any, browser: Any
 ) -> None:
     display = browser.new_page(viewport={"width": 1920, "height": 1080})
-    errors = tools.watch_errors(display)
+    errors = watch_errors(display)
     game_id = create(display, served.url, [("human", "Ada"), ("ai", "greedy")], hot_seat=False,
                      options='{"dice": "entered"}')
-    tablet, tablet_errors = tools.join_by_link(browser, display, served.url, game_id,
+    tablet, tablet_errors = join_by_link(browser, display, served.url, game_id,
                                                viewport={"width": 800, "height": 1280}, has_touch=True)
 
     def enter(page: Any, a: int, b: int) -> None:
-        version = tools.fetch_json(page, f"/api/games/{game_id}")["version"]
+        version = fetch_json(page, f"/api/games/{game_id}")["version"]
         page.wait_for_selector(f"#game-page[data-version='{version}'] #hyp-enter:not([hidden])")
         press = page.tap if page is tablet else page.click  # the tablet's screen is touched
         press(f".hyp-die-button[data-die='0'][data-value='{a}']")
@@ -263,7 +264,7 @@ def test_a_tablet_enters_its_own_dice_and_the_display_the_computers(
     tablet.tap("#hyp-board .hyp-square.movable[data-square='red-s3']")
     tablet.tap("#hyp-board .hyp-square.dest[data-square='o0']")  # red3 by the 3
     tablet.wait_for_selector("#hyp-dice .hyp-die.used")
-    assert tools.fetch_json(display, f"/api/games/{game_id}")["view"]["pawns"]["red3"] == "o0"
+    assert fetch_json(display, f"/api/games/{game_id}")["view"]["pawns"]["red3"] == "o0"
     display.wait_for_selector("#hyp-dice .hyp-die.used")  # the display follows live
     assert pawns_on_screen(display)["red3"] == "o0"
     assert errors == [] and tablet_errors == [], (errors, tablet_errors)

@@ -9,28 +9,29 @@ While any anomaly is open the game is *paused*: nobody has the turn and new
 pawns are not attributed (docs/board-service.md, "Physical game").
 
 The referee does no I/O. Each handler returns the journal entries it
-produced as ``(kind, public, private)`` tuples; the service writes them with
-the board state in one transaction. Public payloads never carry a pawn's kind
+produced (:class:`~store.journal.JournalEntry`: kind, public, private); the
+service writes them with the board state in one transaction. Public payloads never carry a pawn's kind
 nor anything derived from it; kinds go to ``private``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.exc import GameError, NoPawnLeftError, SetupError
+from games.exc import NoPawnLeftError, SetupError
 from games.hautetension.circuit import evaluate
-from games.hautetension.draw import draw_first_player
 from games.hautetension.game import Game
 from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
-from games.hautetension.seats import DEFAULT_COLOURS, Seat, default_lamps
-
-JournalEntry = tuple[str, dict[str, Any], dict[str, Any] | None]
+from games.hautetension.setup import GameSetup
+from games.hautetension.views import public_view
+from store.journal import JournalEntry, JournalKind
 
 
 class AnomalyKind(enum.Enum):
@@ -182,7 +183,7 @@ class Referee:
         return {
             "id": self.current.id,
             "status": self.current.status.value,
-            "view": game.public_view(),
+            "view": public_view(game),
             "points": list(game.points()) if game.is_over() else None,
         }
 
@@ -195,7 +196,7 @@ class Referee:
     def pawn_placed(self, slot: str, kind: PawnKind, at: float) -> list[JournalEntry]:
         """A pawn is now confirmed in *slot*; *at* is the monotonic confirmation time."""
         self.board[slot] = kind
-        entries: list[JournalEntry] = [("slot", {"slot": slot, "event": "placed"}, {"kind": kind.value})]
+        entries = [JournalEntry(JournalKind.SLOT, {"slot": slot, "event": "placed"}, {"kind": kind.value})]
         game = self.running
         if game is not None and slot in game.game.pawns:
             entries += self._recheck(slot)
@@ -233,7 +234,7 @@ class Referee:
 
     def pawn_lifted(self, slot: str) -> list[JournalEntry]:
         self.board.pop(slot, None)
-        entries: list[JournalEntry] = [("slot", {"slot": slot, "event": "lifted"}, None)]
+        entries: list[JournalEntry] = [JournalEntry(JournalKind.SLOT, {"slot": slot, "event": "lifted"})]
         return entries + self._recheck(slot)
 
     def _attribute(self, board_game: BoardGame, slot: str, kind: PawnKind, at: float) -> list[JournalEntry]:
@@ -253,8 +254,8 @@ class Referee:
         self.last_accepted_at = at
         self.last_accepted_slot = slot
         entries: list[JournalEntry] = [
-            (
-                "placement",
+            JournalEntry(
+                JournalKind.PLACEMENT,
                 {
                     "game": board_game.id,
                     "slot": slot,
@@ -288,7 +289,7 @@ class Referee:
         self.anomalies = {
             slot: a for slot, a in self.anomalies.items() if slot in self.board and slot not in game.pawns
         }
-        return [("game-end", public, None)]
+        return [JournalEntry(JournalKind.GAME_END, public)]
 
     # -- anomalies ------------------------------------------------------------
 
@@ -337,19 +338,17 @@ class Referee:
             return []
         anomaly = Anomaly(kind, slot, self.clock(), message)
         self.anomalies[slot] = anomaly
-        return [("anomaly", anomaly.to_public(), None)]
+        return [JournalEntry(JournalKind.ANOMALY, anomaly.to_public())]
 
     def _close(self, slot: str, message: str) -> list[JournalEntry]:
         old = self.anomalies.pop(slot, None)
         if old is None:
             return []
-        entries: list[JournalEntry] = [
-            ("anomaly-resolved", {"kind": old.kind.value, "slot": slot, "message": message}, None)
-        ]
+        resolved = {"kind": old.kind.value, "slot": slot, "message": message}
+        entries = [JournalEntry(JournalKind.ANOMALY_RESOLVED, resolved)]
         if self.running is not None and not self.anomalies:
-            entries.append(
-                ("game-resumed", {"game": self.running.id, "to_move": self.running.game.to_move}, None)
-            )
+            resumed = {"game": self.running.id, "to_move": self.running.game.to_move}
+            entries.append(JournalEntry(JournalKind.GAME_RESUMED, resumed))
         return entries
 
     def _pause_reason(self) -> str:
@@ -367,27 +366,32 @@ class Referee:
     def fault(self, key: str, public: dict[str, Any]) -> list[JournalEntry]:
         """A fault is open (the service decides separately whether the scanner as a whole is faulted)."""
         self.faults[key] = public
-        return [("fault", public, None)]
+        return [JournalEntry(JournalKind.FAULT, public)]
 
     def fault_cleared(self, key: str, public: dict[str, Any]) -> list[JournalEntry]:
         self.faults.pop(key, None)
-        return [("fault-cleared", public, None)]
+        return [JournalEntry(JournalKind.FAULT_CLEARED, public)]
 
     def button(self, held: bool) -> list[JournalEntry]:
         self.button_held = held
-        return [("button", {"held": held}, None)]
+        return [JournalEntry(JournalKind.BUTTON, {"held": held})]
 
     # -- games ----------------------------------------------------------------
 
     def new_game(self, game_id: int, payload: Mapping[str, Any]) -> list[JournalEntry]:
-        """Start a game from a NEW_GAME payload; raise :class:`SetupError` saying why not."""
+        """Start a game from a NEW_GAME payload (the rules are :class:`GameSetup`'s); raise
+        :class:`SetupError` saying why not (every problem of the payload at once)."""
         if self.running is not None:
             raise SetupError(f"game {self.running.id} is still running: abandon it first")
         if self.board:
             raise SetupError(f"the board is not empty ({', '.join(sorted(self.board))}): clear it first")
         if self.lamp_test:
             self.lamp_test = False
-        game, setup = build_game(self.layout, payload)
+        chosen = GameSetup.from_payload(payload, lamps=self.layout.lamps)
+        if chosen.first == "draw" and chosen.seed is None:
+            chosen = dataclasses.replace(chosen, seed=secrets.randbits(32))  # kept: the draw can be checked
+        game = chosen.start(self.layout)
+        setup = chosen.to_record()
         self.current = BoardGame(game_id, game, setup)
         self.anomalies = {}
         self.last_accepted_at = None
@@ -396,10 +400,10 @@ class Referee:
             "game": game_id,
             "players": [{"name": s.name, "colour": s.colour, "lamp": s.lamp} for s in game.seats],
             "first": game.first,
-            "drawn": setup.get("first") == "draw",
+            "drawn": chosen.first == "draw",
             "handicap": dict(game.handicap),
         }
-        entries: list[JournalEntry] = [("game-start", public, {"setup": setup})]
+        entries: list[JournalEntry] = [JournalEntry(JournalKind.GAME_START, public, {"setup": setup})]
         for slot in sorted(game.pawns):
             entries += self._open(
                 slot, AnomalyKind.HANDICAP, f"place the handicap attack pawn on {slot} before the first move"
@@ -418,71 +422,4 @@ class Referee:
                 f"game {self.running.id} is running: the lamp test would light its players' lamps"
             )
         self.lamp_test = on
-        return [("lamp-test", {"on": on}, None)]
-
-
-def build_game(layout: Layout, payload: Mapping[str, Any]) -> tuple[Game, dict[str, Any]]:
-    """A :class:`Game` from a NEW_GAME payload, and the setup to replay it later."""
-    players = payload.get("players")
-    if not isinstance(players, list) or not players:
-        raise SetupError('"players" must be a list of {"name", "colour"} objects')
-    names: list[str] = []
-    colours: list[str] = []
-    for index, player in enumerate(players):
-        if isinstance(player, str):
-            player = {"name": player}
-        if (
-            not isinstance(player, dict)
-            or not isinstance(player.get("name"), str)
-            or not player["name"].strip()
-        ):
-            raise SetupError(f"player {index + 1} needs a name")
-        names.append(player["name"].strip())
-        colour = player.get("colour") or DEFAULT_COLOURS[index % len(DEFAULT_COLOURS)]
-        if not isinstance(colour, str):
-            raise SetupError(f"player {index + 1}'s colour must be a string")
-        colours.append(colour)
-    if len(set(names)) != len(names):
-        raise SetupError("two players cannot have the same name")
-    lamps = default_lamps(len(names))
-    seats = [Seat(name=n, lamp=lamp, colour=c) for n, lamp, c in zip(names, lamps, colours, strict=True)]
-    handicap = payload.get("handicap") or None
-    if handicap is not None and (
-        not isinstance(handicap, dict)
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in handicap.values())
-    ):
-        raise SetupError('"handicap" maps a lamp to 1..3 pawns, like {"N": 1}')
-    first = payload.get("first", 0)
-    seed = payload.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
-        raise SetupError('"seed" must be an integer')
-    if first == "draw":
-        if seed is None:
-            seed = int.from_bytes(__import__("os").urandom(4), "big")
-        first_seat = draw_first_player(len(seats), seed)
-    elif isinstance(first, int) and not isinstance(first, bool):
-        first_seat = first
-    else:
-        raise SetupError(f'"first" must be a seat number or "draw", not {first!r}')
-    try:
-        game = Game(layout, seats, first=first_seat, handicap=handicap)
-    except GameError as exc:
-        raise SetupError(str(exc)) from None
-    setup = {
-        "players": [{"name": s.name, "colour": s.colour} for s in seats],
-        "first": first,
-        "first_seat": first_seat,
-        "seed": seed,
-        "handicap": dict(handicap or {}),
-    }
-    return game, setup
-
-
-def game_from_setup(layout: Layout, setup: Mapping[str, Any]) -> Game:
-    """Rebuild the empty game a ``game-start`` entry describes (same seats, same first player)."""
-    payload = {
-        "players": setup["players"],
-        "first": int(setup["first_seat"]),
-        "handicap": setup.get("handicap"),
-    }
-    return build_game(layout, payload)[0]
+        return [JournalEntry(JournalKind.LAMP_TEST, {"on": on})]

@@ -12,8 +12,8 @@ import pytest
 import segno
 from flask import Flask
 
-from hautetension.config import ConfigError, load_config
-from webpanel.lobby import public_url_setting
+from configuration import ConfigError, load_config
+from webpanel.config import LobbySettings
 
 HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bob"}]
 
@@ -173,12 +173,12 @@ def test_public_url_setting(tmp_path: Any) -> None:
     def setting(text: str) -> str | None:
         path = tmp_path / "config.toml"
         path.write_text(text)
-        return public_url_setting(load_config(path))
+        return LobbySettings.from_config(load_config(path)).public_url
 
     assert setting("") is None
     assert setting('[lobby]\npublic_url = ""\n') is None
     assert setting('[lobby]\npublic_url = "http://10.0.0.2:8080"\n') == "http://10.0.0.2:8080"
     with pytest.raises(ConfigError, match="public_url must be"):
         setting('[lobby]\npublic_url = "table.local"\n')
-    with pytest.raises(ConfigError, match="unknown \\[lobby\\] key"):
+    with pytest.raises(ConfigError, match="\\[lobby\\]: unknown key 'url'"):
         setting('[lobby]\nurl = "http://x"\n')

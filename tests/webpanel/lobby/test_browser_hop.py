@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from tests.webpanel.helpers import fetch_json, game_state, watch_errors
+
 MASTER = {"level": "master", "field": "positive", "interaction": "attractive"}
 
 pytestmark = pytest.mark.browser
@@ -95,13 +97,13 @@ def check_table(page: Any, view: dict[str, Any]) -> None:
         assert dict(counts) == view["electrodes"][electrode["colour"]]
 
 
-def test_master_game_played_against_the_computer(served: Any, browser: Any, tools: Any) -> None:
+def test_master_game_played_against_the_computer(served: Any, browser: Any) -> None:
     display = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors = tools.watch_errors(display)
+    errors = watch_errors(display)
     game_id = create_from_lobby(display, served.url, [("Ada", None), ("Hal", "mcts")], seed=11, hot_seat=True)
     display.wait_for_selector("#hop-board .hop-electrode[data-node='a1']")
     spectator = browser.new_context(viewport={"width": 800, "height": 1280}).new_page()
-    spectator_errors = tools.watch_errors(spectator)
+    spectator_errors = watch_errors(spectator)
     spectator.goto(f"{served.url}/games/{game_id}")
     spectator.wait_for_selector("#hop-board .hop-electrode[data-node='e5']")
     # 25 site cards with two spin places each, and the two electrodes.
@@ -115,7 +117,7 @@ def test_master_game_played_against_the_computer(served: Any, browser: Any, tool
     blocks = taps = 0
     seen_blocked = False
     for _ in range(120):
-        state = tools.game_state(display, game_id)
+        state = game_state(display, game_id)
         if state["status"] == "over":
             break
         if not state["can_move"]:
@@ -124,7 +126,7 @@ def test_master_game_played_against_the_computer(served: Any, browser: Any, tool
         view = state["view"]
         display.wait_for_selector(f"#game-page[data-version='{state['version']}']")
         check_table(display, view)
-        answer = tools.fetch_json(display, f"/api/games/{game_id}/hop/moves")
+        answer = fetch_json(display, f"/api/games/{game_id}/hop/moves")
         assert answer["version"] == state["version"]
         legal = answer["moves"]
         assert [m["move"] for m in legal] == state["legal_moves"]
@@ -174,7 +176,7 @@ def test_master_game_played_against_the_computer(served: Any, browser: Any, tool
                 display.locator("#hop-choices .hop-move").nth(offered.index(chosen["move"])).click()
         display.wait_for_function("v => Number(document.getElementById('game-page').dataset.version) > v",
                                   arg=state["version"])
-    final = tools.game_state(display, game_id)
+    final = game_state(display, game_id)
     assert final["status"] == "over", "the game did not end"
     assert blocks > 0 and taps > 0 and seen_blocked
     for page in (display, spectator):
@@ -191,13 +193,13 @@ def test_master_game_played_against_the_computer(served: Any, browser: Any, tool
     assert errors == [] and spectator_errors == [], (errors, spectator_errors)
 
 
-def test_two_computers_watched_to_the_result(served: Any, browser: Any, tools: Any) -> None:
+def test_two_computers_watched_to_the_result(served: Any, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1920, "height": 1080})  # the TV
-    errors = tools.watch_errors(page)
+    errors = watch_errors(page)
     game_id = create_from_lobby(page, served.url, [("Ada", "mcts"), ("Hal", "greedy")], seed=5,
                                 max_rounds=40)  # long enough for an electrode to be reached
     page.wait_for_selector("#status:has-text('Game over')", timeout=45_000)
-    final = tools.game_state(page, game_id)
+    final = game_state(page, game_id)
     assert final["status"] == "over" and final["view"]["level"] == "master"
     assert final["outcome"]["termination"] == "electrode_reached"
     page.wait_for_selector(f"#game-page[data-version='{final['version']}']")

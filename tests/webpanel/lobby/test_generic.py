@@ -13,6 +13,7 @@ from flask import Flask
 
 from games.exc import IllegalMoveError
 from games.frame import AI_LEVELS, CHANCE, GAMES, JSON, DigitalGame, Move, Outcome, RandomPlayer
+from tests.webpanel.helpers import Api
 
 
 class Termination(enum.Enum):
@@ -79,7 +80,7 @@ def pebbles() -> Iterator[None]:
 SEATS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bob"}, {"kind": "human", "name": "Cy"}]
 
 
-def test_chance_is_rolled_and_views_are_per_seat(pebbles: None, api: Any, app: Flask, tools: Any) -> None:
+def test_chance_is_rolled_and_views_are_per_seat(pebbles: None, api: Any, app: Flask) -> None:
     response = api.post("/api/games", {"game": "pebbles", "seats": SEATS, "seed": 4})
     assert response.status_code == 201, response.get_json()
     game = response.get_json()
@@ -88,7 +89,7 @@ def test_chance_is_rolled_and_views_are_per_seat(pebbles: None, api: Any, app: F
     assert game["view"]["secret"] is None, "the host of a tablet game sees what a spectator sees"
     tablets = []
     for seat in game["seats"]:
-        tablet = tools.Api(app.test_client())
+        tablet = Api(app.test_client())
         assert tablet.post(f"/api/games/{gid}/join", {"code": seat["join_code"]}).status_code == 200
         tablets.append(tablet)
     views = [t.get(f"/api/games/{gid}").get_json() for t in tablets]

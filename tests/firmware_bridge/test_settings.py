@@ -1,10 +1,7 @@
-"""The ``[serial]`` settings, the example configuration, and ``hautetension scan --backend serial``."""
+"""The ``[serial]`` settings, the example configuration, and the backend factory's serial board."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 import time
 import tomllib
 from pathlib import Path
@@ -12,13 +9,12 @@ from typing import Any
 
 import pytest
 
+from configuration import ConfigFile
 from firmware_bridge.exc import LinkConfigError
 from firmware_bridge.host import LinkSettings
 from firmware_bridge.simulator import SimulatedDevice
 from hardware.exc import HardwareConfigError
 from hardware.serial_backend import serial_settings
-from hautetension.cli import main
-from hautetension.config import ConfigFile
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -55,8 +51,9 @@ def test_every_bad_key_is_reported_at_once() -> None:
         serial_settings(config)
     text = str(caught.value)
     assert text.startswith("/etc/hautetension/config.toml [serial]: ")
-    for fragment in ("unknown key 'colour'", "baudrate must be a number", "timeout_ms must be more than 0",
-                     "port must be a device path", "error_threshold must be a positive whole number"):
+    for fragment in ("unknown key 'colour'", "baudrate must be an integer, not 'fast'",
+                     "timeout_ms must be more than 0", "port must be a device path",
+                     "error_threshold must be an integer, not 2.5"):
         assert fragment in text
     assert len(caught.value.problems) == 5
 
@@ -84,41 +81,6 @@ def test_the_example_configuration_documents_every_key_with_its_default() -> Non
     serial_part = text[text.index("[serial]"):]
     for key in LinkSettings.KEYS:
         assert key in serial_part, key
-
-
-def test_scan_command_with_the_serial_backend(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("HAUTETENSION_CONFIG", raising=False)
-    config = tmp_path / "config.toml"
-    config.write_text('[serial]\nheartbeat_ms = 100\ntimeout_ms = 500\n', encoding="utf-8")
-    with SimulatedDevice() as device:
-        device.board.place(0, conducts=True)
-        device.board.place(1, conducts=False)
-        time.sleep(0.05)
-        status = main(["scan", "--backend", "serial", "--port", device.port, "--config", str(config),
-                       "--seconds", "0.5", "--json"])
-        lamps_after = device.board.lamps()
-    assert status == 0
-    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
-    assert lines[0]["backend"] == "serial"
-    placed = {(d["slot"], d["kind"]) for d in lines if d["event"] == "PawnPlaced"}
-    assert placed == {("a9", "attack"), ("b9", "defense")}
-    assert lamps_after == [False] * 4  # the scan put the lamps out on its way out
-
-
-def test_scan_command_reports_a_bad_serial_section(tmp_path: Path) -> None:
-    # A separate process: the command prints to the real standard error.
-    config = tmp_path / "config.toml"
-    config.write_text('[serial]\nbaudrate = 0\n', encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "hautetension.cli", "scan", "--backend", "serial", "--port", "/dev/null",
-         "--config", str(config), "--seconds", "0"],
-        capture_output=True, text=True, timeout=60, cwd=ROOT,
-    )
-    assert result.returncode != 0
-    assert "baudrate must be a positive whole number" in result.stderr
-    assert "Traceback" not in result.stderr
 
 
 def test_the_hardware_backend_factory_opens_the_serial_backend(pinwheel: Any) -> None:

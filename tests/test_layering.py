@@ -1,0 +1,196 @@
+"""The layering of DESIGN §2, enforced: which package may import which, and no import cycle.
+
+Every module's imports are read with :mod:`ast` — at the top, inside
+functions, under ``if TYPE_CHECKING:`` and in ``try`` blocks alike — so a
+late import cannot hide a dependency the table forbids, nor a cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CONFIG_LEAF = "configuration"
+"""Reads the configuration file into typed sections: importable by every package."""
+
+EVERYTHING = frozenset({"*"})
+
+ALLOWED: Mapping[str, frozenset[str]] = {
+    # package: what it may import besides the standard library, itself and the config leaf
+    "games": frozenset(),
+    "hardware": frozenset({"games", "store", "firmware_bridge", "gpiozero"}),
+    "firmware_bridge": frozenset({"serial"}),
+    "store": frozenset({"games", "psycopg"}),
+    "webpanel": frozenset({"games", "store", "flask", "werkzeug", "jinja2", "markupsafe", "waitress", "segno",
+                           "flask_babel"}),
+    "uplink": frozenset({"store", "paho"}),
+    "hautetension": EVERYTHING,
+    CONFIG_LEAF: frozenset(),
+}
+"""DESIGN §2's table. ``uplink`` (the board's link to the event network) is not written yet: its row is
+here so that it starts inside the rules. ``tests`` and ``bench`` may import everything."""
+
+NOT_CHECKED = ("firmware_bridge/firmware/",)
+"""MicroPython code for the microcontroller: tests/firmware_bridge/test_framing.py checks its imports."""
+
+STDLIB = frozenset(sys.stdlib_module_names)
+
+
+def module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def project_modules(root: Path, packages: Iterable[str]) -> dict[str, Path]:
+    """Every module of *packages* under *root*: dotted name → file."""
+    modules = {}
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            relative = path.relative_to(root).as_posix()
+            if not relative.startswith(NOT_CHECKED):
+                modules[module_name(root, path)] = path
+    return modules
+
+
+def imports_of(name: str, path: Path, modules: Mapping[str, Path]) -> list[tuple[str, int]]:
+    """Every module *name* imports, anywhere in its file, with the line: ``from a.b import c`` is the
+    module ``a.b.c`` when there is one, else ``a.b``."""
+    is_package = path.name == "__init__.py"
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = name.split(".") if is_package else name.split(".")[:-1]
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            for alias in node.names:
+                target = ".".join(part for part in (base, alias.name) if part)
+                found.append((target if target in modules else base, node.lineno))
+    return found
+
+
+def forbidden_imports(modules: Mapping[str, Path], allowed: Mapping[str, frozenset[str]]) -> list[str]:
+    """Every import the table does not allow, as ``file:line: a imports b``."""
+    problems = []
+    for name, path in modules.items():
+        package = name.split(".")[0]
+        may = allowed[package]
+        for target, line in imports_of(name, path, modules):
+            top = target.split(".")[0]
+            if top in STDLIB or top in (package, CONFIG_LEAF) or top in may or may is EVERYTHING:
+                continue
+            problems.append(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}:{line}: "
+                            f"{package} may not import {target} (DESIGN §2)")
+    return problems
+
+
+def import_cycles(modules: Mapping[str, Path]) -> list[list[str]]:
+    """Every group of modules that import each other, directly or around a loop (Tarjan)."""
+    graph = {name: sorted({t for t, _ in imports_of(name, path, modules) if t in modules and t != name})
+             for name, path in modules.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph[node]:
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for node in graph:
+        if node not in index:
+            visit(node)
+    return sorted(cycles)
+
+
+MODULES = project_modules(ROOT, ALLOWED)
+
+
+def test_every_package_of_the_table_is_checked() -> None:
+    present = {name.split(".")[0] for name in MODULES}
+    assert present == set(ALLOWED) - {"uplink"}, "a package is missing from the table"
+    assert len(MODULES) > 100
+
+
+def test_every_import_is_one_the_design_allows() -> None:
+    assert forbidden_imports(MODULES, ALLOWED) == []
+
+
+def test_no_module_imports_itself_around_a_loop() -> None:
+    assert import_cycles(MODULES) == []
+
+
+def test_only_the_command_package_reads_the_configuration_file() -> None:
+    # Packages receive their settings; finding and parsing the file is the command's job.
+    readers = sorted(
+        f"{name}:{line}"
+        for name, path in MODULES.items()
+        if not name.startswith(("hautetension", CONFIG_LEAF))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.module == CONFIG_LEAF
+        for alias in node.names
+        if alias.name in ("load_config", "resolve_path") and (line := node.lineno)
+    )
+    assert readers == []
+
+
+# -- the checks themselves, on a small made-up project ------------------------------------------------
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    files = {
+        "games/__init__.py": "",
+        "games/rules.py": "from games import views\n",
+        "games/views.py": "import typing\nif typing.TYPE_CHECKING:\n    from games.rules import R\n",
+        "store/__init__.py": "",
+        "store/db.py": "import sqlite3\n\ndef late():\n    from webpanel.app import x\n",
+        "webpanel/__init__.py": "from . import app\n",
+        "webpanel/app.py": "from .. import store\nimport flask\nimport gpiozero\n",
+    }
+    for relative, text in files.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text)
+    return tmp_path
+
+
+def test_the_checks_find_forbidden_imports_and_cycles_anywhere_in_a_file(project: Path) -> None:
+    modules = project_modules(project, ["games", "store", "webpanel"])
+    assert imports_of("webpanel", modules["webpanel"], modules) == [("webpanel.app", 1)]
+    assert imports_of("webpanel.app", modules["webpanel.app"], modules)[0] == ("store", 1)
+    allowed = {"games": frozenset(), "store": frozenset({"games"}), "webpanel": frozenset({"store", "flask"})}
+    problems = forbidden_imports(modules, allowed)
+    assert [p.split(": ", 1)[1] for p in problems] == [
+        "store may not import webpanel.app (DESIGN §2)",  # inside a function
+        "webpanel may not import gpiozero (DESIGN §2)",
+    ]
+    assert import_cycles(modules) == [["games.rules", "games.views"]]  # through TYPE_CHECKING
