@@ -438,6 +438,44 @@ def settled_moves(position: bytes) -> list[tuple[str, tuple[int, ...]]]:
     return moves
 
 
+# -- the first move -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Opening:
+    """First moves that are the same up to a symmetry of the square, and their value."""
+
+    moves: tuple[tuple[int, int], ...]
+    """The first pairs of this class, in square order; the first one is searched."""
+    value: int
+    """X, O or DRAW under perfect play once one of these pairs is placed."""
+    nodes: int
+    """Positions the search expanded to prove it."""
+
+
+def opening_classes() -> list[tuple[tuple[int, int], ...]]:
+    """The 36 first pairs, grouped up to symmetry (8 classes), in square order."""
+    classes: dict[bytes, list[tuple[int, int]]] = {}
+    for a, b in PAIRS:
+        classes.setdefault(canonical_key(bytes((PAIR_CODE[a][b],))), []).append((a, b))
+    return [tuple(moves) for moves in classes.values()]
+
+
+def prove_openings(solver: Solver | None = None) -> Iterator[Opening]:
+    """Prove the value of every first move by search, one class of symmetric pairs at a time.
+
+    Symmetric positions have the same value, so each class is searched once,
+    from its first pair; the classes share ``solver``'s transposition table
+    (a fresh one by default: no opening book).
+    """
+    solver = solver or Solver()
+    for moves in opening_classes():
+        a, b = moves[0]
+        before = solver.stats.nodes
+        value = solver.value(bytes((PAIR_CODE[a][b],)))
+        yield Opening(moves, value, solver.stats.nodes - before)
+
+
 def canonical_key(position: bytes) -> bytes:
     return min([position.translate(t) for t in CODE_TABLES])
 
