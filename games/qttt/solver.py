@@ -10,12 +10,19 @@ always *settled*: the next player places a pair (or X's last classical mark).
 A pair that closes a cycle hands the collapse choice to the other player, who
 then plays on from the settled position they chose; so the chooser picks the
 collapse that is best for them, and the search treats the two collapses as a
-choice node of the chooser.
+choice node of the chooser. Where the new mark lands decides the whole
+collapse, whatever the pair's other square: the k squares of a spooky
+component give k collapses, shared by all its pairs (see :func:`collapses`).
 
 The transposition table is keyed by the canonical form of a position (the
 smallest of its 8 symmetric images) and holds the proven answer. Positions
 one move from the end are cheap to recompute and very numerous, so they are
 not stored (``table_moves`` sets the cut-off).
+
+A node costs little: it is handed its classical marks, spooky components and
+links by its parent instead of decoding its byte string, computes its key
+from the one to four symmetries that can give the smallest image (instead of
+all 8), and looks at lines only when a collapse can complete one.
 """
 
 from __future__ import annotations
@@ -290,6 +297,10 @@ def collapses(
     instead of k walks.
     """
     n = len(position) + 1
+    # The walk is the rules' own (rules.land, which rules.collapse uses too):
+    # writing it out here instead measured 1.6-3 % faster (CPU time, best of
+    # 5, bench tasks "best opening" and "30 positions, 3 moves in"), within
+    # the noise of the shared machine, so it is shared.
     codes, tree = land(position, links, square)
     grid = cells[:]
     grid[square] = n
