@@ -45,6 +45,7 @@ from games.hautetension import (  # noqa: E402
 )
 
 NAMES = ("A", "B", "C", "D")
+SEATS = {n: default_seats(NAMES[:n]) for n in (2, 3, 4)}
 
 Result = tuple[str, tuple[int, ...], tuple[tuple[int, int], ...], int]
 """How a game ended: termination name, winners, (seat, placement number) of each
@@ -112,7 +113,7 @@ def plain_playout(layout: Layout, n: int, first: int, rng: random.Random) -> Res
 
 def game_playout(layout: Layout, n: int, first: int, rng: random.Random) -> Result:
     """The same random game through the public Game."""
-    game = Game(layout, default_seats(NAMES[:n]), first=first)
+    game = Game(layout, SEATS[n], first=first)
     while not game.is_over():
         game.push(rng.choice(game.free_slots()), rng.choice(game.legal_kinds()))
     outcome = game.outcome()

@@ -199,7 +199,9 @@ class Game:
         self._free.remove(slot)
         lit = self._circuit.add_attack(slot) if stock_index == 0 else _NO_LAMPS
         eliminated = self._eliminate(lit, mover) if lit else ()
-        placement = Placement(slot, kind, mover, lit, eliminated)
+        # What Placement(...) does, without the Python-level __new__ a named
+        # tuple adds: 0.1 µs, 4 % of a random playout.
+        placement = _new_placement(Placement, (slot, kind, mover, lit, eliminated))
         self._history.append(placement)
         if lit or not self._free:
             self._settle(last_player=mover)
@@ -363,6 +365,7 @@ class Game:
 _STOCK_INDEX = {PawnKind.ATTACK: 0, PawnKind.DEFENSE: 1}
 _ATTACK, _DEFENSE = PawnKind.ATTACK, PawnKind.DEFENSE
 _NO_LAMPS: frozenset[str] = frozenset()
+_new_placement = tuple.__new__
 
 
 def _pawn_kind(kind: PawnKind | str) -> PawnKind:
