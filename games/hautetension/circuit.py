@@ -39,7 +39,7 @@ def lit_lamps(layout: Layout, closed_row_ids: Iterable[str], *, button: bool = F
     """Lamps connected to the battery through the closed rows (all lamps if *button*)."""
     if button:
         return frozenset(layout.lamps)
-    by_id = {row.id: row for row in layout.rows}
+    by_id = layout.rows_by_id
     neighbours: dict[str, set[str]] = {}
     for row_id in closed_row_ids:
         a, b = by_id[row_id].ends

@@ -80,6 +80,10 @@ class Layout:
         return {slot: index for index, slot in enumerate(self.slots)}
 
     @cached_property
+    def rows_by_id(self) -> Mapping[str, Row]:
+        return {row.id: row for row in self.rows}
+
+    @cached_property
     def lamps(self) -> tuple[str, ...]:
         return tuple(self.lamp_positions)
 
