@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
     )
     solve.add_argument(
         "--moves",
-        default="[]",
+        default=None,
         metavar="MOVES_JSON",
         help='moves so far, e.g. \'[[0, 4], [4, 8], [0, 8], {"collapse": 8}]\': squares 0-8 row by row, '
         'a pair [a, b], a collapse choice {"collapse": square}, X\'s last classical mark [a]',
@@ -72,13 +72,13 @@ def replay(moves_json: str) -> QuantumTicTacToe:
 
 def run_solve(args: argparse.Namespace) -> int:
     if args.openings:
-        if args.moves != "[]":
+        if args.moves is not None:
             print("hautetension qttt solve: --openings proves the first moves: it takes no --moves",
                   file=sys.stderr)
             return ILLEGAL
         return run_openings()
     try:
-        game = replay(args.moves)
+        game = replay("[]" if args.moves is None else args.moves)
     except ValueError as exc:
         print(f"hautetension qttt solve: {exc}", file=sys.stderr)
         return ILLEGAL
