@@ -202,7 +202,7 @@ def main() -> int:
         "--games", type=int, default=3000, help="random full games per round (default %(default)s)"
     )
     parser.add_argument(
-        "--rounds", type=int, default=3, help="rounds of plain then Game playouts (default %(default)s)"
+        "--rounds", type=int, default=5, help="rounds of plain then Game playouts (default %(default)s)"
     )
     parser.add_argument(
         "--sequences", type=int, default=1000, help="boards to fill pawn by pawn (default %(default)s)"

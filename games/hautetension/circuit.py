@@ -114,8 +114,9 @@ class Circuit:
         count = self._count
         newly_closed = False
         for index in rows:
-            count[index] += 1
-            if count[index] == ROW_LENGTH:
+            pawns = count[index] + 1
+            count[index] = pawns
+            if pawns == ROW_LENGTH:
                 self._closed.add(self._rows[index].id)
                 newly_closed = True
         if not newly_closed:

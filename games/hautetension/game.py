@@ -68,6 +68,8 @@ class Game:
         self._free = list(layout.slots)
         self._stock = [[ATTACK_PAWNS, DEFENSE_PAWNS] for _ in self.seats]
         self._out = [False] * len(self.seats)
+        self._clockwise = (*range(1, len(self.seats)), 0)
+        """The seat after each seat, clockwise."""
         self._history: list[Placement] = []
         self._eliminated: list[Elimination] = []
         self._circuit = Circuit(layout)
@@ -212,10 +214,9 @@ class Game:
         # on the ~96 % of placements that light nothing, and trying the next
         # seat before calling the clockwise search, halves the time a push
         # spends deciding what comes next (measured: bench/hautetension_engine.py).
-        out = self._out
-        following = mover + 1 if mover + 1 < len(out) else 0
+        following = self._clockwise[mover]
         left = self._stock[following]
-        if out[following] or not (left[0] or left[1]):
+        if self._out[following] or not (left[0] or left[1]):
             next_player = self._next_player(mover)
             if next_player is None:
                 self._settle(last_player=mover)
