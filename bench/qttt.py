@@ -16,7 +16,8 @@ Prints, side by side in one run:
   says "unfinished"; its ratios are then bounds;
 * before/after: the solver's previous search (``bench/qttt_previous.py``,
   commit bbf2b93) against today's, both with table and symmetry, on the same
-  tasks: the best opening (the position after X's ``[0, 8]``), ``--samples``
+  tasks: the best opening (the position after X's ``[0, 8]``), the empty
+  position, ``--samples``
   random settled positions 3, 4 and 5 moves in (a fresh solver for each), and
   all 36 first moves (8 up to symmetry, one shared table, as
   ``hautetension qttt solve --openings``). The run fails unless both find the
@@ -124,6 +125,11 @@ def best_opening(solver_class: type[Solver]) -> tuple[list[int], int]:
     return [solver.value(bytes((rules.PAIR_CODE[0][8],)))], solver.stats.nodes
 
 
+def empty_position(solver_class: type[Solver]) -> tuple[list[int], int]:
+    solver = solver_class()
+    return [solver.value(b"")], solver.stats.nodes
+
+
 def all_openings(solver_class: type[Solver]) -> tuple[list[int], int]:
     solver = solver_class()
     values = [solver.value(bytes((rules.PAIR_CODE[a][b],))) for (a, b), *_ in opening_classes()]
@@ -201,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     solver_table(f"solver, position after {TWO_MOVES}", game.position, 0)
     budget = f"gives up after {args.budget:,} positions" if args.budget else "no budget"
     solver_table(f"solver, empty position ({budget})", b"", args.budget)
-    tasks: dict[str, Task] = {"best opening [0, 8]": best_opening}
+    tasks: dict[str, Task] = {"best opening [0, 8]": best_opening, "empty position": empty_position}
     sampler = random.Random(3)
     for moves in (3, 4, 5):
         positions = sample_positions(moves, args.samples, sampler)
