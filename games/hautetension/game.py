@@ -202,7 +202,7 @@ class Game:
         lit = self._circuit.add_attack(slot) if stock_index == 0 else _NO_LAMPS
         eliminated = self._eliminate(lit, mover) if lit else ()
         # What Placement(...) does, without the Python-level __new__ a named
-        # tuple adds: 0.1 µs, 4 % of a random playout.
+        # tuple adds (0.12 µs against 0.21 µs, timeit): 3 % of a playout.
         placement = _new_placement(Placement, (slot, kind, mover, lit, eliminated))
         self._history.append(placement)
         if lit or not self._free:
@@ -211,9 +211,10 @@ class Game:
         # Nothing lit, so nobody left the game and the lamps are as they were:
         # of _compute_outcome's checks only "no pawn left" can end the game
         # now, and finding who plays next answers it. Skipping the full check
-        # on the ~96 % of placements that light nothing, and trying the next
-        # seat before calling the clockwise search, halves the time a push
-        # spends deciding what comes next (measured: bench/hautetension_engine.py).
+        # on the placements that light nothing (96 % of them in random games),
+        # and trying the next seat before the clockwise search, took deciding
+        # what comes next from half of push's time to a tenth (cProfile of
+        # bench/hautetension_engine.py's games).
         following = self._clockwise[mover]
         left = self._stock[following]
         if self._out[following] or not (left[0] or left[1]):
