@@ -21,8 +21,10 @@ not stored (``table_moves`` sets the cut-off).
 
 A node costs little: it is handed its classical marks, spooky components and
 links by its parent instead of decoding its byte string, computes its key
-from the one to four symmetries that can give the smallest image (instead of
-all 8), and looks at lines only when a collapse can complete one.
+from the symmetries that can give the smallest image (one, two or four of
+them; all 8 only when the first mark is a classical centre), tries pairs in
+the strongest squares first, and looks at lines only when a collapse can
+complete one.
 """
 
 from __future__ import annotations
@@ -67,9 +69,9 @@ def _tables_by_first() -> tuple[tuple[bytes, ...], ...]:
 
     The canonical key is the smallest of the 8 images, and images compare
     first byte first: only the symmetries that map the first byte to its
-    smallest image can give the key. That is 1 to 8 of them (8 for a classical
-    centre, 1 for a pair with no symmetry, 2 or 4 for the rest), so a key costs
-    a few ``translate`` calls instead of 8.
+    smallest image can give the key: 1, 2 or 4 of them (8 for a classical
+    centre), so a key costs one to four ``translate`` calls instead of 8
+    (measured: 2-3 % of a solve, the same positions searched).
     """
     candidates = []
     for code in range(9 + len(PAIRS)):
