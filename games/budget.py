@@ -156,6 +156,7 @@ def match_levels(
     (:meth:`TimedLevel.pi_equivalent`), and is also offered as ``LEVEL-fixed``,
     without a budget, to measure what the budget costs.
     """
+    Budget.pi_equivalent(slowdown=slowdown)  # a bad slowdown is refused now, not at the first decision
     matched: dict[str, PlayerFactory] = {}
     for name, factory in levels.items():
         if isinstance(factory, TimedLevel):

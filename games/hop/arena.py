@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games import arena
+from games.budget import PI_SLOWDOWN, match_levels
+from games.exc import ThinkingTimeError
 from games.hop.ai import AI_LEVELS
 from games.hop.game import Hop
 from games.hop.rules import LEVELS
@@ -28,9 +30,20 @@ class Tally(arena.Tally):
     turns: int = 0
 
 
-def play_game(levels: Sequence[str], seed: int, *, options: dict[str, object] | None = None) -> Hop:
+MATCH_LEVELS = match_levels(AI_LEVELS)
+"""The levels as matches play them: searching ones think their Pi seconds in CPU time here, or without
+a budget as ``LEVEL-fixed`` (games.budget)."""
+
+
+def play_game(
+    levels: Sequence[str],
+    seed: int,
+    *,
+    options: dict[str, object] | None = None,
+    slowdown: float = PI_SLOWDOWN,
+) -> Hop:
     """One game between the levels, seat ``k`` played by ``levels[k]``, to its end."""
-    return arena.play_game(Hop, AI_LEVELS, levels, seed, options=options)
+    return arena.play_game(Hop, match_levels(AI_LEVELS, slowdown=slowdown), levels, seed, options=options)
 
 
 def match(
@@ -40,10 +53,17 @@ def match(
     first_seed: int = 0,
     options: dict[str, object] | None = None,
     progress: bool = False,
+    slowdown: float = PI_SLOWDOWN,
 ) -> Tally:
     tally = Tally()
     played = arena.series(
-        Hop, AI_LEVELS, levels, games, first_seed=first_seed, options=options, progress=progress
+        Hop,
+        match_levels(AI_LEVELS, slowdown=slowdown),
+        levels,
+        games,
+        first_seed=first_seed,
+        options=options,
+        progress=progress,
     )
     for seating, game, outcome in played:
         tally.turns += game.state.turns
@@ -66,11 +86,28 @@ def report(levels: Sequence[str], tally: Tally, options: dict[str, object]) -> s
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = arena.parser("|Hop>", AI_LEVELS, most=4)
+    parser = arena.parser("|Hop>", MATCH_LEVELS, most=4)
+    parser.add_argument(
+        "--slowdown",
+        type=float,
+        default=PI_SLOWDOWN,
+        help="a searching level thinks its seconds on a Pi divided by this, in CPU time here",
+    )
     parser.add_argument("--level", choices=LEVELS, default="bachelor", help="the game level")
     args = arena.parse(parser, argv, "|Hop>", most=4)
     options: dict[str, object] = {"level": args.level}
-    tally = match(args.levels, args.games, first_seed=args.seed, options=options, progress=args.progress)
+    try:
+        match_levels(AI_LEVELS, slowdown=args.slowdown)
+    except ThinkingTimeError as exc:
+        parser.error(str(exc))
+    tally = match(
+        args.levels,
+        args.games,
+        first_seed=args.seed,
+        options=options,
+        progress=args.progress,
+        slowdown=args.slowdown,
+    )
     print(report(args.levels, tally, options))
     return 0
 

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from games import arena
+from games.budget import PI_SLOWDOWN, match_levels
+from games.exc import ThinkingTimeError
 from games.hypnosia.ai import AI_LEVELS
 from games.hypnosia.game import Hypnosia
 
@@ -25,9 +27,21 @@ class Tally(arena.Tally):
     terminations: dict[str, int] = field(default_factory=dict)
 
 
-def play_game(levels: Sequence[str], seed: int, *, options: dict[str, object] | None = None) -> Hypnosia:
+MATCH_LEVELS = match_levels(AI_LEVELS)
+"""The levels as matches play them: searching ones think their Pi seconds in CPU time here, or without
+a budget as ``LEVEL-fixed`` (games.budget)."""
+
+
+def play_game(
+    levels: Sequence[str],
+    seed: int,
+    *,
+    options: dict[str, object] | None = None,
+    slowdown: float = PI_SLOWDOWN,
+) -> Hypnosia:
     """One game between the levels, seat ``k`` played by ``levels[k]``, to its end."""
-    return arena.play_game(Hypnosia, AI_LEVELS, levels, seed, options=options)
+    matched = match_levels(AI_LEVELS, slowdown=slowdown)
+    return arena.play_game(Hypnosia, matched, levels, seed, options=options)
 
 
 def match(
@@ -37,10 +51,17 @@ def match(
     first_seed: int = 0,
     options: dict[str, object] | None = None,
     progress: bool = False,
+    slowdown: float = PI_SLOWDOWN,
 ) -> Tally:
     tally = Tally()
     played = arena.series(
-        Hypnosia, AI_LEVELS, levels, games, first_seed=first_seed, options=options, progress=progress
+        Hypnosia,
+        match_levels(AI_LEVELS, slowdown=slowdown),
+        levels,
+        games,
+        first_seed=first_seed,
+        options=options,
+        progress=progress,
     )
     for seating, _game, outcome in played:
         name = outcome.termination.value
@@ -68,11 +89,28 @@ def report(levels: Sequence[str], tally: Tally) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = arena.parser("Hypnosia", AI_LEVELS, most=6)
+    parser = arena.parser("Hypnosia", MATCH_LEVELS, most=6)
+    parser.add_argument(
+        "--slowdown",
+        type=float,
+        default=PI_SLOWDOWN,
+        help="a searching level thinks its seconds on a Pi divided by this, in CPU time here",
+    )
     parser.add_argument("--variant", action="store_true", help="stacks may not cross bridges")
     args = arena.parse(parser, argv, "Hypnosia", most=6)
     options: dict[str, object] = {"stacks_cross": not args.variant}
-    tally = match(args.levels, args.games, first_seed=args.seed, options=options, progress=args.progress)
+    try:
+        match_levels(AI_LEVELS, slowdown=args.slowdown)
+    except ThinkingTimeError as exc:
+        parser.error(str(exc))
+    tally = match(
+        args.levels,
+        args.games,
+        first_seed=args.seed,
+        options=options,
+        progress=args.progress,
+        slowdown=args.slowdown,
+    )
     print(report(args.levels, tally))
     return 0
 
