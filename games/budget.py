@@ -29,6 +29,7 @@ decision. On a faster Pi the searches are simply cut less often.
 
 from __future__ import annotations
 
+import argparse
 import math
 import random
 import time
@@ -170,3 +171,24 @@ def match_levels(
         else:
             matched[name] = factory
     return matched
+
+
+def add_slowdown_option(parser: argparse.ArgumentParser) -> None:
+    """A match command's ``--slowdown``: searching levels think their Pi seconds divided by it."""
+
+    def factor(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not value > 0 or not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"a slowdown is a positive factor, not {text!r}")
+        return value
+
+    parser.add_argument(
+        "--slowdown",
+        type=factor,
+        default=PI_SLOWDOWN,
+        help=f"how many times slower a Pi runs the searches than this machine (default {PI_SLOWDOWN:g}): "
+        "a searching level thinks its seconds on a Pi divided by this, in CPU time here",
+    )

@@ -16,8 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games import arena
-from games.budget import PI_SLOWDOWN, match_levels
-from games.exc import ThinkingTimeError
+from games.budget import PI_SLOWDOWN, add_slowdown_option, match_levels
 from games.hop.ai import AI_LEVELS
 from games.hop.game import Hop
 from games.hop.rules import LEVELS
@@ -35,15 +34,9 @@ MATCH_LEVELS = match_levels(AI_LEVELS)
 a budget as ``LEVEL-fixed`` (games.budget)."""
 
 
-def play_game(
-    levels: Sequence[str],
-    seed: int,
-    *,
-    options: dict[str, object] | None = None,
-    slowdown: float = PI_SLOWDOWN,
-) -> Hop:
+def play_game(levels: Sequence[str], seed: int, *, options: dict[str, object] | None = None) -> Hop:
     """One game between the levels, seat ``k`` played by ``levels[k]``, to its end."""
-    return arena.play_game(Hop, match_levels(AI_LEVELS, slowdown=slowdown), levels, seed, options=options)
+    return arena.play_game(Hop, MATCH_LEVELS, levels, seed, options=options)
 
 
 def match(
@@ -56,14 +49,9 @@ def match(
     slowdown: float = PI_SLOWDOWN,
 ) -> Tally:
     tally = Tally()
+    matched = match_levels(AI_LEVELS, slowdown=slowdown)
     played = arena.series(
-        Hop,
-        match_levels(AI_LEVELS, slowdown=slowdown),
-        levels,
-        games,
-        first_seed=first_seed,
-        options=options,
-        progress=progress,
+        Hop, matched, levels, games, first_seed=first_seed, options=options, progress=progress
     )
     for seating, game, outcome in played:
         tally.turns += game.state.turns
@@ -87,27 +75,12 @@ def report(levels: Sequence[str], tally: Tally, options: dict[str, object]) -> s
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = arena.parser("|Hop>", MATCH_LEVELS, most=4)
-    parser.add_argument(
-        "--slowdown",
-        type=float,
-        default=PI_SLOWDOWN,
-        help="a searching level thinks its seconds on a Pi divided by this, in CPU time here",
-    )
+    add_slowdown_option(parser)
     parser.add_argument("--level", choices=LEVELS, default="bachelor", help="the game level")
     args = arena.parse(parser, argv, "|Hop>", most=4)
     options: dict[str, object] = {"level": args.level}
-    try:
-        match_levels(AI_LEVELS, slowdown=args.slowdown)
-    except ThinkingTimeError as exc:
-        parser.error(str(exc))
-    tally = match(
-        args.levels,
-        args.games,
-        first_seed=args.seed,
-        options=options,
-        progress=args.progress,
-        slowdown=args.slowdown,
-    )
+    tally = match(args.levels, args.games, first_seed=args.seed, options=options, progress=args.progress,
+                  slowdown=args.slowdown)
     print(report(args.levels, tally, options))
     return 0
 

@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from games import arena
-from games.budget import PI_SLOWDOWN, match_levels
-from games.exc import ThinkingTimeError
+from games.budget import PI_SLOWDOWN, add_slowdown_option, match_levels
 from games.hypnosia.ai import AI_LEVELS
 from games.hypnosia.game import Hypnosia
 
@@ -32,16 +31,9 @@ MATCH_LEVELS = match_levels(AI_LEVELS)
 a budget as ``LEVEL-fixed`` (games.budget)."""
 
 
-def play_game(
-    levels: Sequence[str],
-    seed: int,
-    *,
-    options: dict[str, object] | None = None,
-    slowdown: float = PI_SLOWDOWN,
-) -> Hypnosia:
+def play_game(levels: Sequence[str], seed: int, *, options: dict[str, object] | None = None) -> Hypnosia:
     """One game between the levels, seat ``k`` played by ``levels[k]``, to its end."""
-    matched = match_levels(AI_LEVELS, slowdown=slowdown)
-    return arena.play_game(Hypnosia, matched, levels, seed, options=options)
+    return arena.play_game(Hypnosia, MATCH_LEVELS, levels, seed, options=options)
 
 
 def match(
@@ -54,14 +46,9 @@ def match(
     slowdown: float = PI_SLOWDOWN,
 ) -> Tally:
     tally = Tally()
+    matched = match_levels(AI_LEVELS, slowdown=slowdown)
     played = arena.series(
-        Hypnosia,
-        match_levels(AI_LEVELS, slowdown=slowdown),
-        levels,
-        games,
-        first_seed=first_seed,
-        options=options,
-        progress=progress,
+        Hypnosia, matched, levels, games, first_seed=first_seed, options=options, progress=progress
     )
     for seating, _game, outcome in played:
         name = outcome.termination.value
@@ -90,27 +77,12 @@ def report(levels: Sequence[str], tally: Tally) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = arena.parser("Hypnosia", MATCH_LEVELS, most=6)
-    parser.add_argument(
-        "--slowdown",
-        type=float,
-        default=PI_SLOWDOWN,
-        help="a searching level thinks its seconds on a Pi divided by this, in CPU time here",
-    )
+    add_slowdown_option(parser)
     parser.add_argument("--variant", action="store_true", help="stacks may not cross bridges")
     args = arena.parse(parser, argv, "Hypnosia", most=6)
     options: dict[str, object] = {"stacks_cross": not args.variant}
-    try:
-        match_levels(AI_LEVELS, slowdown=args.slowdown)
-    except ThinkingTimeError as exc:
-        parser.error(str(exc))
-    tally = match(
-        args.levels,
-        args.games,
-        first_seed=args.seed,
-        options=options,
-        progress=args.progress,
-        slowdown=args.slowdown,
-    )
+    tally = match(args.levels, args.games, first_seed=args.seed, options=options, progress=args.progress,
+                  slowdown=args.slowdown)
     print(report(args.levels, tally))
     return 0
 

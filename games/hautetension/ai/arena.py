@@ -28,8 +28,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from games.budget import FIXED, PI_SECONDS, PI_SLOWDOWN, Budget
-from games.exc import ThinkingTimeError
+from games.budget import FIXED, PI_SECONDS, Budget, add_slowdown_option
 from games.hautetension.ai import HeuristicPlayer, InformationSet, ISMCTSPlayer, RandomPlayer, Searcher
 from games.hautetension.digital import DigitalHauteTension
 
@@ -182,21 +181,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--iterations", type=int, default=ISMCTSPlayer(None).iterations)
     parser.add_argument("--lineup", nargs="+", choices=MATCH_LEVELS, help="the levels seated (2-4)")
-    parser.add_argument(
-        "--slowdown",
-        type=float,
-        default=PI_SLOWDOWN,
-        help="ISMCTS thinks its seconds on a Pi divided by this, in CPU time here",
-    )
+    add_slowdown_option(parser)
     args = parser.parse_args(argv)
     if args.lineup is not None:
         if not 2 <= len(args.lineup) <= 4:
             parser.error("a lineup seats 2 to 4 levels")
         args.players = len(args.lineup)
-    try:
-        budget = Budget.pi_equivalent(PI_SECONDS, slowdown=args.slowdown)
-    except ThinkingTimeError as exc:
-        parser.error(str(exc))
+    budget = Budget.pi_equivalent(PI_SECONDS, slowdown=args.slowdown)
     match = run(
         args.players,
         args.games,
