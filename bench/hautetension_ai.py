@@ -3,7 +3,8 @@
 Times are CPU time of this process (the machine may be shared); the wall time
 per move is printed too.
 
-    .venv/bin/python bench/hautetension_ai.py [--positions 12] [--iterations 1000] [--games 3]
+    .venv/bin/python bench/hautetension_ai.py [--positions 12] [--iterations 1000]
+                                              [--games 3] [--only-thinking]
 
 Side by side in the same run:
 

@@ -1,6 +1,7 @@
 """|Hop> benchmark: random playouts/s, MCTS iterations/s on 5×5 and 6×6, thinking time per decision.
 
-    .venv/bin/python bench/hop.py [--playouts 100] [--positions 8] [--iterations 300] [--games 4]
+    .venv/bin/python bench/hop.py [--playouts 100] [--positions 8] [--iterations 300]
+                                  [--games 4] [--only-thinking]
 
 For each shipped board size (5×5 with two players, 6×6 with four in two
 teams), side by side in the same run:

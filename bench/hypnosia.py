@@ -1,6 +1,6 @@
 """Hypnosia benchmark: random playouts per second, search nodes per second, thinking time per decision.
 
-    .venv/bin/python bench/hypnosia.py [--playouts 300] [--positions 30] [--games 4]
+    .venv/bin/python bench/hypnosia.py [--playouts 300] [--positions 30] [--games 4] [--only-thinking]
 
 Side by side in the same run:
 
@@ -148,7 +148,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--playouts", type=int, default=300)
     parser.add_argument("--positions", type=int, default=30)
     parser.add_argument("--games", type=int, default=4, help="seeded games per table size for thinking times")
+    parser.add_argument("--only-thinking", action="store_true", help="skip the playout and search rates")
     args = parser.parse_args(argv)
+    if args.only_thinking:
+        thinking(args.games)
+        return 0
     playouts(args.playouts)
     search(args.positions)
     thinking(args.games)
