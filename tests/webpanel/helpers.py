@@ -136,7 +136,9 @@ class FakeService:
             self.game_id += 1
             self.status = "running"
             self.board = {}
-            return {"game": self.game_id}, [JournalEntry(JournalKind.GAME_START, {"players": len(seats)})]
+            players = [{"name": s.name, "colour": s.colour, "lamp": s.lamp} for s in seats]
+            start = {"game": self.game_id, "players": players}  # as the board service writes it
+            return {"game": self.game_id}, [JournalEntry(JournalKind.GAME_START, start)]
         if kind is CommandKind.ABANDON_GAME:
             if not self.running:
                 raise ValueError("no game is running")
