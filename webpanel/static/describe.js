@@ -64,17 +64,15 @@ export function listOf(names) {
  * faults of the public board (the full history is in the staff journal). */
 export function currentProblems(board) {
   var seen = {};
-  var problems = [];
-  board.anomalies.map(function (a) { return { record: a, words: anomalyText(a) }; })
-    .concat(board.faults.map(function (f) { return { record: f, words: faultText(f) }; }))
-    .forEach(function (p) {
-      var key = (p.record.kind || "") + "|" + (p.record.slot || "") + "|" + p.words.text;
-      if (seen[key]) { return; }
-      seen[key] = true;
-      problems.push(p);
-    });
-  problems.sort(function (p, q) { return (Number(q.record.at) || 0) - (Number(p.record.at) || 0); });
-  return problems;
+  var all = board.anomalies.map(function (a) { return { record: a, words: anomalyText(a) }; })
+    .concat(board.faults.map(function (f) { return { record: f, words: faultText(f) }; }));
+  all.sort(function (p, q) { return (Number(q.record.at) || 0) - (Number(p.record.at) || 0); });
+  return all.filter(function (p) {
+    var key = (p.record.kind || "") + "|" + (p.record.slot || "") + "|" + p.words.text;
+    if (seen[key]) { return false; }
+    seen[key] = true;
+    return true;
+  });
 }
 
 /* The lamps lit by the game's last placement, as a sentence naming who is
@@ -99,6 +97,12 @@ export function lampNews(view) {
 }
 
 // -- the journal, for staff ----------------------------------------------------------------------
+
+// What reads the board (the service's backends).
+export function backendName(name) {
+  var names = { sim: _("simulated board"), gpio: _("GPIO board"), serial: _("microcontroller on the serial link") };
+  return names[name] || name || "?";
+}
 
 // A short name for each journal kind (store/journal.py, JournalKind).
 var KIND_NAMES = {
@@ -134,7 +138,7 @@ function lampsText(lamps) { return listOf((lamps || []).map(String)); }
 var JOURNAL = {
   "service-start": function (p) {
     return p.resumed ? _("The board service started again; game %(game)s goes on.", { game: p.game })
-      : _("The board service started (%(backend)s board).", { backend: p.backend || "?" });
+      : _("The board service started (%(backend)s).", { backend: backendName(p.backend) });
   },
   "service-stop": function () { return _("The board service stopped."); },
   "scanner": function (p) {
@@ -148,8 +152,10 @@ var JOURNAL = {
     return _("A pawn was placed on %(slot)s.", { slot: p.slot });
   },
   "placement": function (p, entry, players) {
-    var text = _("Move %(move)s: %(name)s placed a pawn on %(slot)s.",
-      { move: p.move, name: seatName(players, p.game, p.player), slot: p.slot });
+    var text = typeof p.move === "number"
+      ? _("Move %(move)s: %(name)s placed a pawn on %(slot)s.",
+        { move: p.move, name: seatName(players, p.game || entry.game_id, p.player), slot: p.slot })
+      : _("The pawn on %(slot)s is in the game.", { slot: p.slot });
     if (p.lit && p.lit.length) {
       text += " " + ngettext("Lamp %(lamps)s lit.", "Lamps %(lamps)s lit.", p.lit.length, { lamps: lampsText(p.lit) });
     }
@@ -174,14 +180,15 @@ var JOURNAL = {
     return _("Game %(game)s goes on: %(name)s to play.", { game: p.game, name: seatName(players, p.game, p.to_move) });
   },
   "game-end": function (p, entry, players) {
+    var game = p.game || entry.game_id;
     if (p.status === "abandoned") {
       return ngettext("Game %(game)s abandoned after %(num)d move.", "Game %(game)s abandoned after %(num)d moves.",
-        p.moves || 0, { game: p.game });
+        p.moves || 0, { game: game });
     }
-    var names = ((p.outcome && p.outcome.winners) || []).map(function (s) { return seatName(players, p.game, s); });
+    var names = ((p.outcome && p.outcome.winners) || []).map(function (s) { return seatName(players, game, s); });
     var result = names.length === 1 ? _("%(name)s wins", { name: names[0] })
       : (names.length ? _("Tie: %(names)s", { names: listOf(names) }) : _("No winner"));
-    return _("Game %(game)s over: %(result)s.", { game: p.game, result: result });
+    return _("Game %(game)s over: %(result)s.", { game: game, result: result });
   },
   "fault": function (p) { return faultText(p).text; },
   "fault-cleared": function (p) { return _("Over: %(fault)s", { fault: faultText(p).text }); },

@@ -2,7 +2,7 @@
  * Everything a volunteer reads is a sentence or a drawing in the page's
  * language; the service's own English words (its messages) are shown beside,
  * marked lang="en". Raw JSON is only ever a download. */
-import { faultText, journalLine, kindName, listOf } from "/static/describe.js";
+import { backendName, faultText, journalLine, kindName, listOf } from "/static/describe.js";
 import { BOARD, draw as drawLayout } from "/static/layout-draw.js";
 import {
   _, api, byId, el, formatNumber, formatTime, ngettext, outlineOn, showError, svg
@@ -34,10 +34,6 @@ function fillTable(id, rows) {
 function yes(value) { return value ? _("yes") : _("no"); }
 
 function level(value) { return value === "high" ? _("high") : value === "low" ? _("low") : value; }
-
-function backendName(name) {
-  return { sim: _("simulated board"), gpio: _("GPIO board"), serial: _("microcontroller on the serial link") }[name] || name;
-}
 
 // Open the board's event stream; call onBoard(board) with every state.
 function follow(onBoard) {
