@@ -36,6 +36,14 @@ def _page(browser: Any, url: str) -> tuple[Any, list[str]]:
     return page, errors
 
 
+def _game(served: Any, *names: str) -> helpers.Api:
+    """Staff start a game of *names* (Ada and Bob by default); their API client."""
+    staff = helpers.Api(served.app.test_client())
+    assert staff.login().status_code == 200
+    helpers.start_game(staff, names=names or ("Ada", "Bob"))
+    return staff
+
+
 def _place(api: helpers.Api, *slots: str, pawn: str = "attack") -> None:
     for slot in slots:
         assert api.post(f"/api/sim/slots/{slot}", {"pawn": pawn}).status_code == 200
@@ -44,9 +52,7 @@ def _place(api: helpers.Api, *slots: str, pawn: str = "attack") -> None:
 def test_a_lamp_that_lights_is_announced_with_a_chime_the_display_can_mute(
     browser: Any, served: Any, service: Any
 ) -> None:
-    staff = helpers.Api(served.app.test_client())
-    staff.login()
-    helpers.start_game(staff, names=("Ada", "Bob", "Cid"))
+    staff = _game(served, "Ada", "Bob", "Cid")
     page, errors = _page(browser, served.url + "/board?kiosk=1")
     assert page.locator("#lamp-banner").is_hidden()
     page.click("#sound")  # the display's volunteer: off, then on again (which lets the page sound)
@@ -70,9 +76,7 @@ def test_a_lamp_that_lights_is_announced_with_a_chime_the_display_can_mute(
 def test_the_problems_are_the_current_ones_each_once_newest_first(
     browser: Any, served: Any, service: Any
 ) -> None:
-    staff = helpers.Api(served.app.test_client())
-    staff.login()
-    helpers.start_game(staff)
+    staff = _game(served)
     _place(staff, "f9")
     assert staff.post("/api/sim/slots/f9", {"pawn": None}).status_code == 200  # lifted
     assert staff.post("/api/sim/slots/f9", {"pawn": "attack"}).status_code == 200  # refused: f9 is Ada's
@@ -89,9 +93,7 @@ def test_the_problems_are_the_current_ones_each_once_newest_first(
 def test_the_simulated_boards_hand_shows_the_stock_of_the_player_to_move(
     browser: Any, served: Any, service: Any
 ) -> None:
-    staff = helpers.Api(served.app.test_client())
-    staff.login()
-    helpers.start_game(staff)
+    staff = _game(served)
     page, errors = _page(browser, served.url + "/sim")
     page.wait_for_selector("#hand-player:has-text(\"Ada's hand\")")
     assert page.text_content("#count-attack") == "(22 left)"

@@ -4,7 +4,8 @@
  * message never repeats an older one and every language reads the same.
  * A kind this module does not know is shown with the service's English text,
  * marked lang="en" by the caller (see english()). */
-import { LANGUAGE, _, ngettext } from "/static/panel.js";
+import { BOARD } from "/static/layout-draw.js";
+import { LANGUAGE, _, el, ngettext, outlineOn, svg } from "/static/panel.js";
 
 // A slot does not match the game (hardware/service/referee.py, AnomalyKind).
 var ANOMALIES = {
@@ -94,6 +95,32 @@ export function lampNews(view) {
       { lamps: listOf(lamps), names: listOf(names) });
   }
   return { move: last, current: last === moves.length, text: text };
+}
+
+/* A seat of a game as a list item: its colour (outlined where it would not
+ * show), name, lamp, whether it is out, pawns left, or its points once the
+ * game is over. options.toMove marks the player to move; options.seatNumber
+ * adds "seat N" (the staff's view). */
+export function seatItem(seat, index, game, options) {
+  options = options || {};
+  var li = el("li", { "class": "seat" + (seat.eliminated ? " out" : "") + (options.toMove ? " to-move" : "") });
+  var dot = svg("svg", { "class": "dot", viewBox: "0 0 2 2", width: "1em", height: "1em", "aria-hidden": "true" });
+  dot.appendChild(svg("circle", { cx: 1, cy: 1, r: 0.85, fill: seat.colour,
+    stroke: outlineOn(seat.colour, BOARD) || "none", "stroke-width": 0.2 }));
+  li.appendChild(dot);
+  var facts = options.seatNumber ? [_("seat %(num)d", { num: index + 1 })] : [];
+  facts.push(_("lamp %(lamp)s", { lamp: seat.lamp }));
+  if (seat.eliminated) { facts.push(_("out")); }
+  var points = game.points && typeof game.points[index] === "number" ? game.points[index] : null;
+  if (points !== null) { facts.push(ngettext("%(num)d point", "%(num)d points", points)); }
+  else if (typeof seat.pawns_left === "number") {
+    facts.push(ngettext("%(num)d pawn left", "%(num)d pawns left", seat.pawns_left));
+  }
+  var text = el("span", { "class": "seat-text" });
+  text.appendChild(el("span", { "class": "seat-name" }, seat.name));
+  text.appendChild(el("span", { "class": "seat-facts" }, facts.join(" · ")));
+  li.appendChild(text);
+  return li;
 }
 
 // -- the journal, for staff ----------------------------------------------------------------------

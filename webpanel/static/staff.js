@@ -2,11 +2,9 @@
  * Everything a volunteer reads is a sentence or a drawing in the page's
  * language; the service's own English words (its messages) are shown beside,
  * marked lang="en". Raw JSON is only ever a download. */
-import { backendName, faultText, journalLine, kindName, listOf } from "/static/describe.js";
-import { BOARD, draw as drawLayout } from "/static/layout-draw.js";
-import {
-  _, api, byId, el, formatNumber, formatTime, ngettext, outlineOn, showError, svg
-} from "/static/panel.js";
+import { backendName, faultText, journalLine, kindName, listOf, seatItem } from "/static/describe.js";
+import { draw as drawLayout } from "/static/layout-draw.js";
+import { _, api, byId, el, formatNumber, formatTime, ngettext, showError } from "/static/panel.js";
 
 function every(ms, fn) { fn(); return setInterval(fn, ms); }
 
@@ -321,19 +319,7 @@ function showRunningGame(board) {
   summary.textContent = ngettext("Game %(game)s · %(num)d move · %(status)s", "Game %(game)s · %(num)d moves · %(status)s",
     moves, { game: game.id, status: status });
   seats.forEach(function (s, i) {
-    var li = el("li", { "class": "seat" + (s.eliminated ? " out" : "") + (running && view.to_move === i ? " to-move" : "") });
-    var dot = svg("svg", { "class": "dot", viewBox: "0 0 2 2", width: "1em", height: "1em", "aria-hidden": "true" });
-    dot.appendChild(svg("circle", { cx: 1, cy: 1, r: 0.85, fill: s.colour, stroke: outlineOn(s.colour, BOARD) || "none", "stroke-width": 0.2 }));
-    li.appendChild(dot);
-    var facts = [_("seat %(num)d", { num: i + 1 }), _("lamp %(lamp)s", { lamp: s.lamp })];
-    if (s.eliminated) { facts.push(_("out")); }
-    if (typeof s.pawns_left === "number") { facts.push(ngettext("%(num)d pawn left", "%(num)d pawns left", s.pawns_left)); }
-    if (game.points && typeof game.points[i] === "number") { facts.push(ngettext("%(num)d point", "%(num)d points", game.points[i])); }
-    var text = el("span", { "class": "seat-text" });
-    text.appendChild(el("span", { "class": "seat-name" }, s.name));
-    text.appendChild(el("span", { "class": "seat-facts" }, facts.join(" · ")));
-    li.appendChild(text);
-    list.appendChild(li);
+    list.appendChild(seatItem(s, i, game, { toMove: running && view.to_move === i, seatNumber: true }));
   });
 }
 
