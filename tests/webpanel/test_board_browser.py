@@ -113,3 +113,54 @@ def test_the_simulated_boards_hand_shows_the_stock_of_the_player_to_move(
     assert page.text_content("#count-attack") == "(22 left)"
     assert "defense" not in str(staff.get("/api/board").get_json())
     assert errors == []
+
+
+# The players' colours staff choose from (games.hautetension.setup.COLOURS), as CSS draws them.
+CSS_COLOURS = {
+    "red": (255, 0, 0), "blue": (0, 0, 255), "black": (0, 0, 0), "white": (255, 255, 255),
+    "green": (0, 128, 0), "yellow": (255, 255, 0), "orange": (255, 165, 0), "purple": (128, 0, 128),
+}
+HOLE = (0x2A, 0x32, 0x3B)  # .slot .hole in panel.css
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    if colour.startswith("#"):
+        return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+    return CSS_COLOURS[colour]
+
+
+def _contrast(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    """WCAG 2's contrast ratio, computed here independently of the page's own."""
+    def luminance(rgb: tuple[int, int, int]) -> float:
+        c = [v / 255 for v in rgb]
+        c = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize(
+    "colours", [("black", "blue", "purple", "green"), ("white", "yellow", "orange", "#1a1a40")]
+)
+def test_every_players_colour_stands_out_from_the_board(
+    browser: Any, served: Any, service: Any, colours: tuple[str, ...]
+) -> None:
+    """A pawn reads 3:1 against its hole: by its colour, or by the outline the page gives it."""
+    staff = helpers.Api(served.app.test_client())
+    staff.login()
+    players = [{"name": n, "colour": c} for n, c in zip(("Ada", "Bob", "Cid", "Dee"), colours, strict=True)]
+    assert staff.post("/api/staff/game", {"players": players, "first": 0}).status_code == 201
+    _place(staff, "a9", "b9", "c9", "d9")
+    page, errors = _page(browser, served.url + "/board")
+    page.wait_for_selector("#slot-d9.occupied")
+    outlined = 0
+    for slot, colour in zip(("a9", "b9", "c9", "d9"), colours, strict=True):
+        fill = page.get_attribute(f"#slot-{slot} .pawn", "fill")
+        stroke = page.get_attribute(f"#slot-{slot} .pawn", "stroke")
+        assert fill == colour and stroke is not None
+        if _contrast(_rgb(colour), HOLE) < 3:
+            assert _contrast(_rgb(stroke), HOLE) >= 3, f"{colour} on the board: {stroke} outline"
+            outlined += 1
+    assert outlined == (4 if colours[0] == "black" else 1)  # the dark ones; #1a1a40 too
+    assert errors == []
