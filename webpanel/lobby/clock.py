@@ -112,9 +112,10 @@ class GameWatch:
             record = store.get(game_id)
         except GameNotFoundError:
             return False
-        if record.is_over():
-            TournamentTables(conn).enter_result(game_id)
-            return False
+        if not record.is_open():
+            if record.is_over():
+                TournamentTables(conn).enter_result(game_id)
+            return False  # over, abandoned or expired
         seconds = turn_timer(record)
         if seconds <= 0:
             return TournamentTables(conn).is_pending(game_id)
@@ -143,7 +144,7 @@ class GameWatch:
         except StaleGameError:
             return  # the player moved just in time
         log.info("game %s: seat %s ran out of time, the default move was played", record.id, seat)
-        if not saved.is_over() and computer_to_act(saved, game) is not None:
+        if saved.is_open() and computer_to_act(saved, game.to_act) is not None:
             self.runner.poke(saved.id, version=saved.version)
 
 
@@ -164,12 +165,12 @@ def game_watch() -> GameWatch:
     return watch
 
 
-def watch_game(record: GameRecord, game: DigitalGame) -> None:
+def watch_game(record: GameRecord) -> None:
     """After any look at a game or move in it: watch it if it has a timer or feeds a tournament."""
     tables = TournamentTables(get_db())
     linked = tables.is_pending(record.id)
-    if record.is_over():
-        if linked:
+    if not record.is_open():
+        if linked and record.is_over():
             tables.enter_result(record.id)
         return
     if turn_timer(record) > 0 or linked:
