@@ -341,7 +341,12 @@ class GameStore:
         """End every open game (or only *game_id*) whose last move or join came before *before*;
         returns their ids. Each gets a new version, so that the pages following it learn."""
         where = " AND id = ?" if game_id is not None else ""
-        params: tuple[Any, ...] = (time.time(), OPEN, before) + ((game_id,) if game_id is not None else ())
+        only = (game_id,) if game_id is not None else ()
+        idle = self.conn.execute(f"SELECT 1 FROM digital_games WHERE status = ? AND updated_at < ?{where}"
+                                 " LIMIT 1", (OPEN, before, *only)).fetchone()
+        if idle is None:
+            return []  # the usual case: no write lock taken for nothing
+        params: tuple[Any, ...] = (time.time(), OPEN, before, *only)
         with transaction(self.conn):
             rows = self.conn.execute(
                 "UPDATE digital_games SET status = 'expired', version = version + 1, updated_at = ?"

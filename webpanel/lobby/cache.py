@@ -42,7 +42,7 @@ from store.games import GameRecord, GameStore
 
 T = TypeVar("T")
 
-MAX_ANSWERS = 32
+MAX_ANSWERS = 16
 """Answers kept per game version: every seat's, the host's and a spectator's live state, a few
 replay positions and board page data. The oldest makes room (a few seats, a few pages)."""
 
@@ -148,6 +148,10 @@ class GameCache:
 
     def _keep(self, entry: LoadedGame) -> None:
         with self._lock:
+            kept = self._entries.get(entry.record.id)
+            if kept is not None and kept.record.created_at == entry.record.created_at \
+                    and kept.record.version > entry.record.version:
+                return  # a newer version came first (another thread): keep it
             replaced = self._entries.pop(entry.record.id, None)
             if replaced is not None:
                 self._moves -= replaced.moves

@@ -214,7 +214,8 @@ class AiRunner:
             return True  # the game changed under us (a human move, another panel): think again
         except GameEndedError:
             return False  # abandoned or expired meanwhile
-        self.games.put(saved)
+        if self.games.max_games:
+            self.games.put(saved)  # the pages that look next find this version ready
         with self._lock:
             self._failed.pop(game_id, None)
         return saved.is_open() and computer_to_act(saved, game.to_act) is not None

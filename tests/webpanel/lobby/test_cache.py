@@ -116,6 +116,59 @@ def test_memory_is_bounded_by_games_moves_and_answers(store: GameStore) -> None:
     assert len(loaded._answers) == cache_module.MAX_ANSWERS
 
 
+def test_an_older_version_never_replaces_a_newer_one(store: GameStore) -> None:
+    record, _ = store.create(game_class("qttt").new(["Ada", "Bob"], seed=1), HUMANS, hot_seat=False)
+    cache = GameCache(max_games=4, max_moves=10_000)
+    old = store.get(record.id)
+    played(store, record.id, 2)
+    newer = cache.load(store, record.id)
+    cache.put(old)  # a slow thread saving what it read before
+    assert cache.load(store, record.id) is newer
+
+
+def test_pages_looking_while_moves_are_played_see_whole_versions(tmp_path: Path) -> None:
+    """Request threads share kept games: each answer is one version's, the same for every look at it."""
+    import threading
+
+    app = create_app({"PANEL": make_settings(tmp_path), "TESTING": True})
+    try:
+        host = Api(app.test_client())
+        created = host.post("/api/games", {"game": "hypnosia", "seats": [{"kind": "human"}] * 2, "seed": 9,
+                                           "hot_seat": True}).get_json()
+        path, seen, stop = f"/api/games/{created['id']}", [], threading.Event()
+        token = {"X-Host-Token": created["host_token"]}
+
+        def look() -> None:
+            client = app.test_client()
+            while not stop.is_set():
+                for headers in ({}, token):
+                    answer = client.get(path, headers=headers)
+                    seen.append((bool(headers), answer.get_json()["version"], answer.get_data()))
+
+        lookers = [threading.Thread(target=look) for _ in range(4)]
+        for thread in lookers:
+            thread.start()
+        rng = random.Random(9)
+        try:
+            for _ in range(25):
+                state = host.get(path, headers=token).get_json()
+                if not state["can_move"]:
+                    break
+                moved = host.post(f"{path}/moves", {"move": rng.choice(state["legal_moves"])}, headers=token)
+                assert moved.status_code == 200, moved.get_json()
+        finally:
+            stop.set()
+            for thread in lookers:
+                thread.join(30)
+        by_version: dict[tuple[bool, int], set[bytes]] = {}
+        for host_looks, version, body in seen:
+            by_version.setdefault((host_looks, version), set()).add(body)
+        assert len(by_version) > 10, "the lookers saw the game move on"
+        assert all(len(bodies) == 1 for bodies in by_version.values()), "one answer per version and caller"
+    finally:
+        close_app(app)
+
+
 def test_nothing_kept_means_a_replay_at_every_look(store: GameStore) -> None:
     record, _ = store.create(game_class("qttt").new(["Ada", "Bob"], seed=1), HUMANS, hot_seat=False)
     cache = GameCache(max_games=0, max_moves=0)

@@ -83,7 +83,7 @@ function renderSeats(state) {
   list.textContent = "";
   state.seats.forEach(function (seat) {
     var item = el("li", { "class": "lobby-seat", "data-seat": seat.seat });
-    if (state.to_act === seat.seat && !state.outcome) { item.classList.add("to-move"); }
+    if (state.to_act === seat.seat && state.status === "running") { item.classList.add("to-move"); }
     var kind = seat.kind === "ai" ? "computer, " + seat.level : (state.hot_seat ? "on this display"
       : seat.joined ? "seated" : "free seat");
     item.appendChild(el("span", { "class": "seat-name" }, seat.name));
