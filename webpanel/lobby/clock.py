@@ -82,28 +82,32 @@ class GameWatch:
             return set(self._games)
 
     def _run(self) -> None:
-        while not self._stopped():
+        conn = None  # one connection for the thread's life, not one per tick (files and schema checks)
+        try:
+            while not self._stopped():
+                with self._lock:
+                    games = sorted(self._games)
+                    if not games:
+                        self._thread = None
+                        return
+                try:
+                    conn = conn or connect(self.database)
+                    for game_id in games:
+                        if not self.check(conn, game_id):
+                            with self._lock:
+                                self._games.discard(game_id)
+                                self._checked.pop(game_id, None)
+                except Exception:  # the watch must go on for the other games, on a new connection
+                    log.exception("the lobby's game watch failed")
+                    if conn is not None:
+                        conn.close()
+                        conn = None
+                time.sleep(self.tick)
             with self._lock:
-                games = sorted(self._games)
-                if not games:
-                    self._thread = None
-                    return
-            conn = None
-            try:
-                conn = connect(self.database)
-                for game_id in games:
-                    if not self.check(conn, game_id):
-                        with self._lock:
-                            self._games.discard(game_id)
-                            self._checked.pop(game_id, None)
-            except Exception:  # the watch must go on for the other games
-                log.exception("the lobby's game watch failed")
-            finally:
-                if conn is not None:
-                    conn.close()
-            time.sleep(self.tick)
-        with self._lock:
-            self._thread = None
+                self._thread = None
+        finally:
+            if conn is not None:
+                conn.close()
 
     def check(self, conn: Any, game_id: int) -> bool:
         """Act on one game if its time is up or it ended; False when it needs no more watching."""
