@@ -41,8 +41,9 @@ def create_app(
     """A panel app.
 
     *test_config* sets Flask settings; its ``PANEL`` is the panel's
-    :class:`PanelSettings` (the built-in defaults without it) and
-    ``LOBBY_PUBLIC_URL`` the lobby's public address. *staff_pin_hash* gives the
+    :class:`PanelSettings` (the built-in defaults without it), ``LOBBY`` the lobby's
+    :class:`~webpanel.config.LobbySettings` and ``LOBBY_PUBLIC_URL`` (if set) the lobby's public
+    address. *staff_pin_hash* gives the
     configured staff PIN hash at each login (``hautetension panel`` reads the
     configuration file again, so a new PIN needs no restart); without it, the
     settings' ``staff_pin_hash``.

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
             "database": args.db, "host": args.host, "port": args.port, "trusted_proxy": args.trusted_proxy
         }
         settings, lobby = panel_sections(config.with_values("panel", options))
-        app = create_app({"PANEL": settings, "LOBBY_PUBLIC_URL": lobby.public_url},
+        app = create_app({"PANEL": settings, "LOBBY": lobby},
                          staff_pin_hash=functools.partial(configured_pin_hash, config))
     except (ConfigError, SecretKeyError) as exc:
         print(f"hautetension panel: {exc}", file=sys.stderr)
