@@ -161,10 +161,10 @@ class Board:
 
 
 class UplinkThread:
-    """An uplink in this process (``close()`` is a clean stop)."""
+    """An uplink in this process on a board's database (``close()`` is a clean stop)."""
 
-    def __init__(self, board: Board, settings: UplinkSettings) -> None:
-        self.uplink = Uplink(connect(board.path), settings)
+    def __init__(self, board: Board | Path, settings: UplinkSettings) -> None:
+        self.uplink = Uplink(connect(board.path if isinstance(board, Board) else board), settings)
         self._stop = threading.Event()
         self.uplink.start()
         self._thread = threading.Thread(target=self.uplink.run, args=(self._stop,), daemon=True)

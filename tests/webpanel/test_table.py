@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -10,15 +9,10 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from configuration import ConfigFile
-from games.hautetension.layout import load_layout
-from hardware.backends import SimBoard
-from hardware.service import BoardService, BoardSettings
-from hardware.settings import load_settings
-from store.commands import Commands
 from store.db import connect
 from store.journal import Journal, JournalKind
 from store.outbox import Outbox
+from tests.hardware.helpers import LiveService
 from tests.webpanel.helpers import Api, make_settings, wait_for
 from webpanel.app import close_app, create_app
 from webpanel.config import PanelSettings
@@ -40,32 +34,6 @@ ASSIGNMENT = {
     "layout": "pinwheel-80",
 }
 N_COLUMN = ["f8", "f7", "f6", "f5"]  # with the handicap pawn on f9: closes N, Cleo's lamp
-
-
-class LiveService:
-    """The board service on the simulated board, in a thread (real time, no minimum time between turns)."""
-
-    def __init__(self, database: Path) -> None:
-        layout = load_layout()
-        backend = SimBoard(load_settings(ConfigFile({}), layout), layout)
-        self.conn = connect(database)
-        self.service = BoardService(
-            backend,
-            layout,
-            journal=Journal(self.conn),
-            commands=Commands(self.conn),
-            settings=BoardSettings(min_turn=0, settle=0.02, command_interval=0.005),
-        )
-        self.service.start()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self.service.run, args=(self._stop,), daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(5)
-        self.service.close()
-        self.conn.close()
 
 
 @pytest.fixture
