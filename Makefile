@@ -1,12 +1,16 @@
 # Two commands set everything up on a fresh Debian machine with python3, make and git:
 #   make run    the controller on the simulated board, with the panel on http://127.0.0.1:$(PORT)
 #   make test   the whole test suite
+# and a third for events:
+#   make event  a demo event: Mosquitto, the event server on http://127.0.0.1:$(EVENT_PORT)/event,
+#               three virtual boards and a tournament of twelve players ready for round 1
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8080
+EVENT_PORT ?= 8090
 
-.PHONY: run test lint clean
+.PHONY: run test event lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +27,10 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 
 run: $(VENV)/.installed-run
 	$(BIN)/hautetension run --port $(PORT)
+
+event: $(VENV)/.installed-run
+	$(BIN)/python tools/ensure_packages.py mosquitto
+	$(BIN)/hautetension event demo --port $(EVENT_PORT)
 
 test: $(VENV)/.installed-dev
 	$(BIN)/python tools/ensure_packages.py

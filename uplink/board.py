@@ -96,6 +96,7 @@ class Uplink:
         self.sent_rows = 0
         self.connects = 0
         self._status: bytes | None = None
+        self._status_at = float("-inf")
         self._live: tuple[int, bool] | None = None
         self._live_at = float("-inf")
         self._started = False
@@ -273,11 +274,11 @@ class Uplink:
 
     def _publish_status(self, board: BoardState | None) -> None:
         payload = dumps(self.status(board))
-        if (
-            payload != self._status
-            and self.link.publish(self.topics[Leaf.STATUS], payload, qos=1, retain=True) is not None
-        ):
-            self._status = payload
+        due = self.clock() - self._status_at >= self.settings.status_every
+        if (payload != self._status or due) and self.link.publish(
+            self.topics[Leaf.STATUS], payload, qos=1, retain=True
+        ) is not None:
+            self._status, self._status_at = payload, self.clock()
 
     def _publish_live(self, board: BoardState | None) -> None:
         running = self._service_running(board)

@@ -90,6 +90,8 @@ class UplinkSettings:
     again: the broker took them, but nobody was there to store them (the event server was down)."""
     live_interval: float = 0.25
     """The live board is sent on change, at most once per this many seconds."""
+    status_every: float = 30.0
+    """The status is sent again at least this often, unchanged: the server's "last seen" of an idle board."""
     service_stale: float = 5.0
     """The board service's heartbeat older than this: the board reports it as not running."""
 
@@ -109,6 +111,7 @@ class UplinkSettings:
             max_inflight=s.integer("max_inflight", cls.max_inflight, minimum=1, maximum=1000),
             resend_after=s.number("resend_after_s", cls.resend_after, minimum=0.5),
             live_interval=1 / s.number("live_max_per_s", 1 / cls.live_interval, above=0, maximum=50),
+            status_every=s.number("status_every_s", cls.status_every, minimum=1),
             service_stale=s.number("service_stale_s", cls.service_stale, above=0),
         )
         for key, value in (("event", settings.event), ("board_id", settings.board_id)):

@@ -95,10 +95,10 @@ def _play(folder: Path, broker: MosquittoBroker, moves: list[tuple[str, str]]) -
     ):
         rig = Rig(folder)
         clock = StillClock()
-        # No event server listens here: nothing is acknowledged, and nothing is to be sent again.
-        link = UplinkSettings(
-            event=EVENT, board_id=BOARD, broker=broker_settings(broker), ack_wait=0.5, resend_after=1e9
-        )
+        # No event server listens here: nothing is acknowledged, and nothing is sent again (the
+        # clock is still, so the heartbeat of an unchanged status would only follow the test's pace).
+        link = UplinkSettings(event=EVENT, board_id=BOARD, broker=broker_settings(broker), ack_wait=0.5,
+                              resend_after=1e9, status_every=1e9)
         uplink = Uplink(connect(folder / "board.db"), link, clock=clock)
         uplink.start()
 

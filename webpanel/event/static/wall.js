@@ -21,7 +21,7 @@ async function layout(name) {
   return layouts[name];
 }
 
-async function boardCard(b) {
+async function boardCard(b, tables) {
   var card = cards[b.id];
   if (!card) {
     card = { el: clone("board-card"), layout: null, drawn: null };
@@ -34,7 +34,11 @@ async function boardCard(b) {
   link.textContent = b.online ? link.dataset.on : link.dataset.off;
   el.classList.toggle("offline", !b.online);
   var table = el.querySelector(".table");
-  table.textContent = b.table ? fill(table.dataset.text, { table: b.table.table }) : table.dataset.none;
+  table.textContent = b.table ? fill(table.dataset.text, { round: b.table.round, table: b.table.table }) : table.dataset.none;
+  var mine = b.table ? tables.find(function (t) { return t.board && t.board.id === b.id; }) : null;
+  var waiting = el.querySelector(".waiting");
+  waiting.hidden = !(mine && mine.state === "to-start");
+  if (mine) { waiting.textContent = fill(waiting.dataset.text, { players: mine.players.join(", ") }); }
   var live = b.live;
   var seats = live && live.game && live.game.view ? live.game.view.seats : [];
   var name = (live && live.layout) || "pinwheel-80";
@@ -72,7 +76,7 @@ function renderTables(list, tables, withState) {
     var li = clone("table-item");
     li.querySelector(".n").textContent = t.table;
     li.querySelector(".players").textContent = t.players.join(", ");
-    li.querySelector(".where").textContent = t.board ? "· " + t.board.name : "";
+    li.querySelector(".where").textContent = t.board ? t.board.name : "";
     var state = li.querySelector(".state");
     state.hidden = !withState;
     if (withState) { state.textContent = state.dataset[t.state.replace(/-(\w)/g, function (_m, c) { return c.toUpperCase(); })]; }
@@ -81,11 +85,13 @@ function renderTables(list, tables, withState) {
   });
 }
 
+var STANDINGS_SHOWN = 20;  // a TV shows the top of a big field; the tournament's page has them all
+
 function renderStandings(rows) {
   var body = byId("standings");
   var words = byId("status-words").content.firstElementChild.dataset;
   body.textContent = "";
-  rows.forEach(function (s) {
+  rows.slice(0, STANDINGS_SHOWN).forEach(function (s) {
     var tr = document.createElement("tr");
     tr.className = "status-" + s.status;
     [String(s.place), s.name + (s.status !== "in" ? " (" + (words[s.status] || s.status) + ")" : ""), String(s.points)]
@@ -97,6 +103,15 @@ function renderStandings(rows) {
       });
     body.appendChild(tr);
   });
+  if (rows.length > STANDINGS_SHOWN) {
+    var more = document.createElement("tr");
+    more.className = "more";
+    var cell = document.createElement("td");
+    cell.colSpan = 3;
+    cell.textContent = fill(body.dataset.more, { n: rows.length - STANDINGS_SHOWN });
+    more.appendChild(cell);
+    body.appendChild(more);
+  }
 }
 
 async function render(view) {
@@ -108,7 +123,7 @@ async function render(view) {
   if (t && t.winner) { winner.textContent = fill(winner.dataset.text, { name: t.winner }); }
   var grid = byId("boards");
   var shown = [];
-  for (var i = 0; i < view.boards.length; i++) { shown.push(await boardCard(view.boards[i])); }
+  for (var i = 0; i < view.boards.length; i++) { shown.push(await boardCard(view.boards[i], view.tables)); }
   grid.replaceChildren.apply(grid, shown);
   byId("no-boards").hidden = view.boards.length > 0;
   renderTables(byId("tables"), view.tables, true);
