@@ -324,7 +324,8 @@ def run_demo(args: argparse.Namespace) -> int:
         tid = demo.set_up_event()
         base = f"http://127.0.0.1:{args.port}"
         lines = [
-            f"Demo event ({args.boards} board(s), {args.players} players, tournament {tid}; Ctrl-C stops it):",
+            f"Demo event ({args.boards} board(s), {args.players} players, tournament {tid};"
+            " Ctrl-C stops it):",
             f"  event server (staff PIN {DEMO_PIN}): {base}/event  — make round 1 there",
             f"  wall display: {base}/event/wall",
             *(
