@@ -2,7 +2,8 @@
 
 One loop (:meth:`Uplink.run`), every ``poll_ms``:
 
-1. read what paho's thread saw (connected, a message, a PUBACK, a drop);
+1. read what paho's thread saw (connected, a message, a PUBACK, a drop): it
+   also wakes the loop, so a catch-up sends as fast as the broker takes it;
 2. after a connect, wait for the server's retained ``ack`` (at most
    ``ack_wait_s``: none means nothing acknowledged yet), then send every
    outbox row above it, in order, at most ``max_inflight`` unacknowledged by
@@ -97,6 +98,7 @@ class Uplink:
         self.connects = 0
         self._status: bytes | None = None
         self._status_at = float("-inf")
+        self._looked_at = float("-inf")
         self._live: tuple[int, bool] | None = None
         self._live_at = float("-inf")
         self._started = False
@@ -113,7 +115,16 @@ class Uplink:
             self.start()
         while not stop.is_set():
             self.step()
-            stop.wait(self.settings.poll_interval)
+            self._wait(self.settings.poll_interval)
+
+    def _wait(self, timeout: float) -> None:
+        """Until the link has something to say (a PUBACK frees room for the next rows at once while
+        catching up, an ack, a drop) or *timeout* (time to look at the outbox and the board again)."""
+        try:
+            event = self.link.events.get(timeout=timeout)
+        except queue.Empty:
+            return
+        self._handle(event)
 
     def close(self) -> None:
         """Go offline cleanly: the retained status says so at once (no waiting for the keep-alive)."""
@@ -141,9 +152,12 @@ class Uplink:
         if self.phase is Phase.WAITING_FOR_ACK and self.clock() >= self.ack_deadline:
             log.info("no acknowledgement from the server: sending from row %s", self.state.first_seq)
             self._start_sending(self.state.first_seq - 1)
-        board = self.journal.state()
-        self._publish_status(board)
-        self._publish_live(board)
+        if self.clock() - self._looked_at >= self.settings.poll_interval:
+            # The board's state once per poll, not on every PUBACK of a catch-up.
+            self._looked_at = self.clock()
+            board = self.journal.state()
+            self._publish_status(board)
+            self._publish_live(board)
         if self.phase is Phase.SENDING:
             self._resend_unacknowledged()
             self._send_rows()
@@ -172,6 +186,7 @@ class Uplink:
             self.connected_at = time.time()
             self.ack_deadline = self.clock() + self.settings.ack_wait
             self.outstanding.clear()
+            self._looked_at = float("-inf")
             self._status = None
             self._live = None
             self.outbox.set_connected(True)

@@ -83,7 +83,7 @@ class UplinkSettings:
     """How often the outbox and the board state are read for something new."""
     ack_wait: float = 2.0
     """After connecting, how long to wait for the server's retained ack before sending from the start."""
-    max_inflight: int = 20
+    max_inflight: int = 100
     """Outbox rows published and not yet acknowledged by the broker, at most."""
     resend_after: float = 5.0
     """Rows sent that the server has not acknowledged after this long (its acks stopped moving) are sent

@@ -227,10 +227,14 @@ class Assignments:
 
     def finish(self, assignment_id: str) -> None:
         """The table's result is in: the board is free (its retained assignment cleared)."""
+        with transaction(self.conn):
+            self.finish_within(assignment_id)
+
+    def finish_within(self, assignment_id: str) -> None:
+        """:meth:`finish` inside the caller's transaction."""
         assignment = self.get(assignment_id)
         if assignment is not None and not assignment.is_done:
-            with transaction(self.conn):
-                self._finish(assignment)
+            self._finish(assignment)
 
     def _finish(self, assignment: Assignment) -> None:
         self.conn.execute(sql.ASSIGNMENT_DONE, (time.time(), assignment.id))

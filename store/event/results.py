@@ -31,11 +31,21 @@ from games.exc import GameError
 from games.hautetension.tournament import Lighting, Tournament
 from store.db import transaction
 from store.event import sql
-from store.event.assignments import Assignments
+from store.event.assignments import Assignment, Assignments
 from store.event.boards import Boards
-from store.tournaments import BoardGameError, TournamentNotFoundError, Tournaments, seat_order
+from store.tournaments import (
+    BoardGameError,
+    Command,
+    Recorded,
+    TournamentNotFoundError,
+    Tournaments,
+    seat_order,
+)
 
 STATUSES = ("waiting", "confirmed", "entered", "clash", "refused", "dismissed")
+
+Mark = tuple["BoardResult", str, int | None, str | None]
+"""How a result moved on: the result, its new status, the tournament entry, the problem."""
 
 
 class ResultStateError(ValueError):
@@ -156,7 +166,9 @@ class Results:
         result = self.get(game)
         if result.status != "clash":
             raise ResultStateError(f"this result is {result.status}: only a clash is resolved this way")
-        self._enter(result, correction=True, actor=actor)
+        assignment = self._assignment_of(result)
+        if assignment is not None:
+            self._enter(assignment.tournament_id, [(result, assignment)], correction=True, actor=actor)
         return self.get(game)
 
     def dismiss(self, game: int, *, actor: str) -> BoardResult:
@@ -172,110 +184,162 @@ class Results:
     # -- entering ---------------------------------------------------------------------------
 
     def settle(self) -> list[BoardResult]:
-        """Enter every confirmed result into its tournament; the results it moved on."""
-        settled = []
-        for row in self.conn.execute(sql.RESULTS_WITH_STATUS, ("confirmed",)).fetchall():
-            result = _result(row)
-            self._enter(result, correction=False, actor=None)
-            settled.append(self.get(result.game))
-        return settled
+        """Enter every confirmed result into its tournament; the results it moved on.
 
-    def _enter(self, result: BoardResult, *, correction: bool, actor: str | None) -> None:
-        assignments = Assignments(self.conn)
-        assignment = assignments.get(result.assignment)
+        The results of one tournament go in together (:meth:`Tournaments.record_each`: the tournament
+        loaded once, one commit), so a round ending on fifty boards at once is not fifty replays."""
+        pending = [
+            _result(row) for row in self.conn.execute(sql.RESULTS_WITH_STATUS, ("confirmed",)).fetchall()
+        ]
+        by_tournament: dict[int, list[tuple[BoardResult, Assignment]]] = {}
+        for result in pending:
+            assignment = self._assignment_of(result)
+            if assignment is not None:
+                by_tournament.setdefault(assignment.tournament_id, []).append((result, assignment))
+        for tournament_id, items in by_tournament.items():
+            self._enter(tournament_id, items, correction=False, actor=None)
+        return [self.get(result.game) for result in pending]
+
+    def _assignment_of(self, result: BoardResult) -> Assignment | None:
+        """The table the result is for, if it still is this board's (else the result is refused)."""
+        assignment = Assignments(self.conn).get(result.assignment)
         if assignment is None:
             self._mark(
-                result,
-                "refused",
-                problem=f"the game names table assignment {result.assignment},"
-                " which this event server never made",
+                [
+                    (
+                        result,
+                        "refused",
+                        None,
+                        f"the game names table assignment {result.assignment},"
+                        " which this event server never made",
+                    )
+                ]
             )
-            return
-        where = f"round {assignment.round} table {assignment.table}"
+            return None
         if assignment.board != result.board:
             self._mark(
-                result,
-                "refused",
-                problem=f"{where} was moved from board {result.board} to"
-                f" {assignment.board or 'no board'} before this result arrived",
-            )
-            return
-        tournaments = Tournaments(self.conn)
-        request_id = f"board:{result.board}:{result.history}:{result.board_game}" + (
-            ":correction" if correction else ""
-        )
-        try:
-            t = tournaments.load(assignment.tournament_id)
-            table = t.round(assignment.round).table(assignment.table)
-            earlier = tournaments.find_request(assignment.tournament_id, request_id)
-        except (TournamentNotFoundError, GameError) as exc:
-            self._mark(result, "refused", problem=str(exc))
-            return
-        if earlier is not None:  # entered before the mark was written (a crash between the two)
-            self._mark(result, "entered", entry=earlier.id)
-            assignments.finish(assignment.id)
-            return
-        if not correction and t.result(assignment.round, assignment.table) is not None:
-            self._clash(result, t, assignment.round, assignment.table)
-            return
-        label = Boards(self.conn).get(result.board).name
-        try:
-            order, mapping = seat_order([t.names[p] for p in table.seats], result.players)
-            points = [result.points[i] for i in order]
-            lightings = None
-            if result.lightings is not None:
-                seat_at = {board_seat: seat for seat, board_seat in enumerate(order)}
-                lightings = [
-                    Lighting(tuple(seat_at[s] for s in x.seats), None if x.by is None else seat_at[x.by])
-                    for x in result.lightings
+                [
+                    (
+                        result,
+                        "refused",
+                        None,
+                        f"round {assignment.round} table {assignment.table} was"
+                        f" moved from board {result.board} to {assignment.board or 'no board'} before this"
+                        " result arrived",
+                    )
                 ]
-            source = {
-                "kind": "board",
-                "board": result.board,
-                "label": label,
-                "game_id": result.board_game,
-                "event_game": result.game,
-                "seats": mapping,
-            }
-            recorded = tournaments.record(
-                assignment.tournament_id,
-                lambda t: t.import_result(
-                    assignment.round,
-                    assignment.table,
-                    points,
-                    source=source,
-                    lightings=lightings,
-                    correction=correction,
-                ),
-                actor=actor or f"board {label}",
-                request_id=request_id,
             )
-        except (GameError, BoardGameError, KeyError, ValueError) as exc:
-            fresh = tournaments.load(assignment.tournament_id)
-            if not correction and fresh.result(assignment.round, assignment.table) is not None:
-                self._clash(result, fresh, assignment.round, assignment.table)  # a tablet was quicker
-            else:
-                self._mark(result, "refused", problem=f"{where}: {exc}")
-            return
-        self._mark(result, "entered", entry=recorded.entry.id)
-        assignments.finish(assignment.id)
+            return None
+        return assignment
 
-    def _clash(self, result: BoardResult, t: Tournament, round_number: int, table: int) -> None:
+    def _enter(
+        self,
+        tournament_id: int,
+        items: list[tuple[BoardResult, Assignment]],
+        *,
+        correction: bool,
+        actor: str | None,
+    ) -> None:
+        tournaments = Tournaments(self.conn)
+        marks: list[Mark] = []
+        try:
+            t = tournaments.load(tournament_id)
+        except TournamentNotFoundError as exc:
+            self._mark([(result, "refused", None, str(exc)) for result, _ in items])
+            return
+        entries: list[tuple[Command, str, str | None]] = []
+        waiting: list[tuple[BoardResult, Assignment]] = []
+        for result, assignment in items:
+            request_id = f"board:{result.board}:{result.history}:{result.board_game}" + (
+                ":correction" if correction else ""
+            )
+            earlier = tournaments.find_request(tournament_id, request_id)
+            if earlier is not None:  # entered before the mark was written (a crash between the two)
+                marks.append((result, "entered", earlier.id, None))
+                continue
+            if not correction and t.result(assignment.round, assignment.table) is not None:
+                marks.append(self._clash(result, t, assignment.round, assignment.table))
+                continue
+            try:
+                command = self._command(t, result, assignment, correction=correction)
+            except (GameError, BoardGameError, KeyError, ValueError) as exc:
+                marks.append(
+                    (result, "refused", None, f"round {assignment.round} table {assignment.table}: {exc}")
+                )
+                continue
+            label = Boards(self.conn).get(result.board).name
+            entries.append((command, actor or f"board {label}", request_id))
+            waiting.append((result, assignment))
+        outcomes = tournaments.record_each(tournament_id, entries) if entries else []
+        fresh: Tournament | None = None
+        for (result, assignment), outcome in zip(waiting, outcomes, strict=True):
+            if isinstance(outcome, Recorded):
+                marks.append((result, "entered", outcome.entry.id, None))
+                continue
+            fresh = fresh or tournaments.load(tournament_id)
+            if not correction and fresh.result(assignment.round, assignment.table) is not None:
+                marks.append(
+                    self._clash(result, fresh, assignment.round, assignment.table)
+                )  # a tablet was quicker
+            else:
+                marks.append(
+                    (result, "refused", None, f"round {assignment.round} table {assignment.table}: {outcome}")
+                )
+        self._mark(marks)
+
+    def _command(
+        self, t: Tournament, result: BoardResult, assignment: Assignment, *, correction: bool
+    ) -> Command:
+        """The tournament entry of a board's result: its points and lamp order in the table's seat order."""
+        table = t.round(assignment.round).table(assignment.table)
+        order, mapping = seat_order([t.names[p] for p in table.seats], result.players)
+        points = [result.points[i] for i in order]
+        lightings = None
+        if result.lightings is not None:
+            seat_at = {board_seat: seat for seat, board_seat in enumerate(order)}
+            lightings = [
+                Lighting(tuple(seat_at[s] for s in x.seats), None if x.by is None else seat_at[x.by])
+                for x in result.lightings
+            ]
+        source = {
+            "kind": "board",
+            "board": result.board,
+            "label": Boards(self.conn).get(result.board).name,
+            "game_id": result.board_game,
+            "event_game": result.game,
+            "seats": mapping,
+        }
+        return lambda tournament: tournament.import_result(
+            assignment.round,
+            assignment.table,
+            points,
+            source=source,
+            lightings=lightings,
+            correction=correction,
+        )
+
+    def _clash(self, result: BoardResult, t: Tournament, round_number: int, table: int) -> Mark:
         recorded = t.result(round_number, table)
         source = recorded.source.get("kind", "tablet") if recorded is not None else "tablet"
         points = list(recorded.points) if recorded is not None else []
-        self._mark(
+        return (
             result,
             "clash",
-            problem=f"round {round_number} table {table} already has a result"
-            f" ({source} entry, points {points}): the board's result was not entered over it",
+            None,
+            f"round {round_number} table {table} already has a result ({source}"
+            f" entry, points {points}): the board's result was not entered over it",
         )
 
-    def _mark(
-        self, result: BoardResult, status: str, *, entry: int | None = None, problem: str | None = None
-    ) -> None:
+    def _mark(self, marks: list[Mark]) -> None:
+        """Record how results moved on, in one transaction; an entered result's board is free again."""
+        if not marks:
+            return
+        assignments = Assignments(self.conn)
         with transaction(self.conn):
-            self.conn.execute(
-                sql.RESULT_SETTLE,
-                (status, self.clock() if status == "entered" else None, entry, problem, result.game),
-            )
+            for result, status, entry, problem in marks:
+                self.conn.execute(
+                    sql.RESULT_SETTLE,
+                    (status, self.clock() if status == "entered" else None, entry, problem, result.game),
+                )
+                if status == "entered":
+                    assignments.finish_within(result.assignment)
