@@ -176,3 +176,26 @@ def test_a_result_whose_players_are_not_the_tables_is_refused(
     )
     (refused,) = Results(conn).settle()
     assert refused.status == "refused" and "2 players but the table seats 4" in (refused.problem or "")
+
+
+def test_a_round_ending_on_every_board_at_once_goes_in_together(
+    intake: Intake, conn: sqlite3.Connection
+) -> None:
+    boards_online(intake, "board-1", "board-2", "board-3")
+    tid = a_tournament(conn, 12)
+    for number, assignment in enumerate(Assignments(conn).assign_round(tid), start=1):
+        board = f"board-{number}"
+        reports = Reports(board)
+        names = _table(conn, tid, assignment)
+        send(
+            intake, board, reports.game(1, names, assignment=assignment.id) + [reports.agree(1, [0, 1, 2, 3])]
+        )
+    settled = Results(conn).settle()
+    assert [r.status for r in settled] == ["entered"] * 3
+    t = Tournaments(conn).load(tid)
+    assert t.is_round_complete(1)
+    assert {e.actor for e in Tournaments(conn).audit(tid) if e.kind == "result"} == {
+        "board Table 1",
+        "board Table 2",
+        "board Table 3",
+    }
