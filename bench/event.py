@@ -326,9 +326,9 @@ def messages_per_game(broker: MosquittoBroker, folder: Path) -> dict[str, int]:
     from tests.webpanel.helpers import Api, make_settings
     from webpanel.app import close_app, create_app
 
-    counted: queue.Queue[str] = queue.Queue()
+    counted: queue.Queue[tuple[str, int]] = queue.Queue()
     watcher = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
-    watcher.on_message = lambda _c, _u, m: counted.put(m.topic.rsplit("/", 1)[1])
+    watcher.on_message = lambda _c, _u, m: counted.put((m.topic.rsplit("/", 1)[1], len(m.payload)))
     watcher.connect(broker.host, broker.port)
     watcher.subscribe(f"hautetension/{EVENT}/board/real-board/#", qos=1)
     watcher.loop_start()
@@ -367,8 +367,9 @@ def messages_per_game(broker: MosquittoBroker, folder: Path) -> dict[str, int]:
     time.sleep(1.0)
     counts: dict[str, int] = {}
     while not counted.empty():
-        leaf = counted.get()
+        leaf, size = counted.get()
         counts[leaf] = counts.get(leaf, 0) + 1
+        counts["bytes"] = counts.get("bytes", 0) + size
     uplink.close()
     close_app(app)
     live.stop()
@@ -404,7 +405,8 @@ def main() -> int:
         outbox_rows = counts.get("outbox", 0)
         print(
             f"Messages the broker delivered for one real game (4 players, 15 placements, 4 'I agree'):"
-            f" {json.dumps(counts, sort_keys=True)}, {sum(counts.values())} in all"
+            f" {json.dumps(counts, sort_keys=True)},"
+            f" {sum(v for k, v in counts.items() if k != 'bytes')} messages in all"
         )
         print()
         print(f"Game end on a board -> result in the standings ({args.waves} waves, each ending within 1 s)")

@@ -156,3 +156,11 @@ def test_every_event_api_route_is_in_the_openapi_document(event_app: Flask, visi
             for method in rule.methods - {"HEAD", "OPTIONS"}:
                 assert (path, method.lower()) in documented, f"{method} {path} is not in openapi.json"
     assert doc["paths"]["/api/event/boards"]["get"]["responses"]["200"]
+
+
+def test_the_tablet_entry_page_offers_no_local_board_on_the_event_server(
+    staff: Api, conn: sqlite3.Connection
+) -> None:
+    tid = a_tournament(conn, 4)
+    page = staff.get(f"/tournaments/{tid}/rounds/1/tables/1").get_data(as_text=True)
+    assert "Enter the result" in page and "start-on-board" not in page
