@@ -26,17 +26,24 @@ import importlib.metadata
 import logging
 import queue
 import sqlite3
-import threading
 import time
 from collections.abc import Callable
-from types import TracebackType
 from typing import Any
 
 from store.board_view import public_board
 from store.event.intake import Ack
 from store.journal import BoardState, Journal
 from store.outbox import Outbox, UplinkState
-from uplink.client import Connected, Disconnected, LinkClient, LinkEvent, Published, Received, Refused
+from uplink.client import (
+    Connected,
+    Disconnected,
+    LinkClient,
+    LinkEvent,
+    LinkLoop,
+    Published,
+    Received,
+    Refused,
+)
 from uplink.exc import MessageError
 from uplink.protocol import OFFLINE, Leaf, dumps, loads, parse_ack, topic
 from uplink.settings import UplinkSettings
@@ -57,7 +64,7 @@ def software_version() -> str:
         return "unknown"
 
 
-class Uplink:
+class Uplink(LinkLoop):
     """The uplink of one board database (a context manager: it stops and goes offline cleanly)."""
 
     def __init__(
@@ -101,47 +108,27 @@ class Uplink:
         self._looked_at = float("-inf")
         self._live: tuple[int, bool] | None = None
         self._live_at = float("-inf")
-        self._started = False
 
     # -- life ----------------------------------------------------------------------------
 
-    def start(self) -> None:
-        self.link.start()
-        self._started = True
-
-    def run(self, stop: threading.Event) -> None:
-        """Loop until *stop* is set (see the module docstring)."""
-        if not self._started:
-            self.start()
-        while not stop.is_set():
-            self.step()
-            self._wait(self.settings.poll_interval)
-
-    def _wait(self, timeout: float) -> None:
+    def pause(self) -> None:
         """Until the link has something to say (a PUBACK frees room for the next rows at once while
-        catching up, an ack, a drop) or *timeout* (time to look at the outbox and the board again)."""
+        catching up, an ack, a drop), at most ``poll_ms`` (time to look at the outbox and the board)."""
         try:
-            event = self.link.events.get(timeout=timeout)
+            event = self.link.events.get(timeout=self.settings.poll_interval)
         except queue.Empty:
             return
         self._handle(event)
 
+    def farewell(self) -> tuple[str, bytes]:
+        """Going offline cleanly: the retained status says so at once (no waiting for the keep-alive)."""
+        return self.topics[Leaf.STATUS], OFFLINE
+
     def close(self) -> None:
-        """Go offline cleanly: the retained status says so at once (no waiting for the keep-alive)."""
-        if self._started:
-            self._started = False
-            self.link.stop(last=(self.topics[Leaf.STATUS], OFFLINE))
+        super().close()
         if self.phase is not Phase.OFFLINE:
             self.phase = Phase.OFFLINE
             self.outbox.set_connected(False)
-
-    def __enter__(self) -> Uplink:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     # -- one loop turn -------------------------------------------------------------------
 

@@ -9,11 +9,14 @@ one thread only.
 
 from __future__ import annotations
 
+import abc
 import contextlib
 import queue
 import ssl
+import threading
 from dataclasses import dataclass
-from typing import Any
+from types import TracebackType
+from typing import Any, Self
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -54,6 +57,51 @@ class Published:
 
 
 LinkEvent = Connected | Refused | Disconnected | Received | Published
+
+
+class LinkLoop(abc.ABC):
+    """What both ends of the link share: their client started once, a loop of steps until told to stop,
+    and a clean stop (a context manager)."""
+
+    link: LinkClient
+    _started: bool = False
+
+    def start(self) -> None:
+        self.link.start()
+        self._started = True
+
+    def run(self, stop: threading.Event) -> None:
+        """Loop until *stop* is set."""
+        if not self._started:
+            self.start()
+        while not stop.is_set():
+            self.step()
+            self.pause()
+
+    @abc.abstractmethod
+    def step(self) -> None:
+        """One turn of the loop."""
+
+    def pause(self) -> None:
+        """Between two steps (a step that waits for the link itself needs no pause)."""
+        return None
+
+    def farewell(self) -> tuple[str, bytes] | None:
+        """The retained message to publish on a clean stop, if any."""
+        return None
+
+    def close(self) -> None:
+        if self._started:
+            self._started = False
+            self.link.stop(last=self.farewell())
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
 
 
 class LinkClient:

@@ -24,16 +24,14 @@ from __future__ import annotations
 import logging
 import queue
 import sqlite3
-import threading
 import time
 from collections.abc import Callable
-from types import TracebackType
 
 from store.db import transaction
 from store.event.intake import Intake, LiveReport, Receipt, Report
 from store.event.publish import Publications
 from store.event.results import Results
-from uplink.client import Connected, Disconnected, LinkClient, LinkEvent, Received, Refused
+from uplink.client import Connected, Disconnected, LinkClient, LinkEvent, LinkLoop, Received, Refused
 from uplink.exc import MessageError
 from uplink.protocol import Leaf, event_filter, loads, parse_row, parse_status, parse_topic, topic
 from uplink.settings import BrokerSettings
@@ -44,7 +42,7 @@ BATCH_MAX = 500
 """Messages stored in one transaction at most (a catch-up of thousands of rows goes in a few)."""
 
 
-class Ingest:
+class Ingest(LinkLoop):
     """The event server's MQTT client and intake loop (a context manager)."""
 
     def __init__(
@@ -77,30 +75,6 @@ class Ingest:
         self.duplicates = 0
         """Rows received again and discarded (a resend after a drop): counted, never stored twice."""
         self.last_receipt = Receipt()
-        self._started = False
-
-    def start(self) -> None:
-        self.link.start()
-        self._started = True
-
-    def run(self, stop: threading.Event) -> None:
-        if not self._started:
-            self.start()
-        while not stop.is_set():
-            self.step()
-
-    def close(self) -> None:
-        if self._started:
-            self._started = False
-            self.link.stop()
-
-    def __enter__(self) -> Ingest:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.close()
 
     # -- one loop turn ------------------------------------------------------------------------
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
-import signal
 import sys
 import threading
 from dataclasses import dataclass
@@ -79,7 +78,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hautetension.commands.panel import _check_port, _interrupt, configured_pin_hash
+    from hautetension.commands.panel import _check_port, configured_pin_hash, serve
     from store.db import DatabaseError
     from store.event.db import connect_event
     from uplink.ingest import Ingest
@@ -135,16 +134,11 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    signal.signal(signal.SIGTERM, _interrupt)
-    signal.signal(signal.SIGINT, _interrupt)
     try:
-        server.run()  # type: ignore[attr-defined]
-    except KeyboardInterrupt:
-        pass
+        serve(server, app)
     finally:
         stop.set()
         thread.join(timeout=5)
         ingest.close()
         conn.close()
-        close_app(app)
     return 0

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 import stat
 import subprocess
 import tomllib
@@ -11,32 +10,14 @@ from pathlib import Path
 
 from configuration import ConfigFile
 from hautetension.commands.central import CentralSettings
-from tests.hardware.test_service_systemd import SHIMS, _fake_system
+from tests.hardware.test_service_systemd import _fake_system, _install
 from uplink.settings import UplinkSettings
 
 REPO = Path(__file__).resolve().parents[2]
-EVENT_SHIMS = {
-    **SHIMS,
-    "mosquitto_passwd": 'echo "mosquitto_passwd $*" >> "$STATE/log"; echo "$3:hash-of-$4" >> "$2"',
-}
 
 
 def _run(script: str, root: Path, state: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    shims = state / "bin"
-    shims.mkdir(exist_ok=True)
-    for name, body in EVENT_SHIMS.items():
-        path = shims / name
-        path.write_text(f"#!/bin/sh\n{body}\n")
-        path.chmod(path.stat().st_mode | stat.S_IXUSR)
-    env = {
-        "PATH": f"{shims}:{os.environ['PATH']}",
-        "HT_ROOT": str(root),
-        "STATE": str(state),
-        "PYTHON": str(shims / "fake-python"),
-    }
-    return subprocess.run(
-        ["sh", str(REPO / "systemd" / script), *args], env=env, capture_output=True, text=True, timeout=60
-    )
+    return _install(root, state, *args, script=script)
 
 
 UPLINK = [

@@ -23,12 +23,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from paho.mqtt.enums import CallbackAPIVersion
 
-from games.hautetension.circuit import evaluate
 from games.hautetension.layout import load_layout
 from store.db import connect
 from tests.hardware.helpers import Rig
 from tests.servers.mosquitto import MosquittoBroker
 from tests.uplink.helpers import EVENT, broker_settings, wait_for
+from tests.webpanel.helpers import a_possible_dark_last_pawn
 from uplink.board import Phase, Uplink
 from uplink.protocol import Leaf, topic
 from uplink.settings import UplinkSettings
@@ -135,14 +135,7 @@ placements = st.lists(
 def test_the_broker_delivers_the_same_bytes_for_an_attack_and_a_defense_pawn(
     broker: MosquittoBroker, prior: list[tuple[str, str]], final_slot: str
 ) -> None:
-    assume(final_slot not in {slot for slot, _ in prior})
-    final_player = len(prior) % 2
-    for player in (0, 1):  # a real hand holds at most 3 defense pawns
-        defense = sum(1 for i, (_, kind) in enumerate(prior) if kind == "defense" and i % 2 == player)
-        assume(defense + (player == final_player) <= 3)
-    attack = {slot for slot, kind in prior if kind == "attack"}
-    assume(not evaluate(LAYOUT, attack).lit)
-    assume(evaluate(LAYOUT, attack | {final_slot}).lit == evaluate(LAYOUT, attack).lit)
+    assume(a_possible_dark_last_pawn(LAYOUT, prior, final_slot))
     with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as d:
         with_attack = _play(Path(a), broker, [*prior, (final_slot, "attack")])
         with_defense = _play(Path(d), broker, [*prior, (final_slot, "defense")])
