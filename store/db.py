@@ -160,6 +160,30 @@ MIGRATIONS: list[str] = [
     CREATE INDEX digital_games_open_by_creator ON digital_games (status, creator);
     CREATE INDEX digital_games_by_change ON digital_games (status, updated_at);
     """,
+    # 6: the event network (see store/outbox.py): what the board reports, numbered by its own
+    # sequence, written with the journal entries it reports; and the uplink's side of the link.
+    """
+    CREATE TABLE IF NOT EXISTS outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        journal_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        game_id INTEGER,
+        at REAL NOT NULL,
+        body TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS uplink_state (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        event TEXT NOT NULL,
+        board TEXT NOT NULL,
+        history TEXT NOT NULL,
+        first_seq INTEGER NOT NULL,
+        acked_seq INTEGER NOT NULL DEFAULT 0,
+        connected INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL,
+        assignment TEXT,
+        note TEXT
+    );
+    """,
 ]
 
 

@@ -76,17 +76,24 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    # Stop cleanly on SIGTERM (systemd) and on SIGINT even when the parent
+    serve(server, app)
+    return 0
+
+
+def serve(server: Any, app: Any) -> None:
+    """Run *server* until SIGTERM (systemd) or SIGINT, then close *app*."""
+    from webpanel.app import close_app
+
+    # Stop cleanly on SIGTERM and on SIGINT even when the parent
     # started us with SIGINT ignored (a background job inherits SIG_IGN).
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)
     try:
-        server.run()  # type: ignore[attr-defined]
+        server.run()
     except KeyboardInterrupt:
         pass
     finally:
         close_app(app)
-    return 0
 
 
 def configured_pin_hash(config: ConfigFile) -> str:
