@@ -31,6 +31,9 @@ class CommandKind(enum.Enum):
     """payload: {"slot": "a9", "pawn": "attack" | "defense" | null} (sim backend only)."""
     SIM_BUTTON = "sim-button"
     """payload: {"held": bool} (sim backend only)."""
+    WIRING = "wiring"
+    """payload: {"action": "start" | "stop" | "redo" | "accept" | "reset", "slot"?, "restart"?} — the
+    wiring wizard (refused during a game)."""
 
 
 class CommandStatus(enum.Enum):

@@ -114,6 +114,18 @@ MIGRATIONS: list[str] = [
     CREATE INDEX IF NOT EXISTS digital_tournament_tables_by_table
         ON digital_tournament_tables (tournament_id, round, table_number);
     """,
+    # 5: the wiring wizard's progress, so it resumes after an interruption (see store/wiring.py).
+    """
+    CREATE TABLE wiring_progress (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        layout TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        progress TEXT NOT NULL,
+        view TEXT NOT NULL,
+        running TEXT
+    );
+    """,
 ]
 
 
