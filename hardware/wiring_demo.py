@@ -22,9 +22,10 @@ from hardware.settings import ChannelRef, HardwareSettings, SlotWiring
 from hardware.virtual import VirtualBoard
 
 
-def scramble(settings: HardwareSettings, layout: Layout, *, seed: int) -> dict[str, SlotWiring]:
+def scramble(settings: HardwareSettings, layout: Layout, *, seed: int,
+             cross: bool = True) -> dict[str, SlotWiring]:
     """The configured map of *settings*, rewired: multiplexers swapped, channels permuted within
-    each multiplexer, and one slot (chosen by *seed*, like the rest) with its contacts crossed."""
+    each multiplexer, and (*cross*) one slot, chosen by *seed* like the rest, with its contacts crossed."""
     if settings.references:
         raise ValueError("scramble a board without reference channels: a slot could land on one")
     rng = random.Random(seed)
@@ -45,7 +46,8 @@ def scramble(settings: HardwareSettings, layout: Layout, *, seed: int) -> dict[s
     wiring = {slot: SlotWiring(moved(w.presence), moved(w.conduction))
               for slot, w in settings.slot_map(layout).items()}
     crossed = rng.choice(layout.slots)
-    wiring[crossed] = SlotWiring(wiring[crossed].conduction, wiring[crossed].presence)
+    if cross:
+        wiring[crossed] = SlotWiring(wiring[crossed].conduction, wiring[crossed].presence)
     return wiring
 
 
@@ -78,5 +80,5 @@ class SimulatedBuilder:
                 return f"lift the pawn from {standing}"
         if wanted is not None and slot is not None and slot not in board.pawns:
             board.place(slot, wanted)
-            return f"place a {wanted.value} pawn on {slot}"
+            return f"place {'an' if wanted is PawnKind.ATTACK else 'a'} {wanted.value} pawn on {slot}"
         return None
