@@ -19,6 +19,7 @@ then; the service ignores them until the wizard stops.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -116,6 +117,18 @@ def _saved_progress(store: WiringProgress | None, layout: Layout) -> Progress | 
 
 
 ACTIONS = ("start", "stop", "redo", "accept", "reset")
+HOLD_RANGE = (0.02, 5.0)
+
+
+def _timing(payload: Mapping[str, Any], timing: LearnTiming | None) -> LearnTiming | None:
+    """A start's ``hold`` (seconds the contacts must stay still), within :data:`HOLD_RANGE`."""
+    hold = payload.get("hold")
+    if hold is None:
+        return timing
+    low, high = HOLD_RANGE
+    if isinstance(hold, bool) or not isinstance(hold, int | float) or not low <= hold <= high:
+        raise WiringError(f"hold must be a number of seconds from {low:g} to {high:g}, not {hold!r}")
+    return dataclasses.replace(timing or LearnTiming(), hold=float(hold))
 
 
 def wiring_command(session: WiringSession | None, payload: Mapping[str, Any], *, backend: BoardBackend,
@@ -129,7 +142,7 @@ def wiring_command(session: WiringSession | None, payload: Mapping[str, Any], *,
     if action == "start":
         if session is None:
             session = WiringSession(backend, layout, store=store, owner=IN_SERVICE, now=now,
-                                    restart=bool(payload.get("restart")), timing=timing)
+                                    restart=bool(payload.get("restart")), timing=_timing(payload, timing))
         return session, {"running": True, "view": session.view()}
     if action == "reset":
         if session is not None:

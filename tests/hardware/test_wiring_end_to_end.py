@@ -4,6 +4,7 @@ other line kept), and the board then plays a game correctly with the new configu
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from configuration import load_config
@@ -86,7 +87,8 @@ def test_the_wizard_recovers_a_scrambled_map_and_the_board_then_plays_a_game(
     board.close()
 
     text = updated_text(CONFIG, result.slots, old, pinwheel, note="learned by the wiring wizard")
-    assert text is not None and text.startswith(CONFIG + "\n[hardware.slots]\n# learned by the wiring wizard\n")
+    assert text is not None
+    assert text.startswith(CONFIG + "\n[hardware.slots]\n# learned by the wiring wizard\n")
     backup = write(path, text)
     assert backup is not None and backup.read_text() == CONFIG
     new = load_settings(load_config(path), pinwheel)
@@ -105,12 +107,12 @@ def test_the_wizard_recovers_a_scrambled_map_and_the_board_then_plays_a_game(
 
 
 def play_a_game(board: GpioBoard, virtual: VirtualBoard, layout: Layout, clock: SimulatedClock,
-                conn: object) -> None:
+                conn: sqlite3.Connection) -> None:
     """Ana (lamp N) closes the straight row f9-f5 to her own lamp while Ben places along row 1:
     every pawn is seen on its slot, lamp N lights, Ana is out and Ben wins."""
-    journal, commands = Journal(conn), Commands(conn)  # type: ignore[arg-type]
-    service = BoardService(board, layout, journal=journal, commands=commands,
-                           settings=BoardSettings(min_turn=0.0, settle=0.05), clock=clock.now, sleep=clock.wait)
+    journal, commands = Journal(conn), Commands(conn)
+    service = BoardService(board, layout, journal=journal, commands=commands, clock=clock.now,
+                           settings=BoardSettings(min_turn=0.0, settle=0.05), sleep=clock.wait)
     service.start()
 
     def run(seconds: float = 0.06) -> None:
