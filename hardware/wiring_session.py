@@ -28,10 +28,13 @@ from games.hautetension.layout import Layout
 from hardware.backend import BoardBackend, RawChannels
 from hardware.exc import WiringError
 from hardware.wiring import LearnTiming, Notice, Progress, WiringLearner
+from store.commands import WIRING_ACTIONS
 from store.wiring import WiringProgress
 
 VIEW_EVERY = 0.2
 """Seconds between two writes of the view when only it changed (the page reads it a few times a second)."""
+ALIVE_EVERY = 2.0
+"""The row is written at least this often while the wizard runs: its ``updated_at`` says it is alive."""
 IN_SERVICE = "board service"
 """``running`` when the board service runs the wizard."""
 
@@ -52,25 +55,29 @@ class WiringSession:
         self.owner = owner
         progress = None if restart else _saved_progress(store, layout)
         settings = raw.settings
+        self.current = settings.slot_map(layout)
         try:
-            self.learner = WiringLearner.for_board(settings, layout.slots, settings.slot_map(layout),
+            self.learner = WiringLearner.for_board(settings, layout.slots, self.current,
                                                    timing=timing, progress=progress)
         except ValueError as exc:
             raise WiringError(f"{exc} (hautetension wiring learn --restart)") from None
         raw.read_every_channel(True)
         self._saved_view: dict[str, Any] | None = None
-        self._saved_at = -math.inf
+        self._saved_at = self._written_at = -math.inf
         self.save(now)
 
     def scanned(self, now: float) -> list[Notice]:
         """Feed the learner the scan just made (the scanner's levels); the notices it gave."""
         notices = self.learner.feed(self.raw.levels, now)
         if notices or now - self._saved_at >= VIEW_EVERY:
-            self.save(now, only_if_changed=not notices)
+            self.save(now, only_if_changed=not notices and now - self._written_at < ALIVE_EVERY)
         return notices
 
     def view(self) -> dict[str, Any]:
-        return {**self.learner.view(), "running": self.owner, "layout": self.layout.name}
+        """The learner's view, with who runs it and the learned slots the configured map has elsewhere."""
+        moved = [slot for slot, w in self.learner.progress.learned.items() if w != self.current[slot]]
+        return {**self.learner.view(), "running": self.owner, "layout": self.layout.name,
+                "moved": sorted(moved, key=self.layout.slots.index)}
 
     def save(self, now: float, *, only_if_changed: bool = False) -> None:
         """Write the progress and the view (durable when this returns)."""
@@ -79,7 +86,7 @@ class WiringSession:
         if self.store is None or (only_if_changed and view == self._saved_view):
             return
         self.store.save(self.layout.name, self.learner.progress.to_json(), view, running=self.owner)
-        self._saved_view = view
+        self._saved_view, self._written_at = view, now
 
     def redo(self, slot: str, now: float) -> None:
         try:
@@ -116,7 +123,6 @@ def _saved_progress(store: WiringProgress | None, layout: Layout) -> Progress | 
         raise WiringError(f"the saved wiring progress cannot be read ({exc}): start over") from None
 
 
-ACTIONS = ("start", "stop", "redo", "accept", "reset")
 HOLD_RANGE = (0.02, 5.0)
 
 
@@ -137,8 +143,8 @@ def wiring_command(session: WiringSession | None, payload: Mapping[str, Any], *,
     """Carry out a ``WIRING`` command (``{"action": ..., "slot"?, "restart"?}``) in the board service:
     the session afterwards (``None``: not running) and the command's result."""
     action = payload.get("action")
-    if action not in ACTIONS:
-        raise WiringError(f"the wiring action must be one of {', '.join(ACTIONS)}, not {action!r}")
+    if action not in WIRING_ACTIONS:
+        raise WiringError(f"the wiring action must be one of {', '.join(WIRING_ACTIONS)}, not {action!r}")
     if action == "start":
         if session is None:
             session = WiringSession(backend, layout, store=store, owner=IN_SERVICE, now=now,
