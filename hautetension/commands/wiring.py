@@ -11,6 +11,8 @@ staff page; ``reset`` forgets the progress. See docs/hardware.md, "Wiring wizard
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -127,7 +129,23 @@ def _connect(args: argparse.Namespace, config: ConfigFile) -> Any:
     from configuration import database_path
     from store.db import connect
 
-    return connect(args.db or database_path(config))
+    path = Path(args.db or database_path(config))
+    conn = connect(path)
+    keep_owner(path)
+    return conn
+
+
+def keep_owner(database: Path) -> None:
+    """Run as root (to write the configuration in /etc), the command must not leave SQLite's ``-wal`` and
+    ``-shm`` files owned by root beside the database: the board service could not open it any more."""
+    if os.geteuid() != 0:
+        return
+    owner = database.stat()
+    for suffix in ("-wal", "-shm"):
+        side = database.with_name(database.name + suffix)
+        with contextlib.suppress(OSError):
+            if (side.stat().st_uid, side.stat().st_gid) != (owner.st_uid, owner.st_gid):
+                os.chown(side, owner.st_uid, owner.st_gid)
 
 
 def _open(args: argparse.Namespace, config: ConfigFile, layout: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -242,3 +243,17 @@ def _none() -> object:
     class Empty:
         view: dict[str, object] = {}
     return Empty()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_run_as_root_it_leaves_the_database_files_to_their_owner(tmp_path: Path) -> None:
+    from hautetension.commands.wiring import keep_owner
+
+    database = tmp_path / "board.db"
+    conn = connect(database)
+    os.chown(database, 65534, 65534)  # the database belongs to the service's user
+    keep_owner(database)
+    for suffix in ("-wal", "-shm"):
+        side = tmp_path / f"board.db{suffix}"
+        assert (side.stat().st_uid, side.stat().st_gid) == (65534, 65534)
+    conn.close()
