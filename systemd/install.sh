@@ -9,8 +9,8 @@
 #   2. creates the group "hautetension", the user "hautetension" (the board service,
 #      also in the gpio and dialout groups), "hautetension-panel" (the web panel) and,
 #      with --kiosk, "hautetension-kiosk" (the display);
-#   3. creates a venv in /opt/hautetension/venv and installs this checkout into it
-#      (with the "pi" extra: lgpio / RPi.GPIO);
+#   3. creates a venv in /opt/hautetension/venv, compiles the panel's translation
+#      catalogues and installs this checkout into it (with the "pi" extra: lgpio / RPi.GPIO);
 #   4. installs the example configuration as /etc/hautetension/config.toml (first run
 #      only, with [board] backend set from --backend) and, always, as
 #      /etc/hautetension/config.example.toml for reference;
@@ -109,6 +109,10 @@ if [ ! -x "$ROOT$PREFIX/venv/bin/python" ]; then
     "$PYTHON" -m venv "$ROOT$PREFIX/venv"
     say "created $PREFIX/venv"
 fi
+# The panel's compiled translation catalogues (.mo) are built from the checkout's .po files
+# (they are not in git), before the checkout is installed with them.
+"$ROOT$PREFIX/venv/bin/python" -m pip install -q babel
+"$ROOT$PREFIX/venv/bin/python" "$SOURCE/tools/catalogs.py" compile --force
 "$ROOT$PREFIX/venv/bin/python" -m pip install -q --upgrade "$SOURCE$EXTRAS"
 say "installed $SOURCE$EXTRAS into $PREFIX/venv"
 

@@ -28,7 +28,7 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     "firmware_bridge": frozenset({"serial"}),
     "store": frozenset({"games", "psycopg"}),
     "webpanel": frozenset({"games", "store", "flask", "werkzeug", "jinja2", "markupsafe", "waitress", "segno",
-                           "flask_babel"}),
+                           "flask_babel", "babel"}),
     "uplink": frozenset({"store", "paho"}),
     "hautetension": EVERYTHING,
     CONFIG_LEAF: frozenset(),

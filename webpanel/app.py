@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import Blueprint, Flask
 
-from webpanel import csrf, db, errors, security
+from webpanel import csrf, db, errors, i18n, security
 from webpanel.auth import AttemptLimiter, is_staff
 from webpanel.config import PanelSettings
 from webpanel.stream import BoardFollower
@@ -73,6 +73,7 @@ def create_app(
     security.init_app(app)
     csrf.init_app(app)
     db.init_app(app)
+    i18n.init_app(app)
     app.jinja_env.globals["is_staff"] = is_staff
     # Areas link themselves in the shared navigation only when they are registered.
     app.jinja_env.globals["has_endpoint"] = lambda endpoint: endpoint in app.view_functions

@@ -17,6 +17,8 @@ from configuration import DEFAULT_DEV_DATABASE, ConfigError, ConfigFile, Section
 DEFAULT_DATABASE = DEFAULT_DEV_DATABASE
 SECRET_KEY_FILENAME = "panel-secret.key"
 STAFF_PIN_FILENAME = "staff-pin.hash"
+LANGUAGES = ("fr", "en")
+"""The panel's languages (webpanel/translations/): the first is the default."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,8 @@ class PanelSettings:
     """Connections waitress holds at once; 0 fits it to the open-file limit (webpanel/serve.py)."""
     trusted_proxy: str = ""
     """The front server's address: only from it is ``X-Forwarded-For`` taken as the client's address."""
+    language: str = LANGUAGES[0]
+    """The pages' language when neither the visitor's switch nor their browser chooses one."""
 
     @classmethod
     def from_config(cls, config: ConfigFile) -> PanelSettings:
@@ -86,6 +90,7 @@ class PanelSettings:
             secure_cookies=s.flag("secure_cookies", cls.secure_cookies),
             connection_limit=s.integer("connection_limit", cls.connection_limit, minimum=0),
             trusted_proxy=s.text("trusted_proxy", cls.trusted_proxy),
+            language=s.choice("language", LANGUAGES, cls.language),
         )
         s.check(settings.problems())
         return settings

@@ -233,7 +233,8 @@ class FakeService:
         }
 
     def private(self) -> dict[str, Any]:
-        return {"board": dict(sorted(self.board.items())), "lamp_test": self.lamp_test}
+        game = self.game.to_json() if self.game is not None and self.status else None
+        return {"board": dict(sorted(self.board.items())), "game": game, "lamp_test": self.lamp_test}
 
 
 def make_settings(tmp_path: Path, **overrides: Any) -> PanelSettings:

@@ -204,5 +204,5 @@ def test_an_anomaly_pauses_the_game_on_the_live_page(
     live.wait_for_selector("#slot-h3.occupied")
     staff.post("/api/sim/slots/h3", {"pawn": None})  # a pawn lifted during the game
     live.wait_for_selector("#slot-h3.anomaly")
-    expect(live.locator("#anomalies")).to_contain_text("pawn lifted from h3")
+    expect(live.locator("#anomalies")).to_contain_text("The pawn on h3 was lifted: put it back.")
     assert page_errors == []

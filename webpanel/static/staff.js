@@ -1,5 +1,5 @@
 /* Staff service mode pages: login, health, slot/lamp tests, games, journal. */
-import { api, byId, el } from "/static/panel.js";
+import { api, byId, el, showError } from "/static/panel.js";
 
 function shown(value) { return value === null || value === undefined ? "—" : String(value); }
 
@@ -27,7 +27,7 @@ if (loginForm) {
       var next = new URLSearchParams(window.location.search).get("next");
       window.location.href = next && next.charAt(0) === "/" && next.charAt(1) !== "/" ? next : "/staff";
     } catch (err) {
-      byId("login-msg").textContent = err.message;
+      showError(byId("login-msg"), err);
     }
   });
 }
