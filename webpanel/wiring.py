@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import Blueprint, Flask, Response, jsonify, render_template
+from flask import Blueprint, Response, jsonify, render_template
 
 from store.commands import WIRING_ACTIONS, CommandKind
 from store.wiring import WiringProgress
@@ -80,14 +80,6 @@ def api_wiring_action() -> Response:
         raise ApiError(409, DURING_GAME)
     command = submit(CommandKind.WIRING, dict(body))
     return jsonify({"ok": True, "result": command.result})
-
-
-def init_app(app: Flask) -> None:
-    # Until Flask-Babel is set up, the template's _() marks show the English text as it is.
-    i18n = "jinja2.ext.InternationalizationExtension"
-    if "babel" not in app.extensions and i18n not in app.jinja_env.extensions:
-        app.jinja_env.add_extension("jinja2.ext.i18n")
-        app.jinja_env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
 
 
 def _schema(properties: dict[str, Any]) -> dict[str, Any]:

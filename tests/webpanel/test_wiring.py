@@ -196,3 +196,34 @@ def test_a_builder_learns_slots_on_the_page(browser: Any, served: Any, board: Bo
         "2 slots are wired otherwise than the configuration says.")
     expect(page.locator("#wiring-done code")).to_have_text("sudo hautetension wiring apply")
     assert errors == []
+
+
+@pytest.mark.browser
+def test_the_page_speaks_french_with_every_problem_in_words(browser: Any, served: Any, board: Board) -> None:
+    from tests.webpanel import i18n_checks
+
+    page = browser.new_context(locale="fr-FR").new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors = watch_errors(page)
+    page.goto(served.url + "/staff/login?next=/staff/wiring")
+    page.fill("#pin", PIN)
+    page.click("#login-form button[type=submit]")
+    page.wait_for_selector("#wiring-page")
+    page.click("#wiring-start")
+    expect(page.locator("#wiring-instruction")).to_have_text("Posez un pion de défense sur a9.")
+    board.virtual.place("a9", PawnKind.ATTACK)
+    expect(page.locator("#wiring-problems li")).to_contain_text(
+        "un pion d’attaque au lieu d’un pion de défense")
+    assert page.get_attribute("html", "lang") == "fr"
+    assert i18n_checks.english_words(page.content()) == []
+    assert errors == []
+
+
+def test_the_page_has_words_for_every_problem_the_wizard_explains() -> None:
+    """A problem kind without its words on the page would be shown in the service's English."""
+    from pathlib import Path
+
+    from hardware.wiring import ProblemKind
+
+    script = (Path(__file__).parents[2] / "webpanel" / "static" / "wiring.js").read_text()
+    assert [kind.value for kind in ProblemKind if f'case "{kind.value}":' not in script] == []

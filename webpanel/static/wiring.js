@@ -1,16 +1,8 @@
 /* The wiring wizard's page (staff/wiring.html): the board drawn with the slot to fill highlighted and
  * the learned slots marked, the task and the problems in words, and the buttons that steer the wizard
  * the board service runs (GET and POST /api/staff/wiring). */
-import * as panel from "/static/panel.js";
+import { _, api, byId, el, ngettext, showError } from "/static/panel.js";
 import { draw } from "/static/layout-draw.js";
-
-var api = panel.api, byId = panel.byId, el = panel.el;
-// The page's language once the panel has its catalogue; until then the English text, placeholders filled.
-var _ = panel._ || function (text, params) {
-  return text.replace(/%\((\w+)\)[sd]/g, function (whole, name) {
-    return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
-  });
-};
 
 var slots = null;      // the drawn slots by name
 var chosen = null;     // the slot picked on the drawing, to learn again
@@ -128,27 +120,38 @@ function render(data) {
   byId("wiring-done").hidden = !done;
   if (done) {
     byId("wiring-summary").textContent = view.moved.length
-      ? _("%(num)s slots are wired otherwise than the configuration says.", { num: view.moved.length })
+      ? ngettext("%(num)d slot is wired otherwise than the configuration says.",
+        "%(num)d slots are wired otherwise than the configuration says.", view.moved.length)
       : _("Every slot is where the configuration says: there is nothing to write.");
   }
+}
+
+var refreshFailed = false;  // the message shown is the last refresh's error (the next good one clears it)
+
+function clearMessage() {
+  var node = byId("wiring-msg");
+  node.textContent = "";
+  node.removeAttribute("lang");
 }
 
 async function refresh() {
   try {
     render(await api("GET", "/api/staff/wiring"));
-    byId("wiring-msg").textContent = "";
+    if (refreshFailed) { clearMessage(); refreshFailed = false; }
   } catch (err) {
-    byId("wiring-msg").textContent = err.message;
+    showError(byId("wiring-msg"), err);
+    refreshFailed = true;
   }
 }
 
 async function act(body) {
   try {
     await api("POST", "/api/staff/wiring", body);
-    byId("wiring-msg").textContent = "";
+    clearMessage();
   } catch (err) {
-    byId("wiring-msg").textContent = err.message;
+    showError(byId("wiring-msg"), err);
   }
+  refreshFailed = false;
   await refresh();
 }
 
