@@ -142,15 +142,21 @@ def expect(locator: Any) -> Any:
     return playwright_expect(locator)
 
 
-@pytest.mark.browser
-def test_a_builder_learns_slots_on_the_page(browser: Any, served: Any, board: Board) -> None:
-    page = browser.new_context().new_page()
+def wiring_page(browser: Any, served: Any, **context: Any) -> tuple[Any, list[str]]:
+    """The wiring page on a device of its own, logged in as staff; and its errors."""
+    page = browser.new_context(**context).new_page()
     page.set_default_timeout(TIMEOUT_MS)
     errors = watch_errors(page)
     page.goto(served.url + "/staff/login?next=/staff/wiring")
     page.fill("#pin", PIN)
     page.click("#login-form button[type=submit]")
     page.wait_for_selector("#wiring-page")
+    return page, errors
+
+
+@pytest.mark.browser
+def test_a_builder_learns_slots_on_the_page(browser: Any, served: Any, board: Board) -> None:
+    page, errors = wiring_page(browser, served)
     expect(page.locator("#wiring-status")).to_contain_text("Not started")
     expect(page.locator("#slot-a9")).to_be_visible()
     page.click("#wiring-start")
@@ -202,13 +208,7 @@ def test_a_builder_learns_slots_on_the_page(browser: Any, served: Any, board: Bo
 def test_the_page_speaks_french_with_every_problem_in_words(browser: Any, served: Any, board: Board) -> None:
     from tests.webpanel import i18n_checks
 
-    page = browser.new_context(locale="fr-FR").new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors = watch_errors(page)
-    page.goto(served.url + "/staff/login?next=/staff/wiring")
-    page.fill("#pin", PIN)
-    page.click("#login-form button[type=submit]")
-    page.wait_for_selector("#wiring-page")
+    page, errors = wiring_page(browser, served, locale="fr-FR")
     page.click("#wiring-start")
     expect(page.locator("#wiring-instruction")).to_have_text("Posez un pion de défense sur a9.")
     board.virtual.place("a9", PawnKind.ATTACK)
