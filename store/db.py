@@ -116,7 +116,7 @@ MIGRATIONS: list[str] = [
     """,
     # 5: the wiring wizard's progress, so it resumes after an interruption (see store/wiring.py).
     """
-    CREATE TABLE wiring_progress (
+    CREATE TABLE IF NOT EXISTS wiring_progress (
         id INTEGER PRIMARY KEY CHECK (id = 1),
         layout TEXT NOT NULL,
         started_at REAL NOT NULL,
