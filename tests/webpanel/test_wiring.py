@@ -227,3 +227,24 @@ def test_the_page_has_words_for_every_problem_the_wizard_explains() -> None:
 
     script = (Path(__file__).parents[2] / "webpanel" / "static" / "wiring.js").read_text()
     assert [kind.value for kind in ProblemKind if f'case "{kind.value}":' not in script] == []
+
+
+@pytest.mark.browser
+def test_on_the_simulated_board_the_page_does_what_it_asks(browser: Any, served: Any, board: Board) -> None:
+    page, errors = wiring_page(browser, served)
+    simulate = page.locator("#wiring-simulate")
+    expect(simulate).to_be_hidden()
+    page.click("#wiring-start")
+    instruction = page.locator("#wiring-instruction")
+    expect(instruction).to_have_text("Place a defense pawn on a9.")
+    simulate.click()
+    expect(instruction).to_have_text("Replace the defense pawn on a9 with an attack pawn.")
+    assert board.virtual.pawns == {"a9": PawnKind.DEFENSE}
+    simulate.click()
+    expect(instruction).to_have_text("Lift the pawn from a9, then place a defense pawn on b9.")
+    assert board.virtual.pawns == {"a9": PawnKind.ATTACK}
+    simulate.click()
+    expect(instruction).to_have_text("Place a defense pawn on b9.")
+    assert board.virtual.pawns == {}
+    expect(page.locator("#wiring-progress")).to_have_text("1 of 80 slots learned")
+    assert errors == []

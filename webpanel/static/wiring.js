@@ -111,6 +111,8 @@ function render(data) {
   byId("wiring-stop").disabled = !steering;
   byId("wiring-restart").disabled = running || !data.service.running;
   byId("wiring-redo").disabled = !steering || chosen === null;
+  // On the simulated board nobody's hands are on the pawns: this button does what the wizard asks.
+  byId("wiring-simulate").hidden = !(steering && data.service.backend === "sim" && view && view.slot);
   byId("wiring-accept").hidden = !(steering && view && view.problems.some(function (p) {
     return p.kind === "closed-on-empty-board";
   }));
@@ -127,6 +129,28 @@ function render(data) {
 }
 
 var refreshFailed = false;  // the message shown is the last refresh's error (the next good one clears it)
+
+function pawn(slot, kind) { return api("POST", "/api/sim/slots/" + slot, { pawn: kind }); }
+
+/* The next move the wizard asks for, made on the simulated board (its slots API): lift the pawn left
+ * on the previous slot, place the defense pawn, or swap it for an attack pawn. */
+async function simulate() {
+  var view = last && last.wizard;
+  if (!view || !view.slot) { return; }
+  try {
+    if (view.leftover) {
+      await pawn(view.leftover, null);
+    } else if (view.task === "defense") {
+      await pawn(view.slot, "defense");
+    } else if (view.task === "attack") {
+      await pawn(view.slot, null).catch(function (err) { if (err.status !== 409) { throw err; } });
+      await pawn(view.slot, "attack");
+    }
+    clearMessage();
+  } catch (err) {
+    showError(byId("wiring-msg"), err);
+  }
+}
 
 function clearMessage() {
   var node = byId("wiring-msg");
@@ -174,6 +198,7 @@ async function start() {
     if (window.confirm(_("Forget every slot learned so far and start over?"))) { act({ action: "start", restart: true }); }
   });
   byId("wiring-accept").addEventListener("click", function () { act({ action: "accept" }); });
+  byId("wiring-simulate").addEventListener("click", simulate);
   byId("wiring-redo").addEventListener("click", function () {
     if (chosen !== null) { act({ action: "redo", slot: chosen }); }
   });
