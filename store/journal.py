@@ -212,6 +212,35 @@ class Journal:
         params.append(limit)
         return [_entry(row) for row in self.conn.execute(query, params)]
 
+    def newest(
+        self,
+        before_id: int | None = None,
+        *,
+        limit: int = 500,
+        kinds: Sequence[JournalKind] | None = None,
+        game_id: int | None = None,
+        since: float | None = None,
+    ) -> list[Entry]:
+        """Entries newest first (what staff read): below *before_id* (from the last without), of
+        *kinds*, of one game, written at or after *since* (Unix time)."""
+        query = "SELECT id, at, kind, game_id, public, private FROM journal WHERE 1"
+        params: list[Any] = []
+        if before_id is not None:
+            query += " AND id < ?"
+            params.append(before_id)
+        if kinds:
+            query += f" AND kind IN ({','.join('?' * len(kinds))})"
+            params.extend(JournalKind(kind).value for kind in kinds)
+        if game_id is not None:
+            query += " AND game_id = ?"
+            params.append(game_id)
+        if since is not None:
+            query += " AND at >= ?"
+            params.append(since)
+        query += " ORDER BY id DESC LIMIT ?"
+        params.append(limit)
+        return [_entry(row) for row in self.conn.execute(query, params)]
+
     def game_entries(self, game_id: int) -> list[Entry]:
         """Every entry of one game, oldest first (what recovery replays)."""
         rows = self.conn.execute(

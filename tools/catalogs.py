@@ -99,10 +99,10 @@ def fill_from_source(catalog: Catalog) -> None:
             continue
         if message.fuzzy:  # a guess from a similar message: the source text is the right one
             message.flags.discard("fuzzy")
-            message.string = ""
+            message.string = ("", "") if isinstance(message.id, tuple | list) else ""
             message.previous_id = []
         if isinstance(message.id, tuple | list):
-            if not all(message.string or ()):
+            if not message.string or not all(message.string):
                 message.string = (message.id[0], message.id[1])
         elif not message.string:
             message.string = message.id

@@ -16,10 +16,7 @@ from tools import catalogs
 
 REPO = catalogs.ROOT
 
-NOT_YET_TRANSLATED = ("webpanel/lobby/", "webpanel/tournaments/", "webpanel/templates/staff/game.html",
-                      "webpanel/templates/staff/health.html", "webpanel/templates/staff/journal.html",
-                      "webpanel/templates/staff/tests.html",
-                      "webpanel/static/staff.js")
+NOT_YET_TRANSLATED = ("webpanel/lobby/", "webpanel/tournaments/")
 """Areas whose pages are still English only: the checks skip them. An area that is translated
 leaves this list (docs/webpanel.md, "Languages")."""
 
@@ -114,11 +111,17 @@ CODE_ATTRIBUTES = {"class", "className", "id", "role", "type", "name", "rel", "h
 """Attributes whose value is code, however many words it has ("class": "seat out")."""
 
 
+SELECTOR_TAKERS = ("querySelector", "querySelectorAll", "closest", "matches")
+"""Functions whose string argument is a CSS selector ("thead th")."""
+
+
 def _is_code_attribute(tokens: list[Any], index: int) -> bool:
-    """Whether the string at *index* is the value of a code attribute: ``"class": "…"`` in an
-    object or ``setAttribute("class", "…")``."""
-    if index < 2 or tokens[index - 1].type != "operator" or tokens[index - 1].value not in (":", ","):
+    """Whether the string at *index* is code however many words it has: the value of a code
+    attribute (``"class": "…"`` in an object, ``setAttribute("class", "…")``) or a selector."""
+    if index < 2 or tokens[index - 1].type != "operator" or tokens[index - 1].value not in (":", ",", "("):
         return False
+    if tokens[index - 1].value == "(":
+        return tokens[index - 2].type == "name" and tokens[index - 2].value.endswith(SELECTOR_TAKERS)
     key = tokens[index - 2]
     name = key.value if key.type == "name" else unquote_string(key.value) if key.type == "string" else None
     return name in CODE_ATTRIBUTES

@@ -143,7 +143,7 @@ def test_staff_log_in_see_health_and_are_refused_the_slot_test_during_a_game(
     expect(page.locator("#game-msg")).to_have_text("Game started.")
     assert service.game is not None and service.game.seats[0].name == "Zoé"
     page.click("text=Tests")
-    expect(page.locator("#slots-msg")).to_contain_text("refused while a game is running")
+    expect(page.locator("#slots-msg")).to_contain_text("the slot test waits for it to end")
     page.click("#lamps-on")
     expect(page.locator("#tests-msg")).to_contain_text("game is running")
     assert not service.lamp_test

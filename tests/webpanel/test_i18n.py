@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.webpanel import helpers, i18n_checks
-from tests.webpanel.helpers import FakeService
+from tests.webpanel.helpers import Api, FakeService
 from tools import catalogs
 from webpanel import i18n
 from webpanel.app import close_app, create_app
@@ -122,6 +122,7 @@ document.querySelector('input[name="pawn"]:checked');
 
 PAGES = ["/", "/board", "/board?kiosk=1", "/sim", "/staff/login"]
 """The panel's pages (the staff pages after the login)."""
+STAFF_PAGES = ["/staff", "/staff/tests", "/staff/game", "/staff/journal"]
 
 
 @pytest.fixture
@@ -132,6 +133,16 @@ def french(client: FlaskClient, service: FakeService) -> FlaskClient:
 
 @pytest.mark.parametrize("path", PAGES)
 def test_a_french_page_shows_no_english(french: FlaskClient, path: str) -> None:
+    page = french.get(path)
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert i18n_checks.page_language(html) == "fr"
+    assert i18n_checks.english_words(html) == []
+
+
+@pytest.mark.parametrize("path", STAFF_PAGES)
+def test_a_french_staff_page_shows_no_english(french: FlaskClient, path: str) -> None:
+    assert Api(french).login().status_code == 200
     page = french.get(path)
     assert page.status_code == 200
     html = page.get_data(as_text=True)

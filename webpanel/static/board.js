@@ -1,7 +1,7 @@
 /* The live board (and the simulated board): drawn from the layout (layout-draw.js), kept live over SSE. */
-import { currentProblems, lampNews, listOf, terminationText } from "/static/describe.js";
-import { BOARD, draw as drawLayout, showLamps, showPawns } from "/static/layout-draw.js";
-import { _, api, byId, el, ngettext, outlineOn, pgettext, showError, showService, svg } from "/static/panel.js";
+import { currentProblems, lampNews, listOf, seatItem, terminationText } from "/static/describe.js";
+import { draw as drawLayout, showLamps, showPawns } from "/static/layout-draw.js";
+import { _, api, byId, el, ngettext, pgettext, showError, showService } from "/static/panel.js";
 import { Chime } from "/static/chime.js";
 
 var root = byId("board");
@@ -48,27 +48,6 @@ function render(b) {
   if (isSim) { refreshHand(game); }
 }
 
-function seatItem(s, i, game) {
-  var li = el("li", { "class": "seat" + (s.eliminated ? " out" : "") + (game.view.to_move === i ? " to-move" : "") });
-  var dot = svg("svg", { "class": "dot", viewBox: "0 0 2 2", width: "1em", height: "1em", "aria-hidden": "true" });
-  var ring = outlineOn(s.colour, BOARD);
-  dot.appendChild(svg("circle", { cx: 1, cy: 1, r: 0.85, fill: s.colour, stroke: ring || "none", "stroke-width": 0.2 }));
-  li.appendChild(dot);
-  var text = el("span", { "class": "seat-text" });
-  text.appendChild(el("span", { "class": "seat-name" }, s.name));
-  var facts = [_("lamp %(lamp)s", { lamp: s.lamp })];
-  if (s.eliminated) { facts.push(_("out")); }
-  if (typeof s.pawns_left === "number" && !game.points) {
-    facts.push(ngettext("%(num)d pawn left", "%(num)d pawns left", s.pawns_left));
-  }
-  if (game.points && typeof game.points[i] === "number") {
-    facts.push(ngettext("%(num)d point", "%(num)d points", game.points[i]));
-  }
-  text.appendChild(el("span", { "class": "seat-facts" }, facts.join(" · ")));
-  li.appendChild(text);
-  return li;
-}
-
 function turnText(b, game, seats) {
   if (!game) { return b.service.running ? _("No game running.") : _("Board service not running."); }
   if (game.status === "running" && b.paused) { return _("Game paused: put the board right (see below)."); }
@@ -83,7 +62,7 @@ function renderStatus(b, game, seats) {
   var turn = byId("turn");
   var list = byId("seats");
   list.textContent = "";
-  seats.forEach(function (s, i) { list.appendChild(seatItem(s, i, game)); });
+  seats.forEach(function (s, i) { list.appendChild(seatItem(s, i, game, { toMove: game.view.to_move === i })); });
   var text = turnText(b, game, seats);
   if (b.lamps.test) { text += " " + _("(lamp test)"); }
   if (b.scanner_faulted || b.lamps.safe) { text += " " + _("Board fault: the lamps are off for safety."); }

@@ -55,6 +55,8 @@ function drawSlots(root, layout, options) {
     var extra = options.slotAttributes ? options.slotAttributes(name) : {};
     Object.keys(extra).forEach(function (k) { attrs[k] = extra[k]; });
     var g = group.appendChild(svg("g", attrs));
+    // The whole cell is the slot's target: as large as a finger on a tablet, the most a phone allows.
+    g.appendChild(svg("rect", { "class": "hit", x: p.x - 0.5, y: p.y - 0.5, width: 1, height: 1 }));
     g.appendChild(svg("circle", { "class": "hole", cx: p.x, cy: p.y, r: 0.4 }));
     g.appendChild(svg("circle", { "class": "pawn", cx: p.x, cy: p.y, r: 0.3 }));
     g.appendChild(svg("text", { x: p.x, y: p.y + 0.02, "class": "name" }, name));

@@ -196,6 +196,17 @@ export function paint(colour) { return PALETTE[colour] || colour; }
 // Text written on a piece of this colour: dark on the light ones.
 export function inkOn(colour) { return LIGHT.has(colour) ? "#111" : "#fff"; }
 
+// The navigation folds behind the Menu button on narrow screens (panel.css); without a script it stays open.
+var header = byId("top");
+var menu = byId("menu-button");
+if (header && menu) {
+  header.classList.add("js-menu");
+  menu.addEventListener("click", function () {
+    var open = header.classList.toggle("open");
+    menu.setAttribute("aria-expanded", open ? "true" : "false");
+  });
+}
+
 // The navigation's log-out button (base.html, for staff).
 var logout = byId("logout");
 if (logout) {
