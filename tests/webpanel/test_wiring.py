@@ -150,7 +150,7 @@ def wiring_page(browser: Any, served: Any, **context: Any) -> tuple[Any, list[st
     page.goto(served.url + "/staff/login?next=/staff/wiring")
     page.fill("#pin", PIN)
     page.click("#login-form button[type=submit]")
-    page.wait_for_selector("#wiring-page")
+    page.wait_for_selector("#wiring-status:not(:empty)")  # drawn, its buttons listening
     return page, errors
 
 

@@ -158,12 +158,30 @@ function clearMessage() {
   node.removeAttribute("lang");
 }
 
+// While a game runs the wizard is refused (it reads raw slot readings): the page waits, every control off.
+function duringGame() {
+  last = null;
+  byId("wiring-status").textContent =
+    _("A game is running: the wizard reads raw slot readings, so it waits for the game to end.");
+  byId("wiring-instruction").textContent = "";
+  showProblems([]);
+  ["wiring-start", "wiring-stop", "wiring-restart", "wiring-redo"].forEach(function (id) {
+    byId(id).disabled = true;
+  });
+  byId("wiring-accept").hidden = byId("wiring-simulate").hidden = true;
+}
+
 async function refresh() {
   try {
     render(await api("GET", "/api/staff/wiring"));
     if (refreshFailed) { clearMessage(); refreshFailed = false; }
   } catch (err) {
-    showError(byId("wiring-msg"), err);
+    if (err.status === 409) {
+      duringGame();
+      clearMessage();
+    } else {
+      showError(byId("wiring-msg"), err);
+    }
     refreshFailed = true;
   }
 }
@@ -182,7 +200,9 @@ async function act(body) {
 async function start() {
   var layout = await api("GET", "/api/layout");
   slots = draw(byId("wiring-board"), layout, {
-    slotAttributes: function () { return { tabindex: "0", role: "button" }; },
+    slotAttributes: function (name) {
+      return { tabindex: "0", role: "button", "aria-label": _("Slot %(slot)s", { slot: name }) };
+    },
     eachSlot: function (g, name) {
       var pick = function () {
         chosen = chosen === name ? null : name;
