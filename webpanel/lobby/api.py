@@ -18,10 +18,19 @@ from games import frame
 from games.exc import GameError, GameOverError, IllegalMoveError
 from games.frame import AI_LEVELS, CHANCE, GAMES, BadOptionsError, DigitalGame, UnknownGameError
 from store.db import connect
-from store.games import GameNotFoundError, GameRecord, GameStore, JoinError, SeatSpec, StaleGameError
+from store.games import (
+    GameNotFoundError,
+    GameRecord,
+    GameStore,
+    JoinError,
+    SeatRecord,
+    SeatSpec,
+    StaleGameError,
+)
 from webpanel.errors import ApiError, json_object, require_int
 from webpanel.lobby.blueprint import bp, runner, store
 from webpanel.lobby.clock import watch_game
+from webpanel.lobby.names import default_seat_name
 from webpanel.lobby.runner import computer_to_act, dice_entered, settle_chance
 from webpanel.lobby.seats import (
     Caller,
@@ -62,11 +71,17 @@ def poke_if_computer(record: GameRecord, game: DigitalGame) -> None:
     watch_game(record, game)  # turn timer and tournament result (webpanel/lobby/clock.py)
 
 
+def has_default_name(seat: SeatRecord) -> bool:
+    """Whether the seat was created without a name (pages then name it in their own language)."""
+    return seat.name == default_seat_name(seat.kind, seat.level, seat.seat)
+
+
 def seat_json(record: GameRecord, caller: Caller) -> list[dict[str, Any]]:
     seats = []
     for seat in record.seats:
         entry: dict[str, Any] = {"seat": seat.seat, "name": seat.name, "kind": seat.kind, "level": seat.level,
-                                 "joined": seat.joined, "you": caller.seat == seat.seat}
+                                 "joined": seat.joined, "you": caller.seat == seat.seat,
+                                 "default_name": has_default_name(seat)}
         if caller.host and seat.join_code and not seat.joined and not record.is_over():
             # Only the display that created the game shows the way in.
             entry["join_code"] = seat.join_code
@@ -125,8 +140,8 @@ def summary_json(record: GameRecord) -> dict[str, Any]:
     return {
         "id": record.id, "game": record.game, "status": record.status, "version": record.version,
         "hot_seat": record.hot_seat, "created_at": record.created_at,
-        "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level, "joined": s.joined}
-                  for s in record.seats],
+        "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level, "joined": s.joined,
+                   "default_name": has_default_name(s)} for s in record.seats],
         "moves": len(record.state.get("moves", [])),
     }
 
@@ -163,7 +178,7 @@ def _seat_specs(game_name: str, raw: Any) -> list[SeatSpec]:
             raise ApiError(400, f"{where}: a human seat has no level")
         name = seat.get("name")
         if name is None or name == "":
-            name = f"Computer ({level})" if kind == "ai" else f"Player {number + 1}"
+            name = default_seat_name(kind, level, number)
         if not isinstance(name, str) or len(name.strip()) == 0 or len(name) > MAX_NAME:
             raise ApiError(400, f"{where}: the name must be text of 1 to {MAX_NAME} characters")
         specs.append(SeatSpec(kind=kind, name=name.strip(), level=level))
