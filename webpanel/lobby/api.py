@@ -1,15 +1,20 @@
-"""The lobby's JSON API: create, list, show, play, join and follow digital games.
+"""The lobby's JSON API: create, list, show, play, join, abandon and follow digital games.
 
 Every refusal is a 4xx ``{"error": ...}`` and changes nothing: a move is
 checked by the engine on a copy of the game and saved only if it passes,
 with the version it was played against.
+
+Looking at a game does not replay it: the panel keeps loaded games by
+version (:mod:`webpanel.lobby.cache`), and each answer a version gives a
+caller is computed once and sent as stored bytes to every request with the
+same caller rights (seat, host) and computer state.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from flask import Response, current_app, jsonify, request, url_for
@@ -19,22 +24,29 @@ from games.exc import GameError, GameOverError, IllegalMoveError
 from games.frame import AI_LEVELS, CHANCE, GAMES, BadOptionsError, DigitalGame, UnknownGameError
 from store.db import connect
 from store.games import (
+    OPEN,
+    GameEndedError,
     GameNotFoundError,
     GameRecord,
     GameStore,
     JoinError,
+    OpenGameLimits,
     SeatRecord,
     SeatSpec,
     StaleGameError,
+    TooManyGamesError,
 )
+from webpanel.auth import is_staff
 from webpanel.errors import ApiError, json_object, require_int
-from webpanel.lobby.blueprint import bp, runner, store
+from webpanel.lobby.blueprint import bp, games, lobby_settings, runner, store
+from webpanel.lobby.cache import LoadedGame
 from webpanel.lobby.clock import watch_game
 from webpanel.lobby.names import default_seat_name
 from webpanel.lobby.runner import computer_to_act, dice_entered, settle_chance
 from webpanel.lobby.seats import (
     Caller,
     check_guessing,
+    client_address,
     host_cookie,
     identify,
     seat_cookie,
@@ -56,19 +68,43 @@ def known_games() -> dict[str, type[DigitalGame]]:
     return dict(sorted(GAMES.items()))
 
 
-def load_record(raw_id: str) -> GameRecord:
+def load_game(raw_id: str) -> LoadedGame:
+    """The game as stored now (from memory when this version is loaded already), or 404.
+
+    A game nobody touched for ``[lobby] expire_idle_hours`` ends as expired when it is looked at.
+    """
     if not raw_id.isdigit() or len(raw_id) > 18:
-        raise ApiError(404, f"there is no game {raw_id!r}")
+        raise ApiError(404, f"there is no game {raw_id!r}", code="game_not_found")
+    game_id = int(raw_id)
     try:
-        return store().get(int(raw_id))
+        loaded = games().load(store(), game_id)
+        idle_since = time.time() - lobby_settings().expire_idle_seconds
+        if loaded.record.is_open() and loaded.record.updated_at < idle_since \
+                and store().expire_idle(before=idle_since, game_id=game_id):
+            loaded = games().load(store(), game_id)
     except GameNotFoundError as exc:
-        raise ApiError(404, str(exc)) from None
+        raise ApiError(404, str(exc), code="game_not_found") from None
+    return loaded
 
 
-def poke_if_computer(record: GameRecord, game: DigitalGame) -> None:
-    if not record.is_over() and computer_to_act(record, game) is not None:
+def load_record(raw_id: str) -> GameRecord:
+    return load_game(raw_id).record
+
+
+def cached_json(loaded: LoadedGame, key: Hashable, build: Callable[[DigitalGame], Any]) -> Response:
+    """A JSON answer computed from this version of the game once per *key*, then sent as stored.
+
+    *key* must name everything the answer depends on besides the game's version: for a view,
+    the caller's seat and rights (one seat's view is never sent to another).
+    """
+    body: bytes = loaded.answer(key, lambda game: jsonify(build(game)).get_data())
+    return current_app.response_class(body, mimetype="application/json")
+
+
+def poke_if_computer(record: GameRecord, to_act: int | None) -> None:
+    if record.is_open() and computer_to_act(record, to_act) is not None:
         runner().poke(record.id, version=record.version)
-    watch_game(record, game)  # turn timer and tournament result (webpanel/lobby/clock.py)
+    watch_game(record)  # turn timer and tournament result (webpanel/lobby/clock.py)
 
 
 def has_default_name(seat: SeatRecord) -> bool:
@@ -82,7 +118,7 @@ def seat_json(record: GameRecord, caller: Caller) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {"seat": seat.seat, "name": seat.name, "kind": seat.kind, "level": seat.level,
                                  "joined": seat.joined, "you": caller.seat == seat.seat,
                                  "default_name": has_default_name(seat)}
-        if caller.host and seat.join_code and not seat.joined and not record.is_over():
+        if caller.host and seat.join_code and not seat.joined and record.is_open():
             # Only the display that created the game shows the way in.
             entry["join_code"] = seat.join_code
             entry["join_url"] = url_for("lobby.join_page", code=seat.join_code)
@@ -97,22 +133,25 @@ def enters_dice(record: GameRecord, game: DigitalGame, caller: Caller) -> bool:
     The display that created the game enters any roll (hot seat, computer
     seats); a tablet enters the rolls of its own seat (the view's ``rolling``).
     """
-    if game.to_act != CHANCE or not dice_entered(game) or record.is_over():
+    if game.to_act != CHANCE or not dice_entered(game) or not record.is_open():
         return False
     if caller.host:
         return True
     return caller.seat is not None and caller.seat == game.view().get("rolling")
 
 
-def game_json(record: GameRecord, game: DigitalGame, caller: Caller, *, live: bool = True) -> dict[str, Any]:
+def game_json(record: GameRecord, game: DigitalGame, caller: Caller, *, live: bool = True,
+              computer: tuple[bool, str | None] | None = None) -> dict[str, Any]:
     """The game as this caller may see it; legal moves only for the one who acts.
 
     The move list is the game's own business (in ``view``): a game with
-    secrets shows each seat only what it may know of the past.
+    secrets shows each seat only what it may know of the past. *computer* is
+    (thinking, failure) of the game's computer players, read now if not given.
     """
     to_act = game.to_act
     may_move = live and (caller.acts_for(record, to_act) or enters_dice(record, game, caller)) \
-        and not record.is_over()
+        and record.is_open()
+    thinking, failure = computer or computer_state(record.id)
     view = game.view(caller.view_seat(record, to_act))
     view.pop("legal_moves", None)
     outcome = game.outcome()
@@ -128,12 +167,35 @@ def game_json(record: GameRecord, game: DigitalGame, caller: Caller, *, live: bo
         "to_act": to_act,
         "can_move": may_move,
         "legal_moves": game.legal_moves() if may_move else None,
-        "ai_thinking": runner().is_thinking(record.id),
-        "ai_error": runner().failure(record.id),
+        "ai_thinking": thinking,
+        "ai_error": failure,
         "outcome": None if outcome is None else outcome.to_json(),
         "moves": len(game.history),
         "view": view,
     }
+
+
+def computer_state(game_id: int) -> tuple[bool, str | None]:
+    """Whether the game's computer players think now, and why they failed (if they did)."""
+    return runner().is_thinking(game_id), runner().failure(game_id)
+
+
+def state_response(loaded: LoadedGame, caller: Caller, *, at: int | None = None) -> Response:
+    """The game (or with *at* its position after that many moves) as *caller* may see it."""
+    record = loaded.record
+    computer = computer_state(record.id)
+    key = ("state", at, caller.seat, caller.host, computer)  # all a state answer depends on
+    if at is None:
+        return cached_json(loaded, key, lambda game: game_json(record, game, caller, computer=computer))
+
+    def past(game: DigitalGame) -> dict[str, Any]:
+        position = type(game).from_json({**game.to_json(), "moves": game.history[:at]})
+        payload = game_json(record, position, caller, live=False, computer=computer)
+        payload["at"] = at
+        payload["total_moves"] = len(game.history)
+        return payload
+
+    return cached_json(loaded, key, past)
 
 
 def summary_json(record: GameRecord) -> dict[str, Any]:
@@ -152,35 +214,36 @@ def summary_json(record: GameRecord) -> dict[str, Any]:
 def _seat_specs(game_name: str, raw: Any) -> list[SeatSpec]:
     cls = known_games()[game_name]
     if not isinstance(raw, list):
-        raise ApiError(400, "seats must be a list of {kind, level, name}")
+        raise ApiError(400, "seats must be a list of {kind, level, name}", code="bad_seats")
     if not cls.min_players <= len(raw) <= cls.max_players:
         low, high = cls.min_players, cls.max_players
         span = f"{low}-{high}" if low != high else str(low)
-        raise ApiError(400, f"{game_name} is played by {span} players, not {len(raw)}")
+        raise ApiError(400, f"{game_name} is played by {span} players, not {len(raw)}", code="bad_seats")
     levels = AI_LEVELS.get(game_name, {})
     specs = []
     for number, seat in enumerate(raw):
         where = f"seat {number}"
         if not isinstance(seat, dict):
-            raise ApiError(400, f"{where} must be an object {{kind, level, name}}")
+            raise ApiError(400, f"{where} must be an object {{kind, level, name}}", code="bad_seats")
         unknown = sorted(set(seat) - {"kind", "level", "name"})
         if unknown:
-            raise ApiError(400, f"{where}: unknown field(s): {', '.join(unknown)}")
+            raise ApiError(400, f"{where}: unknown field(s): {', '.join(unknown)}", code="bad_seats")
         kind = seat.get("kind")
         if kind not in ("human", "ai"):
-            raise ApiError(400, f"{where}: kind must be \"human\" or \"ai\"")
+            raise ApiError(400, f"{where}: kind must be \"human\" or \"ai\"", code="bad_seats")
         level = seat.get("level")
         if kind == "ai":
             if level not in levels:
                 known = ", ".join(levels) or "none"
-                raise ApiError(400, f"{where}: the computer level must be one of {known}")
+                raise ApiError(400, f"{where}: the computer level must be one of {known}", code="bad_seats")
         elif level is not None:
-            raise ApiError(400, f"{where}: a human seat has no level")
+            raise ApiError(400, f"{where}: a human seat has no level", code="bad_seats")
         name = seat.get("name")
         if name is None or name == "":
             name = default_seat_name(kind, level, number)
         if not isinstance(name, str) or len(name.strip()) == 0 or len(name) > MAX_NAME:
-            raise ApiError(400, f"{where}: the name must be text of 1 to {MAX_NAME} characters")
+            raise ApiError(400, f"{where}: the name must be text of 1 to {MAX_NAME} characters",
+                           code="bad_seats")
         specs.append(SeatSpec(kind=kind, name=name.strip(), level=level))
     return specs
 
@@ -190,30 +253,50 @@ def api_create() -> Response:
     body = json_object(allowed={"game", "seats", "options", "seed", "hot_seat"}, required={"game", "seats"})
     name = body["game"]
     if not isinstance(name, str) or name not in known_games():
-        raise ApiError(400, f"unknown game {name!r} (known: {', '.join(known_games())})")
+        raise ApiError(400, f"unknown game {name!r} (known: {', '.join(known_games())})", code="unknown_game")
     specs = _seat_specs(name, body["seats"])
     options = body.get("options", {})
     if not isinstance(options, dict):
-        raise ApiError(400, "options must be a JSON object")
+        raise ApiError(400, "options must be a JSON object", code="bad_options")
     seed = body.get("seed")
     if seed is not None:
         seed = require_int(seed, "seed", low=0, high=MAX_SEED)
     hot_seat = body.get("hot_seat", False)
     if not isinstance(hot_seat, bool):
-        raise ApiError(400, "hot_seat must be true or false")
+        raise ApiError(400, "hot_seat must be true or false", code="bad_request")
     if hot_seat and known_games()[name].hidden_information:
         raise ApiError(400, f"{name} hides each seat's secrets: it cannot be played hot seat, "
-                            "join the seats from phones or tablets")
+                            "join the seats from phones or tablets", code="no_hot_seat")
     try:
         game = known_games()[name].new([s.name for s in specs], options=options, seed=seed)
         settle_chance(game)
     except (BadOptionsError, UnknownGameError) as exc:
-        raise ApiError(400, str(exc)) from None
+        code = "unknown_game" if isinstance(exc, UnknownGameError) else "bad_options"
+        raise ApiError(400, str(exc), code=code) from None
     except GameError as exc:
-        raise ApiError(400, f"cannot start this game: {exc}") from None
-    record, host_token = store().create(game, specs, hot_seat=hot_seat)
-    poke_if_computer(record, game)
+        raise ApiError(400, f"cannot start this game: {exc}", code="bad_options") from None
+    record, host_token = create_game(game, specs, hot_seat=hot_seat)
+    poke_if_computer(record, game.to_act)
     return created_response(record, game, host_token, url_for("lobby.api_game", game_id=record.id))
+
+
+def create_game(game: DigitalGame, specs: list[SeatSpec], *, hot_seat: bool,
+                limits: OpenGameLimits | None = None) -> tuple[GameRecord, str]:
+    """Store a new game if the caps on open games allow it (idle games expire first); 503 when the
+    lobby is full, 429 when this device has its share open already."""
+    settings = lobby_settings()
+    if limits is None:
+        # Staff (tournament tables) are trusted with more than a device's share, not with the whole lobby.
+        per_device = None if is_staff() else settings.max_open_games_per_device
+        limits = OpenGameLimits(total=settings.max_open_games, per_device=per_device)
+    games_store = store()
+    games_store.expire_idle(before=time.time() - settings.expire_idle_seconds)
+    try:
+        return games_store.create(game, specs, hot_seat=hot_seat, creator=client_address(), limits=limits)
+    except TooManyGamesError as exc:
+        if exc.per_device:
+            raise ApiError(429, str(exc), code="too_many_games_here") from None
+        raise ApiError(503, str(exc), code="too_many_games", headers={"Retry-After": "60"}) from None
 
 
 def created_response(record: GameRecord, game: DigitalGame, host_token: str, location: str,
@@ -235,29 +318,26 @@ def created_response(record: GameRecord, game: DigitalGame, host_token: str, loc
 
 @bp.get("/api/games")
 def api_list() -> Response:
-    games = [summary_json(r) for r in store().recent(limit=LIST_LIMIT)]
+    store().expire_idle(before=time.time() - lobby_settings().expire_idle_seconds)
+    listed = [summary_json(r) for r in store().recent(limit=LIST_LIMIT)]
     catalogue = [{"game": n, "min_players": c.min_players, "max_players": c.max_players,
                   "levels": list(AI_LEVELS.get(n, {}))} for n, c in known_games().items()]
-    return jsonify({"games": games, "catalogue": catalogue})
+    return jsonify({"games": listed, "catalogue": catalogue})
 
 
 @bp.get("/api/games/<game_id>")
 def api_game(game_id: str) -> Response:
-    record = load_record(game_id)
-    caller = identify(store(), record)
-    game = record.load()
-    poke_if_computer(record, game)
+    loaded = load_game(game_id)
+    record = loaded.record
+    caller = identify(record)
+    poke_if_computer(record, loaded.answer("to_act", lambda game: game.to_act))
     at = request.args.get("at")
     if at is None:
-        return jsonify(game_json(record, game, caller))
+        return state_response(loaded, caller)
     # Replay: the position after the first `at` moves, as this caller may see it.
-    if not at.isdigit() or int(at) > len(game.history):
-        raise ApiError(400, f"at must be a move count from 0 to {len(game.history)}")
-    past = type(game).from_json({**game.to_json(), "moves": game.history[:int(at)]})
-    payload = game_json(record, past, caller, live=False)
-    payload["at"] = int(at)
-    payload["total_moves"] = len(game.history)
-    return jsonify(payload)
+    if not at.isdigit() or int(at) > record.moves:
+        raise ApiError(400, f"at must be a move count from 0 to {record.moves}", code="no_such_position")
+    return state_response(loaded, caller, at=int(at))
 
 
 # -- playing --------------------------------------------------------------------------------
@@ -265,35 +345,39 @@ def api_game(game_id: str) -> Response:
 
 @bp.post("/api/games/<game_id>/moves")
 def api_move(game_id: str) -> Response:
-    record = load_record(game_id)
+    loaded = load_game(game_id)
+    record = loaded.record
     body = json_object(allowed={"move", "version"}, required={"move"})
-    caller = identify(store(), record)
-    if record.is_over():
-        raise ApiError(409, "the game is over")
+    caller = identify(record)
+    if not record.is_open():
+        raise ApiError(409, record.ended_because(), code="game_over")
     expected = body.get("version")
     if expected is not None and require_int(expected, "version", low=0, high=2**62) != record.version:
-        raise ApiError(409, f"the game moved on (version {record.version}, not {expected}): reload it")
-    game = record.load()
+        raise ApiError(409, f"the game moved on (version {record.version}, not {expected}): reload it",
+                       code="game_moved_on")
+    game = loaded.copy()
     _check_turn(record, game, caller)
     try:
         game.push(body["move"])
         settle_chance(game)
     except GameOverError as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, str(exc), code="game_over") from None
     except IllegalMoveError as exc:
-        raise ApiError(422, f"illegal move: {exc}") from None
+        raise ApiError(422, f"illegal move: {exc}", code="illegal_move") from None
     try:
         record = store().save(record.id, game, expected_version=record.version)
     except StaleGameError as exc:
-        raise ApiError(409, str(exc)) from None
-    poke_if_computer(record, game)
+        raise ApiError(409, str(exc), code="game_moved_on") from None
+    except GameEndedError as exc:
+        raise ApiError(409, str(exc), code="game_over") from None
+    poke_if_computer(record, game.to_act)
     return jsonify(game_json(record, game, caller))
 
 
 def _check_turn(record: GameRecord, game: DigitalGame, caller: Caller) -> None:
     to_act = game.to_act
     if to_act is None:
-        raise ApiError(409, "the game is over")
+        raise ApiError(409, "the game is over", code="game_over")
     acting = record.seats[to_act] if 0 <= to_act < len(record.seats) else None
     if caller.acts_for(record, to_act) or enters_dice(record, game, caller):
         return
@@ -301,12 +385,12 @@ def _check_turn(record: GameRecord, game: DigitalGame, caller: Caller) -> None:
     if to_act == CHANCE:
         whose = "the roll of another seat"  # entered dice: the rolling seat or the display enters them
     if acting is not None and acting.is_ai:
-        raise ApiError(409, f"not your turn: the computer plays {whose}")
+        raise ApiError(409, f"not your turn: the computer plays {whose}", code="computer_turn")
     if caller.seat is not None:
-        raise ApiError(409, f"not your turn: {whose} is to play")
+        raise ApiError(409, f"not your turn: {whose} is to play", code="not_your_turn")
     if record.hot_seat:
-        raise ApiError(403, "only the display that created this hot-seat game plays it")
-    raise ApiError(403, "you hold no seat in this game: join one with its code first")
+        raise ApiError(403, "only the display that created this hot-seat game plays it", code="host_only")
+    raise ApiError(403, "you hold no seat in this game: join one with its code first", code="no_seat")
 
 
 @bp.post("/api/games/<game_id>/join")
@@ -315,10 +399,10 @@ def api_join(game_id: str) -> Response:
     body = json_object(allowed={"code"}, required={"code"})
     code = body["code"]
     if not isinstance(code, str) or not code or len(code) > 32:
-        raise ApiError(400, "code must be the seat's join code (text)")
-    if record.is_over():
-        raise ApiError(409, "the game is over")
-    caller = identify(store(), record)
+        raise ApiError(400, "code must be the seat's join code (text)", code="code_not_found")
+    if not record.is_open():
+        raise ApiError(409, record.ended_because(), code="game_over")
+    caller = identify(record)
     check_guessing()
     try:
         seat, token = store().join(record.id, code.strip().lower(), held_token=caller.seat_token)
@@ -326,15 +410,35 @@ def api_join(game_id: str) -> Response:
         unknown = "does not open" in str(exc)
         if unknown:
             wrong_guess()
-        raise ApiError(404 if unknown else 409, str(exc)) from None
-    record = store().get(record.id)
+        code = "code_not_found" if unknown else "seat_taken"
+        raise ApiError(404 if unknown else 409, str(exc), code=code) from None
+    except GameEndedError as exc:
+        raise ApiError(409, str(exc), code="game_over") from None
+    loaded = games().load(store(), record.id)
     caller = Caller(seat=seat, host=caller.host, seat_token=token)
-    payload = game_json(record, record.load(), caller)
+    payload = loaded.read(lambda game: game_json(loaded.record, game, caller))
     payload["seat"] = seat
     payload["token"] = token
     response = jsonify(payload)
     set_token_cookie(response, seat_cookie(record.id), token)
     return response
+
+
+@bp.post("/api/games/<game_id>/abandon")
+def api_abandon(game_id: str) -> Response:
+    """The host gives the game up: it ends without a result, and stops counting as open."""
+    record = load_record(game_id)
+    caller = identify(record)
+    if not caller.host:
+        raise ApiError(403, "only the display that created this game may abandon it", code="host_only")
+    if not record.is_open():
+        raise ApiError(409, record.ended_because(), code="game_over")
+    try:
+        store().abandon(record.id)
+    except GameEndedError as exc:
+        raise ApiError(409, str(exc), code="game_over") from None
+    loaded = games().load(store(), record.id)
+    return jsonify(loaded.read(lambda game: game_json(loaded.record, game, caller)))
 
 
 # -- following -------------------------------------------------------------------------------
@@ -364,17 +468,17 @@ class GameStream(CountedStream):
         try:
             games = GameStore(conn)
             while not self.follower.stopped and time.monotonic() < deadline:
-                record = games.get(self.game_id)
-                if record.version != sent:
-                    sent = record.version
-                    data = {"version": record.version, "status": record.status}
-                    yield sse("game", json.dumps(data), record.version)
+                head = games.head(self.game_id)  # one row, no moves: every stream polls it
+                if head.version != sent:
+                    sent = head.version
+                    data = {"version": head.version, "status": head.status}
+                    yield sse("game", json.dumps(data), head.version)
                     beat = time.monotonic() + settings.heartbeat_seconds
                 elif time.monotonic() >= beat:
                     yield ": keep-alive\n\n"
                     beat = time.monotonic() + settings.heartbeat_seconds
-                if record.is_over():
-                    break  # nothing more will happen
+                if head.status != OPEN:
+                    break  # over, abandoned or expired: nothing more will happen
                 time.sleep(poll)
         finally:
             conn.close()
@@ -388,9 +492,10 @@ def api_events(game_id: str) -> Response:
     last: int | None = None
     if raw:
         if not raw.isdigit() or len(raw) > 18:
-            raise ApiError(400, "Last-Event-ID must be a game version (a whole number)")
+            raise ApiError(400, "Last-Event-ID must be a game version (a whole number)", code="bad_request")
         last = int(raw)
     follower: BoardFollower = current_app.extensions["board_follower"]
     if not follower.try_open_stream():
-        raise ApiError(503, "too many live pages open: retrying shortly", headers={"Retry-After": "2"})
+        raise ApiError(503, "too many live pages open: retrying shortly", code="too_many_streams",
+                       headers={"Retry-After": "2"})
     return sse_response(GameStream(follower, record.id, last_version=last))

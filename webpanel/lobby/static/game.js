@@ -94,6 +94,7 @@ function show(state) {
   renderSeats(live);
   renderHistory();
   $("rematch").hidden = !(live.outcome && live.you.host);
+  $("abandon").hidden = !(live.you.host && live.status === "running");
   if (!replaying && live.ai_error) { message(_("A computer player failed: its move is not played (the panel’s log says why).")); }
 }
 
@@ -213,6 +214,17 @@ async function joinHere(code) {
   await refresh();
 }
 
+async function abandon() {
+  if (!window.confirm(_("Abandon this game? Nobody will be able to play it any more."))) { return; }
+  message("");
+  try {
+    await api("POST", "/api/games/" + gameId + "/abandon");
+  } catch (err) {
+    fail(err);
+  }
+  await refresh();
+}
+
 function setConn(state) {
   var conn = $("conn");
   conn.dataset.state = state;
@@ -267,6 +279,7 @@ function start() {
   $("replay-next").addEventListener("click", function () { if (replayAt !== null) { replay(replayAt + 1); } });
   $("replay-live").addEventListener("click", function () { replay(null); });
   $("rematch").addEventListener("click", rematch);
+  $("abandon").addEventListener("click", abandon);
   refresh().then(function () { if (!live || live.status === "running") { follow(); } else { setConn(live.status); } });
 }
 
