@@ -3,7 +3,7 @@
  * quantum tic-tac-toe entanglement graph at a collapse. */
 import { _, svg } from "/static/panel.js";
 
-var W = 480, H = 240, LEFT = 34, RIGHT = 96, TOP = 14, BOTTOM = 30;
+var W = 480, H = 240, LEFT = 34, RIGHT = 110, TOP = 14, BOTTOM = 30;
 
 function clear(node) { while (node.firstChild) { node.removeChild(node.firstChild); } }
 
@@ -38,7 +38,7 @@ export function drawCourse(node, series, label) {
   });
   // The names at the lines' ends, pushed apart so none covers another.
   ends.sort(function (a, b) { return a.y - b.y; });
-  for (var i = 1; i < ends.length; i++) { ends[i].y = Math.max(ends[i].y, ends[i - 1].y + 14); }
+  for (var i = 1; i < ends.length; i++) { ends[i].y = Math.max(ends[i].y, ends[i - 1].y + 17); }
   ends.forEach(function (e) {
     node.appendChild(svg("text", { "class": "end", x: W - RIGHT + 8, y: e.y + 4, fill: e.s.colour }, e.s.name + " " + e.value));
   });
@@ -53,17 +53,22 @@ export function drawCollapse(node, collapse) {
   clear(node);
   node.setAttribute("viewBox", "0 0 300 300");
   var at = function (s) { return { x: 50 + (s % 3) * 100, y: 50 + Math.floor(s / 3) * 100 }; };
-  var seen = {};
+  var key = function (m) { return Math.min(m[1], m[2]) + "-" + Math.max(m[1], m[2]); };
+  var count = {}, seen = {};
+  collapse.marks.forEach(function (m) { count[key(m)] = (count[key(m)] || 0) + 1; });
   collapse.marks.forEach(function (m) {
     var a = at(m[1]), b = at(m[2]);
-    var key = Math.min(m[1], m[2]) + "-" + Math.max(m[1], m[2]);
-    var bend = (seen[key] = (seen[key] || 0) + 1) - 1;  // two marks on the same squares: bend the second
-    var mx = (a.x + b.x) / 2 + (b.y - a.y) * 0.18 * bend, my = (a.y + b.y) / 2 - (b.x - a.x) * 0.18 * bend;
+    // Marks on the same two squares bow apart, each its own curve with its label on it.
+    var k = key(m), i = (seen[k] = (seen[k] || 0) + 1) - 1;
+    var bend = (i - (count[k] - 1) / 2) * 0.5;
+    var mx = (a.x + b.x) / 2 + (b.y - a.y) * bend, my = (a.y + b.y) / 2 - (b.x - a.x) * bend;
     var inCycle = collapse.cycle.indexOf(m[0]) >= 0;
     var colour = m[0] % 2 ? "#6cc4ff" : "#ffcc33";
     node.appendChild(svg("path", { "class": "link" + (inCycle ? " cycle" : ""), fill: "none",
       stroke: inCycle ? "#ff7a59" : colour, d: "M" + a.x + "," + a.y + " Q" + mx + "," + my + " " + b.x + "," + b.y }));
-    node.appendChild(svg("text", { x: mx, y: my - 6 }, (m[0] % 2 ? "X" : "O") + m[0]));
+    var lx = (a.x + 2 * mx + b.x) / 4, ly = (a.y + 2 * my + b.y) / 4;  // the curve's middle
+    node.appendChild(svg("rect", { "class": "mark-label", x: lx - 14, y: ly - 9, width: 28, height: 18, rx: 4 }));
+    node.appendChild(svg("text", { x: lx, y: ly, fill: colour }, (m[0] % 2 ? "X" : "O") + m[0]));
   });
   for (var s = 0; s < 9; s++) {
     var p = at(s);

@@ -100,9 +100,10 @@ function renderPlay(state, ctx) {
   if (view.you && view.you.stock) {
     var s = view.you.stock;
     stock.hidden = false;
-    stock.textContent = _("Your pawns left: %(attack)s, %(defense)s", {
-      attack: ngettext("%(num)d attack pawn", "%(num)d attack pawns", s.attack, { num: s.attack }),
-      defense: ngettext("%(num)d defense pawn", "%(num)d defense pawns", s.defense, { num: s.defense }) });
+    // Each count said apart first: Babel's extractor misses a call made inside another's arguments.
+    var attack = ngettext("%(num)d attack pawn", "%(num)d attack pawns", s.attack, { num: s.attack });
+    var defense = ngettext("%(num)d defense pawn", "%(num)d defense pawns", s.defense, { num: s.defense });
+    stock.textContent = _("Your pawns left: %(attack)s, %(defense)s", { attack: attack, defense: defense });
     $("ht-attack").disabled = s.attack === 0;
     $("ht-defense").disabled = s.defense === 0;
     if (s[kind] === 0) { chooseKind(kind === "attack" ? "defense" : "attack"); }

@@ -16,7 +16,7 @@ import { _, api, byId as $, el, ngettext, paint, pgettext, svg } from "/static/p
 import { listOf } from "/static/describe.js";
 import { GamePage } from "./game.js";
 import { drawCourse } from "./course.js";
-import { colourName, hopTitle } from "./words.js";
+import { colourName, hopTitle, keepWords } from "./words.js";
 
 var U = 100;            // SVG units between two neighbouring nodes
 var ARROW = { up: "↑", down: "↓" };
@@ -125,9 +125,7 @@ function costShort(delta) { return delta > 0 ? "+" + delta : delta < 0 ? "−" +
 function spinText(spin) { return spin ? ARROW[spin] : ""; }
 
 // What an action or effect card is called, in the page's language (words.js), else the engine's words.
-function title(view, name) { return hopTitle(name) || (view && view.titles && view.titles[name]) || name; }
-  return (view && view.titles && view.titles[name]) || name;
-}
+function title(view, name) { return keepWords(hopTitle(name) || (view && view.titles && view.titles[name]) || name); }
 
 function moveText(move, view) {
   var w = { from: move.from + spinText(move.spin), to: move.to, at: move.at };
@@ -451,9 +449,9 @@ function renderTable(state) {
   var h = view.hamiltonian;
   var field = h.field === "positive" ? pgettext("magnetic field", "positive") : pgettext("magnetic field", "negative");
   var interaction = h.interaction === "attractive" ? pgettext("interaction", "attractive") : pgettext("interaction", "repulsive");
+  var level = view.level === "doctorate" ? pgettext("hop level", "Doctorate") : pgettext("hop level", "Master");
   bank.appendChild(el("span", { "class": "hamiltonian" }, _("%(level)s · field %(field)s (h = %(h)s) · %(interaction)s interaction (%(j)s per pair)", {
-    level: view.level === "doctorate" ? pgettext("hop level", "Doctorate") : pgettext("hop level", "Master"),
-    field: field, h: h.field === "positive" ? "+1" : "−1", interaction: interaction,
+    level: level, field: field, h: h.field === "positive" ? "+1" : "−1", interaction: interaction,
     j: h.interaction === "attractive" ? "−1" : "+1" })));
 }
 
@@ -527,22 +525,22 @@ function renderHint(state, ctx, moves) {
   if (!state.can_move || ctx.replay || view.phase === "over") { hint.textContent = ""; return; }
   var activeName = playerName(view.turn);
   if (view.collapse) {
-    hint.textContent = _("A movement needs the spin of the superposed electron at %(site)s: choose it (a spin that makes the movement impossible loses it).",
-      { site: view.collapse.at });
+    hint.textContent = keepWords(_("A movement needs the spin of the superposed electron at %(site)s: choose it (a spin that makes the movement impossible loses it).",
+      { site: view.collapse.at }));
   } else if (view.heat_exchange) {
-    hint.textContent = _("Heat source at %(site)s: exchange its two electrons or keep them.", { site: view.heat_exchange });
+    hint.textContent = keepWords(_("Heat source at %(site)s: exchange its two electrons or keep them.", { site: view.heat_exchange }));
   } else if (view.defending) {
-    hint.textContent = card ? _("Tap where %(card)s goes on the board, or choose below.", { card: title(view, card) })
-      : _("Thesis defense: tap a card of the effects board to buy it, or end the defense.");
+    hint.textContent = keepWords(card ? _("Tap where %(card)s goes on the board, or choose below.", { card: title(view, card) })
+      : _("Thesis defense: tap a card of the effects board to buy it, or end the defense."));
   } else if (view.phase === "block") {
-    hint.textContent = _("Block one action of the movement board for the turn of %(name)s.", { name: activeName });
+    hint.textContent = keepWords(_("Block one action of the movement board for the turn of %(name)s.", { name: activeName }));
   } else if (!moves.length) {
-    hint.textContent = _("No movement is possible: pass to end the turn.");
+    hint.textContent = keepWords(_("No movement is possible: pass to end the turn."));
   } else if (selected) {
-    hint.textContent = _("Tap where it goes (highlighted, with the energy change), or choose below. Tap it again to cancel.");
+    hint.textContent = keepWords(_("Tap where it goes (highlighted, with the energy change), or choose below. Tap it again to cancel."));
   } else {
-    hint.textContent = _("Action %(num)d of %(total)d: tap one of your highlighted electrons or your electrode, or choose a move below.",
-      { num: view.phase === "first" ? 1 : 2, total: 2 + (view.extra_actions || 0) });
+    hint.textContent = keepWords(_("Action %(num)d of %(total)d: tap one of your highlighted electrons or your electrode, or choose a move below.",
+      { num: view.phase === "first" ? 1 : 2, total: 2 + (view.extra_actions || 0) }));
   }
 }
 

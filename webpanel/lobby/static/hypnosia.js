@@ -319,14 +319,14 @@ function renderScores(state) {
   view.players.forEach(function (p, seat) {
     var row = el("li", { "class": "hyp-player", "data-seat": seat });
     if (seat === acting && !view.outcome) { row.classList.add("to-move"); }
-    var dot = row.appendChild(el("span", { "class": "hyp-dot hyp-" + p.colour, "aria-label": colourName(p.colour) }));
+    var dot = row.appendChild(el("span", { "class": "hyp-dot hyp-" + p.colour, role: "img", "aria-label": colourName(p.colour) }));
     dot.style.backgroundColor = PALETTE[p.colour] || "";  // the style object, not an inline style: the CSP allows it
     row.appendChild(el("span", { "class": "hyp-who" }, context.seatName(seat)));
     row.appendChild(el("span", { "class": "hyp-score", "aria-label": _("score") }, String(p.score)));
     var captures = p.captures > 0 ? "+" + p.captures : p.captures < 0 ? "−" + (-p.captures) : "0";
+    var play = ngettext("%(num)d pawn in play", "%(num)d pawns in play", p.on_board, { num: p.on_board });
     row.appendChild(el("span", { "class": "hyp-detail" }, _("centre %(centre)s · captures %(captures)s · lost %(lost)s · %(play)s", {
-      centre: p.centre_points, captures: captures, lost: p.captured,
-      play: ngettext("%(num)d pawn in play", "%(num)d pawns in play", p.on_board, { num: p.on_board }) })));
+      centre: p.centre_points, captures: captures, lost: p.captured, play: play })));
     rows.appendChild(row);
   });
   var centre = $("hyp-centre");
@@ -341,9 +341,11 @@ function renderScores(state) {
   if (!view.centre.length) { centre.appendChild(el("li", { "class": "hyp-none" },
     ngettext("nobody yet (%(num)d place)", "nobody yet (%(num)d places)", view.centre_places_left, { num: view.centre_places_left }))); }
   var opening = view.opening || [];
-  $("hyp-opening").textContent = opening.length ? _("Opening rolls: %(rolls)s", { rolls: opening.map(function (round) {
+  var then = _("; then ");
+  var rolls = opening.map(function (round) {
     return round.map(function (r) { return context.seatName(r.seat) + " " + (r.roll[0] + r.roll[1]); }).join(", ");
-  }).join(_("; then ")) }) : "";
+  }).join(then);
+  $("hyp-opening").textContent = opening.length ? _("Opening rolls: %(rolls)s", { rolls: rolls }) : "";
 }
 
 // -- the page's hooks -----------------------------------------------------------------

@@ -3,7 +3,7 @@
  * shows the chosen game's, and reads them into the game's options. */
 import { _, api, byId as $, el, ngettext, pgettext } from "/static/panel.js";
 import { listOf } from "/static/describe.js";
-import { gameTitle, levelAlgorithm, levelName, seatName, showRefusal } from "./words.js";
+import { gameTitle, keepWords, levelAlgorithm, levelName, seatName, showRefusal } from "./words.js";
 
 var catalogue = {};
 
@@ -242,7 +242,7 @@ async function load() {
   data.games.forEach(function (game) {
     var row = el("tr", { "data-game": game.id });
     row.appendChild(cell("#", el("a", { href: "/games/" + game.id }, "#" + game.id)));
-    row.appendChild(cell(_("Game"), gameTitle(game.game)));
+    row.appendChild(cell(_("Game"), keepWords(gameTitle(game.game))));
     row.appendChild(cell(_("Players"), describeSeats(game)));
     row.appendChild(cell(_("Moves"), String(game.moves)));
     row.appendChild(cell(_("Status"), STATUS[game.status] ? STATUS[game.status]() : game.status));

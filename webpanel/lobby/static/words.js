@@ -27,6 +27,10 @@ export function levelAlgorithm(game, name) { var found = level(game, name); retu
 // A piece's colour by the engine's name (red, yellow…), in words.
 export function colourName(colour) { return NAMES.colours[colour] || colour; }
 
+/* *text* with its hyphenated words kept whole ("ci-dessous", "micro-ondes", "tic-tac-toe"): a
+ * narrow column breaks a line between words, never at a hyphen. */
+export function keepWords(text) { return String(text).replace(/([^\s-])-(?=[^\s-])/g, "$1\u2011"); }
+
 // A |Hop> movement action or effect card by the engine's name ("spin-flip"), or "" when unknown.
 export function hopTitle(name) { return (NAMES.hop || {})[name] || ""; }
 
