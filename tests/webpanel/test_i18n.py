@@ -98,13 +98,15 @@ def test_scripts_mark_every_string_people_read(path: Path) -> None:
 def test_every_message_of_a_script_reaches_the_catalogue(path: Path, template: Catalog) -> None:
     """Babel's extractor skips a call nested in another's arguments: such a message would stay English."""
     extracted = {(m.context, m.id[0] if isinstance(m.id, tuple | list) else m.id) for m in template if m.id}
-    missed = [(line, context, message) for line, context, message in i18n_checks.script_messages(path.read_text())
+    called = i18n_checks.script_messages(path.read_text())
+    missed = [(line, context, message) for line, context, message in called
               if (context, message) not in extracted]
     assert missed == []
 
 
 def test_the_extraction_check_finds_a_nested_call() -> None:
-    source = 'var a = _("%(n)s left", { n: ngettext("%(num)d pawn", "%(num)d pawns", k) });\npgettext("c", "m");'
+    source = ('var a = _("%(n)s left", { n: ngettext("%(num)d pawn", "%(num)d pawns", k) });\n'
+              'pgettext("c", "m");')
     assert i18n_checks.script_messages(source) == [(1, None, "%(n)s left"), (1, None, "%(num)d pawn"),
                                                    (2, "c", "m")]
 

@@ -38,7 +38,8 @@ PLAY = """async ([id, moves]) => {
   let state = await panel.api("GET", "/api/games/" + id);
   for (let i = 0; i < moves && state.status === "running"; i++) {
     if (!state.legal_moves || !state.legal_moves.length) { break; }
-    await panel.api("POST", "/api/games/" + id + "/moves", {move: state.legal_moves[0], version: state.version});
+    const move = {move: state.legal_moves[0], version: state.version};
+    await panel.api("POST", "/api/games/" + id + "/moves", move);
     state = await panel.api("GET", "/api/games/" + id);
   }
   return state;
@@ -56,7 +57,8 @@ BOARD_FIT = """() => {
 GAMES: dict[str, tuple[dict[str, Any], int, tuple[str, ...]]] = {
     # name: (the game's creation, moves played, what its script draws)
     "qttt": ({"game": "qttt", "seats": HUMANS, "hot_seat": True}, 1, ("#qttt .cell .spooky-mark",)),
-    "qttt-over": ({"game": "qttt", "seats": HUMANS, "hot_seat": True}, 40, ("#qttt-course:not([hidden]) path",)),
+    "qttt-over": ({"game": "qttt", "seats": HUMANS, "hot_seat": True}, 40,
+                  ("#qttt-course:not([hidden]) path",)),
     "hypnosia": ({"game": "hypnosia", "seats": HUMANS, "hot_seat": True, "seed": 5}, 4,
                  ("#hyp-board .hyp-square", "#hyp-score-rows .hyp-player")),
     "hypnosia-over": ({"game": "hypnosia", "seats": HUMANS, "hot_seat": True, "seed": 5,
@@ -65,7 +67,8 @@ GAMES: dict[str, tuple[dict[str, Any], int, tuple[str, ...]]] = {
              "options": {"level": "master", "field": "positive", "interaction": "attractive"}}, 2,
             ("#hop-board .hop-place", "#hop-bank .hamiltonian")),
     "hop-doctorate": ({"game": "hop", "seats": HUMANS, "hot_seat": True, "seed": 73,
-                       "options": {"level": "doctorate", "field": "positive", "interaction": "attractive"}}, 1,
+                       "options": {"level": "doctorate", "field": "positive",
+                                   "interaction": "attractive"}}, 1,
                       ("#hop-board .hop-place", "#hop-market .hop-card")),
     "hop-over": ({"game": "hop", "seats": HUMANS, "hot_seat": True, "seed": 3,
                   "options": {"level": "master", "field": "negative", "interaction": "repulsive",
@@ -113,7 +116,8 @@ def visitor(request: pytest.FixtureRequest, chromium: Any, panel: helpers.Served
 def _paths(made: dict[str, Any]) -> dict[str, tuple[str, tuple[str, ...]]]:
     paths = {"lobby": ("/games", ("#games tr", ".seat-row"))}
     for name, (_, _, ready) in GAMES.items():
-        paths[name] = (f"/games/{made[name]['id']}", (f"#game-page[data-version='{made[name]['version']}']", *ready))
+        shown = f"#game-page[data-version='{made[name]['version']}']"
+        paths[name] = (f"/games/{made[name]['id']}", (shown, *ready))
     for game in RULES:
         paths[f"rules-{game}"] = (f"/games/rules/{game}", ("#rules[data-drawn=true]",))
     return paths
@@ -181,9 +185,9 @@ def test_the_options_are_controls_that_make_the_game(visitor: Any) -> None:
     _open(page, base, "/games", (".seat-row",))
     page.select_option("#game", "hop")
     field = ".game-options[data-game='hop'] .option[data-option='field']"
-    assert page.locator(field).is_hidden(), "the Hamiltonian is asked for only at the Master and Doctorate levels"
-    helpers.choose_options(page, "hop", {"level": "doctorate", "field": "negative", "interaction": "repulsive",
-                                         "max_rounds": 7})
+    assert page.locator(field).is_hidden(), "the Hamiltonian is asked for from the Master level on"
+    helpers.choose_options(page, "hop", {"level": "doctorate", "field": "negative",
+                                         "interaction": "repulsive", "max_rounds": 7})
     assert page.locator(field).is_visible()
     page.select_option("#seat-count", "4")
     assert page.locator(".seat-row").count() == 4
@@ -191,8 +195,10 @@ def test_the_options_are_controls_that_make_the_game(visitor: Any) -> None:
         ".game-options[data-game='hop'] .option[data-option='board'] option:not([disabled])",
         "os => os.map(o => JSON.parse(o.value))")
     assert boards == ["square-6x6-4"], "only the boards for four players are offered"
-    levels = page.eval_on_selector_all(".seat-row[data-seat='1'] .seat-level option", "os => os.map(o => o.textContent)")
-    assert levels == (["facile", "moyen", "fort", "expert"] if lang == "fr" else ["easy", "medium", "strong", "expert"])
+    levels = page.eval_on_selector_all(".seat-row[data-seat='1'] .seat-level option",
+                                       "os => os.map(o => o.textContent)")
+    named = {"fr": ["facile", "moyen", "fort", "expert"], "en": ["easy", "medium", "strong", "expert"]}
+    assert levels == named[lang], "the computer levels are named by strength"
     page.click("#create-button")
     page.wait_for_url(lambda url: "/games/" in url and url.rsplit("/", 1)[1].isdigit())
     state = helpers.game_state(page, int(page.url.rsplit("/", 1)[1]))
