@@ -242,7 +242,7 @@ async function load() {
   data.games.forEach(function (game) {
     var row = el("tr", { "data-game": game.id });
     row.appendChild(cell("#", el("a", { href: "/games/" + game.id }, "#" + game.id)));
-    row.appendChild(cell(_("Game"), keepWords(gameTitle(game.game))));
+    row.appendChild(cell(pgettext("kind of game", "Game"), keepWords(gameTitle(game.game))));
     row.appendChild(cell(_("Players"), describeSeats(game)));
     row.appendChild(cell(_("Moves"), String(game.moves)));
     row.appendChild(cell(_("Status"), STATUS[game.status] ? STATUS[game.status]() : game.status));
