@@ -156,7 +156,8 @@ def test_hot_seat_game_against_the_computer_to_the_end(served: Any, browser: Any
     scores = display.locator("#hyp-score-rows .hyp-score").all_inner_texts()
     assert scores == [str(p["score"]) for p in view["players"]]
     arrivals = display.locator("#hyp-centre li:not(.hyp-none)").all_inner_texts()
-    assert [a.split(" ")[0] for a in arrivals] == view["centre"]
+    # Each pawn by its colour and number, as players say it ("blue1" is "blue 1").
+    assert [a.split(" — ")[0] for a in arrivals] == [re.sub(r"(\d+)$", r" \1", p) for p in view["centre"]]
     assert display.locator("#history li").count() == final["moves"]
     on_board = {p: sq for p, sq in view["pawns"].items() if sq != "captured"}
     assert pawns_on_screen(display) == on_board
