@@ -10,6 +10,7 @@ The fixtures that use these are in ``conftest.py``.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import threading
 import time
@@ -422,6 +423,24 @@ def join_by_link(browser: Any, display: Any, base_url: str, game_id: int, *, sea
     page.goto(base_url + join_path)
     page.wait_for_url(re.compile(rf"/games/{game_id}$"))
     return page, errors
+
+
+def choose_options(page: Any, game: str, options: dict[str, Any]) -> None:
+    """Set the lobby form's controls of *game*'s options as a person does (choose, type, tick)."""
+    for key, value in options.items():
+        box = f".game-options[data-game='{game}'] .option[data-option='{key}']"
+        control = page.get_attribute(box, "data-control")
+        if control == "select" or control == "seat":
+            page.select_option(f"{box} .option-input", json.dumps(value))
+        elif control == "number":
+            page.fill(f"{box} .option-input", str(value))
+        elif control == "toggle":
+            page.set_checked(f"{box} .option-input", bool(value))
+        elif control == "colours":
+            for colour in value:
+                page.check(f"{box} .option-colour[value='{json.dumps(colour)}']")
+        else:
+            raise AssertionError(f"{game} has no control for {key} ({control})")
 
 
 def game_state(page: Any, game_id: int) -> dict[str, Any]:
