@@ -31,6 +31,9 @@ class CommandKind(enum.Enum):
     """payload: {"slot": "a9", "pawn": "attack" | "defense" | null} (sim backend only)."""
     SIM_BUTTON = "sim-button"
     """payload: {"held": bool} (sim backend only)."""
+    PREGAME_CHECK = "pregame-check"
+    """payload: {"action": "confirm", "not_lit": [lamps]} (the players saw the other lamps light) or
+    {"action": "skip"} (staff) — the pre-game check of the game being set up."""
 
 
 class CommandStatus(enum.Enum):

@@ -336,10 +336,14 @@ class Lobby:
         return self.post(f"/api/games/{game_id}/join", {"code": code})
 
 
-def start_game(staff_api: Api, names: tuple[str, ...] = ("Ada", "Bob"), first: int | str = 0) -> Any:
+def start_game(
+    staff_api: Api, names: tuple[str, ...] = ("Ada", "Bob"), first: int | str = 0, *, check: str = "skip"
+) -> Any:
+    """Start a game as staff; the pre-game check skipped unless *check* is ``"ask"``."""
     colours = ("red", "blue", "black", "white")
     players = [{"name": n, "colour": c} for n, c in zip(names, colours, strict=False)]
-    response = staff_api.post("/api/staff/game", {"players": players, "first": first})
+    body = {"players": players, "first": first, "pregame_check": check}
+    response = staff_api.post("/api/staff/game", body)
     assert response.status_code == 201, response.get_json()
     return response
 
