@@ -114,6 +114,16 @@ MIGRATIONS: list[str] = [
     CREATE INDEX IF NOT EXISTS digital_tournament_tables_by_table
         ON digital_tournament_tables (tournament_id, round, table_number);
     """,
+    # 5: each player's consent to reveal their pawns on the replay of a finished game (store/consents.py).
+    """
+    CREATE TABLE reveal_consents (
+        source TEXT NOT NULL CHECK (source IN ('board', 'lobby')),
+        game_id INTEGER NOT NULL,
+        seat INTEGER NOT NULL CHECK (seat >= 0),
+        at REAL NOT NULL,
+        PRIMARY KEY (source, game_id, seat)
+    );
+    """,
 ]
 
 

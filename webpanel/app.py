@@ -29,6 +29,7 @@ BLUEPRINTS: list[str | Blueprint] = [
     "webpanel.openapi:bp",
     "webpanel.tournaments:bp",
     "webpanel.lobby:bp",
+    "webpanel.replay:bp",
 ]
 """Every area of the panel, registered in this order: ``"module:attribute"`` or a Blueprint."""
 

@@ -459,6 +459,7 @@ class Referee:
             "first": game.first,
             "drawn": chosen.first == "draw",
             "handicap": dict(game.handicap),
+            "layout": self.layout.name,
         }
         entries: list[JournalEntry] = [JournalEntry(JournalKind.GAME_START, public, {"setup": setup})]
         if not chosen.pregame_check:

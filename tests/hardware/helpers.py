@@ -27,6 +27,7 @@ class Rig:
         min_turn: float = 0.0,
         start: bool = True,
         hardware: dict[str, Any] | None = None,
+        database: Path | None = None,
     ) -> None:
         self.folder = folder
         self.layout = load_layout()
@@ -36,7 +37,7 @@ class Rig:
             self.layout,
             clock=self.clock,
         )
-        self.conn = connect(folder / "board.db")
+        self.conn = connect(database or folder / "board.db")
         self.journal = Journal(self.conn)
         self.commands = Commands(self.conn)
         self.sim_file = SimBoardFile(folder / "sim-board.json")

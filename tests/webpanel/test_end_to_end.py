@@ -109,8 +109,8 @@ def test_the_pregame_check_through_the_panel(served: Any, board_service: Any) ->
     players = Api(served.app.test_client())
     assert staff.login().status_code == 200
     start_game(staff, check="ask")
-    check = staff.get("/api/board").get_json()["game"]["check"]
-    assert check["status"] == "waiting" and staff.get("/api/board").get_json()["game"]["view"]["to_move"] is None
+    game = staff.get("/api/board").get_json()["game"]
+    assert game["check"]["status"] == "waiting" and game["view"]["to_move"] is None
     early = players.post("/api/board/check", {"not_lit": []})
     assert early.status_code == 409 and "hold the test button first" in early.get_json()["error"]
     assert players.post("/api/board/check", {"not_lit": "N"}).status_code == 400
