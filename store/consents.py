@@ -30,7 +30,8 @@ class Consents:
         """Record *seat*'s consent (again: nothing changes); returns when it was first given."""
         with transaction(self.conn):
             self.conn.execute(
-                "INSERT OR IGNORE INTO reveal_consents (source, game_id, seat, at) VALUES (?, ?, ?, ?)",
+                "INSERT INTO reveal_consents (source, game_id, seat, at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
                 (Source(source).value, game_id, seat, time.time() if at is None else at),
             )
         return self.of_game(source, game_id)[seat]

@@ -137,7 +137,8 @@ class FakeService:
             self.status = "running"
             self.board = {}
             players = [{"name": s.name, "colour": s.colour, "lamp": s.lamp} for s in seats]
-            start = {"game": self.game_id, "players": players, "first": self.game.first,  # as the service does
+            # as the board service writes it
+            start = {"game": self.game_id, "players": players, "first": self.game.first,
                      "drawn": first == "draw", "handicap": {}, "layout": self.layout.name}
             return {"game": self.game_id}, [JournalEntry(JournalKind.GAME_START, start)]
         if kind is CommandKind.ABANDON_GAME:

@@ -119,7 +119,8 @@ def board_game(journal: Journal, game_id: int) -> KeptGame:
         check = PregameCheck(CheckResult.NOT_DONE, None, ())
     record = GameRecord(
         event=EVENT, site=EVENT, started_at=int(start.at), board=_backend(journal, start) or "?",
-        game=f"board/{game_id}", layout=layout.name, players=players, first=int(start.public.get("first") or 0),
+        game=f"board/{game_id}", layout=layout.name, players=players,
+        first=int(start.public.get("first") or 0),
         drawn=bool(start.public.get("drawn")), handicap=tuple(sorted(dict(start.public.get("handicap") or {})
                                                                      .items())),
         check=check, lines=tuple(lines), result=_result(end),

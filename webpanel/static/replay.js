@@ -2,7 +2,7 @@
  * scrubber and step buttons; the reveal by consent; the strongest computer player's view of a move.
  * Everything shown comes from GET /api/replay/<source>/<id>, which holds only what everyone saw at
  * the table until every player consented to the reveal. */
-import { anomalyText, checkVerdict, listOf, terminationText } from "/static/describe.js";
+import { anomalyText, checkVerdict, listOf, seatItem, terminationText } from "/static/describe.js";
 import { draw as drawLayout, showLamps, showPawns } from "/static/layout-draw.js";
 import { _, api, byId, el, formatNumber, ngettext, showError } from "/static/panel.js";
 
@@ -92,17 +92,9 @@ function renderSeats(step) {
   var list = byId("seats");
   list.textContent = "";
   replay.players.forEach(function (p, i) {
-    var out = step.eliminated.indexOf(i) >= 0;
-    var li = el("li", { "class": "seat" + (out ? " out" : "") + (step.to_move === i ? " to-move" : "") });
-    var text = el("span", { "class": "seat-text" });
-    text.appendChild(el("span", { "class": "seat-name" }, p.name));
-    var facts = [_("lamp %(lamp)s", { lamp: p.lamp })];
-    if (out) { facts.push(_("out")); }
-    facts.push(ngettext("%(num)d pawn left", "%(num)d pawns left", step.pawns_left[i]));
-    text.appendChild(el("span", { "class": "seat-facts" }, facts.join(" · ")));
-    li.appendChild(el("span", { "class": "dot-swatch", style: "background:" + p.colour, "aria-hidden": "true" }));
-    li.appendChild(text);
-    list.appendChild(li);
+    var seat = { name: p.name, lamp: p.lamp, colour: p.colour, eliminated: step.eliminated.indexOf(i) >= 0,
+      pawns_left: step.pawns_left[i] };
+    list.appendChild(seatItem(seat, i, { points: null }, { toMove: step.to_move === i }));
   });
 }
 
