@@ -71,6 +71,13 @@ class Rig:
         assert self.command(CommandKind.SIM_SLOT, {"slot": slot, "pawn": kind}).status is CommandStatus.DONE
         self.run(wait)
 
+    def hold_button(self, seconds: float = 1.0) -> None:
+        """Hold the test button for *seconds*, then release it (the pre-game check's hold)."""
+        self.command(CommandKind.SIM_BUTTON, {"held": True})
+        self.run(seconds)
+        self.command(CommandKind.SIM_BUTTON, {"held": False})
+        self.run()
+
     def lift(self, slot: str) -> None:
         assert self.command(CommandKind.SIM_SLOT, {"slot": slot, "pawn": None}).status is CommandStatus.DONE
         self.run()

@@ -124,13 +124,6 @@ def sensed(tmp_path: Path) -> Any:
     r.close()
 
 
-def hold_button(rig: Rig, seconds: float = 1.0) -> None:
-    rig.command(CommandKind.SIM_BUTTON, {"held": True})
-    rig.run(seconds)
-    rig.command(CommandKind.SIM_BUTTON, {"held": False})
-    rig.run()
-
-
 def check_entries(rig: Rig) -> list[dict[str, Any]]:
     return [e.public for e in rig.journal.tail(0, limit=10_000) if e.kind == "pregame-check"]
 
@@ -144,7 +137,7 @@ def test_nobody_plays_before_the_players_confirm_the_lamps(rig: Rig) -> None:
     [anomaly] = rig.state["anomalies"]
     assert "before the pre-game check is over" in anomaly["message"]
     rig.lift("f9")
-    hold_button(rig)
+    rig.hold_button()
     assert rig.state["game"]["check"]["ask"] == list(LAMPS)
     done = rig.command(CommandKind.PREGAME_CHECK, {"action": "confirm", "not_lit": []})
     assert done.status is CommandStatus.DONE and done.result["check"]["status"] == "passed"
@@ -158,7 +151,7 @@ def test_nobody_plays_before_the_players_confirm_the_lamps(rig: Rig) -> None:
 def test_a_blown_bulb_stops_the_game_from_starting_and_says_which(sensed: Rig) -> None:
     sensed.new_game(pregame_check="ask")
     sensed.backend.virtual_board.blow_lamp("S")
-    hold_button(sensed)
+    sensed.hold_button()
     check = sensed.state["game"]["check"]
     assert check["status"] == "failed" and check["failed"] == ["S"]
     assert sensed.state["game"]["view"]["to_move"] is None
@@ -166,7 +159,7 @@ def test_a_blown_bulb_stops_the_game_from_starting_and_says_which(sensed: Rig) -
     refused = sensed.command(CommandKind.PREGAME_CHECK, {"action": "confirm", "not_lit": []})
     assert refused.status is CommandStatus.FAILED and "hold the test button" in refused.result["error"]
     sensed.backend.virtual_board.repair_lamp("S")
-    hold_button(sensed)
+    sensed.hold_button()
     assert sensed.state["game"]["check"]["status"] == "passed"
     assert sensed.state["game"]["view"]["to_move"] == 0
     assert [(e["result"], e["failed"], e["by"]) for e in check_entries(sensed)] == [
@@ -197,14 +190,14 @@ def test_a_restart_keeps_where_the_check_was(tmp_path: Path) -> None:
     first = Rig(tmp_path, hardware={"lamps": FEEDBACK})
     first.new_game(pregame_check="ask")
     first.backend.virtual_board.blow_lamp("N")
-    hold_button(first)
+    first.hold_button()
     first.close()
     second = Rig(tmp_path, hardware={"lamps": FEEDBACK})
     try:
         check = second.state["game"]["check"]
         assert check["status"] == "failed" and check["failed"] == ["N"]
         assert second.state["game"]["view"]["to_move"] is None
-        hold_button(second)
+        second.hold_button()
         assert second.state["game"]["check"]["status"] == "passed"
         assert second.state["game"]["check"]["attempts"] == 2
     finally:

@@ -30,10 +30,7 @@ PINWHEEL = load_layout("pinwheel-80")
 
 def play(rig: Rig, ben: tuple[str, ...] = BLUFF) -> None:
     rig.new_game(pregame_check="ask")
-    rig.command(CommandKind.SIM_BUTTON, {"held": True})
-    rig.run(1.0)
-    rig.command(CommandKind.SIM_BUTTON, {"held": False})
-    rig.run()
+    rig.hold_button()
     rig.command(CommandKind.PREGAME_CHECK, {"action": "confirm", "not_lit": []})
     for i, slot in enumerate(ANA):
         rig.place(slot)
@@ -49,13 +46,6 @@ def board(settings: Any, tmp_path: Path) -> Iterator[Rig]:
     rig = Rig(tmp_path, database=settings.database)
     yield rig
     rig.close()
-
-
-@pytest.fixture
-def staff(client: Any) -> Api:
-    api = Api(client)
-    assert api.login().status_code == 200
-    return api
 
 
 @pytest.fixture

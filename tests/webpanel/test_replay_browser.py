@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 
-from store.commands import CommandKind
 from tests.hardware.helpers import Rig
 from tests.webpanel import helpers, i18n_checks
 from tests.webpanel.test_pages_browser import LAYOUT_PROBLEMS, SHOWN_TEXT, SIZES, TIMEOUT_MS, TOUCH, _shoot
@@ -48,10 +47,7 @@ def panel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         for slot in ANA + BEN:
             rig.lift(slot)
         rig.new_game(pregame_check="ask")
-        rig.command(CommandKind.SIM_BUTTON, {"held": True})
-        rig.run(1.0)
-        rig.command(CommandKind.SIM_BUTTON, {"held": False})
-        rig.run()
+        rig.hold_button()
         yield served.url
     finally:
         served.close()

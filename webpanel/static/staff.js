@@ -364,22 +364,20 @@ if (gameForm) {
       refresh();
     } catch (err) { showError(gameMsg, err); }
   });
-  byId("skip-check").addEventListener("click", async function () {
+  var act = async function (url, done) {
     try {
-      await api("POST", "/api/staff/game/check/skip");
+      await api("POST", url);
       gameMsg.removeAttribute("lang");
-      gameMsg.textContent = _("Pre-game check skipped by staff.");
+      gameMsg.textContent = done;
       refresh();
     } catch (err) { showError(gameMsg, err); }
+  };
+  byId("skip-check").addEventListener("click", function () {
+    act("/api/staff/game/check/skip", _("Pre-game check skipped by staff."));
   });
-  byId("abandon").addEventListener("click", async function () {
+  byId("abandon").addEventListener("click", function () {
     if (!window.confirm(_("Abandon the running game?"))) { return; }
-    try {
-      await api("POST", "/api/staff/game/abandon");
-      gameMsg.removeAttribute("lang");
-      gameMsg.textContent = _("Game abandoned.");
-      refresh();
-    } catch (err) { showError(gameMsg, err); }
+    act("/api/staff/game/abandon", _("Game abandoned."));
   });
 }
 
