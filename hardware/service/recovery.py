@@ -49,12 +49,16 @@ def last_game(journal: Journal, referee: Referee) -> BoardGame | None:
         raise RecoveryError(
             f"journal entry {start.id}: cannot set up game {start.game_id} again ({exc})"
         ) from exc
-    board_game = BoardGame(start.game_id, game, dict(start.private["setup"]))
+    assignment = start.public.get("assignment")
+    board_game = BoardGame(start.game_id, game, dict(start.private["setup"]),
+                           assignment=assignment if isinstance(assignment, str) else None)
     if "pregame_check" in start.private["setup"]:  # a game set up before the check existed had none
         sensed = referee.sensed_lamps & frozenset(referee.layout.lamps)
         board_game.check = PregameCheck(start.game_id, referee.layout.lamps, sensed)
     for entry in journal.game_entries(start.game_id):
-        if entry.kind is JournalKind.PREGAME_CHECK and board_game.check is not None:
+        if entry.kind is JournalKind.RESULT_CONFIRMED:
+            board_game.confirmed |= {int(s) for s in entry.public.get("seats", [])}
+        elif entry.kind is JournalKind.PREGAME_CHECK and board_game.check is not None:
             board_game.check.replay(entry.public)
         elif entry.kind is JournalKind.PLACEMENT:
             try:

@@ -155,7 +155,7 @@ def _may_consent(table: Table, consents: dict[int, float]) -> list[int]:
     if is_staff():
         mine = set(table.humans)
     elif table.source is Source.LOBBY:
-        caller = identify(GameStore(get_db()), GameStore(get_db()).get(table.game_id))
+        caller = identify(GameStore(get_db()).get(table.game_id))
         mine = {caller.seat} if caller.seat is not None else set()
     else:
         mine = set()

@@ -185,10 +185,11 @@ def lobby_game(stored: StoredGame) -> KeptGame:
     digital = stored.load()
     assert isinstance(digital, DigitalHauteTension)
     game = digital.game
-    over = game.is_over()
+    over = not stored.is_open()  # over by the rules, or abandoned by its host, or expired
     record = record_of_game(
         game, event=EVENT, site=EVENT, started_at=stored.created_at, board="digital",
         name=f"lobby/{stored.id}", drawn=digital.options.get("first") is None,
+        status=None if game.is_over() or not over else Status.ABANDONED,
     )
     names = tuple(Player(seat.name, p.lamp, p.colour) for seat, p in zip(stored.seats, record.players,
                                                                            strict=True))
