@@ -198,7 +198,7 @@ MIGRATIONS: list[str] = [
     """,
     # 8: each player's consent to reveal their pawns on the replay of a finished game (store/consents.py).
     """
-    CREATE TABLE reveal_consents (
+    CREATE TABLE IF NOT EXISTS reveal_consents (
         source TEXT NOT NULL CHECK (source IN ('board', 'lobby')),
         game_id INTEGER NOT NULL,
         seat INTEGER NOT NULL CHECK (seat >= 0),

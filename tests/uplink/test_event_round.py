@@ -11,7 +11,6 @@ hand meanwhile is a clash, not overwritten; round 2 goes to the boards.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from store.event.settings import EventSettings
 from tests.hardware.helpers import LiveService
 from tests.servers.mosquitto import MosquittoBroker
 from tests.uplink.helpers import EVENT, Central, UplinkThread, broker_settings, uplink_settings, wait_for
-from tests.webpanel.helpers import Api, make_settings
+from tests.webpanel.helpers import Api, make_settings, pass_pregame_check
 from webpanel.app import close_app, create_app
 
 ROWS = [
@@ -55,7 +54,7 @@ class VirtualBoard:
     def play_to_the_end(self) -> list[int]:
         """Start the assigned table with one touch and play it out; the points the board computed."""
         assert self.display.post("/api/table/start", {}).status_code == 201
-        self.pregame_check()
+        pass_pregame_check(self.display)
         for slot in (s for row in ROWS for s in row):
             board = self.display.get("/api/board").get_json()
             if board["game"]["status"] != "running":
@@ -65,15 +64,6 @@ class VirtualBoard:
         wait_for(lambda: self.table()["phase"] == "confirm", what=f"{self.id}'s game over")
         points: list[int] = self.table()["game"]["points"]
         return points
-
-    def pregame_check(self) -> None:
-        """The players hold the test button and say every lamp lit (the rules' check before a game)."""
-        assert self.display.post("/api/sim/button", {"held": True}).status_code == 200
-        wait_for(lambda: self.display.get("/api/board").get_json()["game"]["check"]["status"] == "holding")
-        time.sleep(0.6)  # a press long enough to look at the lamps (hardware/service/pregame.py, MIN_HOLD_S)
-        assert self.display.post("/api/sim/button", {"held": False}).status_code == 200
-        wait_for(lambda: self.display.get("/api/board").get_json()["game"]["check"]["status"] == "confirm")
-        assert self.display.post("/api/board/check", {"not_lit": []}).status_code == 200
 
     def everyone_agrees(self) -> None:
         for seat in range(len(self.table()["game"]["seats"])):

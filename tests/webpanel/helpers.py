@@ -350,6 +350,20 @@ def start_game(
     return response
 
 
+def pass_pregame_check(api: Api) -> None:
+    """The players hold the test button of the simulated board and say every lamp lit: the rules' check
+    before each game (hardware/service/pregame.py), with the real board service."""
+    def check() -> Any:
+        return api.get("/api/board").get_json()["game"]["check"]["status"]
+
+    assert api.post("/api/sim/button", {"held": True}).status_code == 200
+    wait_for(lambda: check() == "holding", 15)
+    time.sleep(0.6)  # a press long enough to look at the lamps (MIN_HOLD_S)
+    assert api.post("/api/sim/button", {"held": False}).status_code == 200
+    wait_for(lambda: check() == "confirm", 15)
+    assert api.post("/api/board/check", {"not_lit": []}).status_code == 200
+
+
 def wait_for(predicate: Any, timeout: float = 5.0) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -23,6 +23,7 @@ from games.hautetension.record import MEDIA_TYPE, SUFFIX, Move
 from store.consents import Consents, Source
 from store.games import GameNotFoundError, GameStore
 from store.journal import Journal
+from webpanel import openapi
 from webpanel.auth import is_staff
 from webpanel.db import get_db
 from webpanel.errors import ApiError, json_object
@@ -52,7 +53,8 @@ class Table:
         return self.kept.is_over and self.kept.kinds is not None and all(s in consents for s in self.humans)
 
 
-def _table(source: str, game_id: int) -> Table:
+def _table(source: str, raw_id: int | str) -> Table:
+    game_id = _game_id(raw_id)
     try:
         if source == Source.BOARD:
             kept = board_game(Journal(get_db()), game_id)
@@ -64,6 +66,15 @@ def _table(source: str, game_id: int) -> Table:
     except (NoRecordError, GameNotFoundError) as exc:
         raise ApiError(404, str(exc)) from None
     raise ApiError(404, f"games are played on the board or in the lobby, not {source!r}")
+
+
+def _game_id(raw: int | str) -> int:
+    """A game id from the address (the API's ids are plain text in its routes, as the lobby's)."""
+    if isinstance(raw, int):
+        return raw
+    if not raw.isdigit() or len(raw) > 18:
+        raise ApiError(404, f"there is no game {raw!r}")
+    return int(raw)
 
 
 def _visible(table: Table) -> Table:
@@ -109,8 +120,8 @@ def record_file(source: str, game_id: int) -> Response:
 # -- API -----------------------------------------------------------------------------------------------
 
 
-@bp.get("/api/replay/<source>/<int:game_id>")
-def api_replay(source: str, game_id: int) -> Response:
+@bp.get("/api/replay/<source>/<game_id>")
+def api_replay(source: str, game_id: str) -> Response:
     table = _visible(_table(source, game_id))
     consents = table.consents()
     revealed = table.is_revealed(consents)
@@ -118,7 +129,7 @@ def api_replay(source: str, game_id: int) -> Response:
     body = timeline(table.kept.record, table.kept.layout, game=game)
     body["drawing"] = table.kept.layout.to_dict()
     body["source"] = table.source.value
-    body["id"] = game_id
+    body["id"] = table.game_id
     body["over"] = table.kept.is_over
     body["reveal"] = {
         "needed": list(table.humans),
@@ -126,12 +137,12 @@ def api_replay(source: str, game_id: int) -> Response:
         "may_consent": _may_consent(table, consents),
         "possible": table.kept.is_over and table.kept.kinds is not None,
     }
-    body["record_url"] = f"/replay/{source}/{game_id}/record{SUFFIX}"
+    body["record_url"] = f"/replay/{table.source.value}/{table.game_id}/record{SUFFIX}"
     return jsonify(body)
 
 
-@bp.post("/api/replay/<source>/<int:game_id>/reveal")
-def api_reveal(source: str, game_id: int) -> Response:
+@bp.post("/api/replay/<source>/<game_id>/reveal")
+def api_reveal(source: str, game_id: str) -> Response:
     """A player consents to reveal their own pawns on the replay (once, for good)."""
     body = json_object(allowed={"seat"}, required={"seat"})
     seat = body["seat"]
@@ -143,7 +154,7 @@ def api_reveal(source: str, game_id: int) -> Response:
     if seat not in _may_consent(table, table.consents()) and seat not in table.consents():
         raise ApiError(403, "a player reveals only their own pawns: from their seat's device, or at the"
                             " board's display with staff")
-    Consents(get_db()).give(table.source, game_id, seat)
+    Consents(get_db()).give(table.source, table.game_id, seat)
     consents = table.consents()
     return jsonify({"ok": True, "consented": sorted(consents), "revealed": table.is_revealed(consents)})
 
@@ -163,8 +174,8 @@ def _may_consent(table: Table, consents: dict[int, float]) -> list[int]:
 
 
 
-@bp.get("/api/replay/<source>/<int:game_id>/analysis")
-def api_analysis(source: str, game_id: int) -> Response:
+@bp.get("/api/replay/<source>/<game_id>/analysis")
+def api_analysis(source: str, game_id: str) -> Response:
     """The strongest computer player's view of the move at (or next after) step ``?step=`` of the
     replay: only for a fully revealed game (it reads the mover's own pawn kinds)."""
     table = _visible(_table(source, game_id))
@@ -180,7 +191,48 @@ def api_analysis(source: str, game_id: int) -> Response:
     game = table.kept.game()
     assert game is not None
     try:
-        analysis = analyse_move(game, following[0].number, seed=game_id)
+        analysis = analyse_move(game, following[0].number, seed=table.game_id)
     except GameError as exc:
         raise ApiError(404, str(exc)) from None
     return jsonify({"step": int(raw), **analysis.to_dict()})
+
+
+_SOURCE = {"name": "source", "in": "path", "required": True, "schema": {"enum": [s.value for s in Source]},
+           "description": "Where the game was played: the board or the lobby"}
+_GAME = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+_SEEN = {"403": openapi.error("A running game (staff only)"), "404": openapi.error("No such game")}
+openapi.add_paths({
+    "/api/replay/{source}/{game_id}": {"get": {
+        "summary": "A game's replay: its timeline step by step (kinds, closed rows and why each lamp lit once"
+                   " every player consented), the reveal's consents, the record's address",
+        "parameters": [_SOURCE, _GAME],
+        "responses": {"200": openapi.json_response("The replay"), **_SEEN},
+    }},
+    "/api/replay/{source}/{game_id}/reveal": {"post": {
+        "summary": "A player's consent to reveal their own pawns after the game (for good)",
+        "parameters": [_SOURCE, _GAME, openapi.CSRF_PARAMETER],
+        "requestBody": openapi.json_body({
+            "type": "object", "required": ["seat"], "additionalProperties": False,
+            "properties": {"seat": {"type": "integer", "minimum": 0}},
+        }),
+        "responses": {
+            "200": openapi.json_response("Consented"),
+            "400": openapi.error("Not a seat of the players"),
+            "403": openapi.error("Not this seat's device (nor staff), or a missing CSRF token"),
+            "404": openapi.error("No such game"),
+            "409": openapi.error("The game has not ended"),
+            "415": openapi.error("Body is not JSON"),
+        },
+    }},
+    "/api/replay/{source}/{game_id}/analysis": {"get": {
+        "summary": "The strongest computer player's view of the move at (or next after) a step",
+        "parameters": [_SOURCE, _GAME, {"name": "step", "in": "query", "required": True,
+                                        "schema": {"type": "integer", "minimum": 0}}],
+        "responses": {
+            "200": openapi.json_response("Its choice and chances, and its chances with the move played"),
+            "400": openapi.error("Not a step number"),
+            **_SEEN,
+            "409": openapi.error("Not every player revealed their pawns"),
+        },
+    }},
+})

@@ -107,6 +107,9 @@ async function answerCheck(notLit) {
 }
 
 function renderResult(game, seats) {
+  var ended = !!game && game.status !== "running" && typeof game.id === "number";
+  byId("replay-wrap").hidden = !ended;
+  if (ended) { byId("replay-link").setAttribute("href", "/replay/board/" + game.id); }
   var result = byId("result");
   var outcome = game && game.view.outcome;
   if (!outcome) { result.hidden = true; return; }

@@ -49,7 +49,9 @@ function stepText(step) {
 function whyText(step) {
   if (!step.why_lit) { return ""; }
   return Object.keys(step.why_lit).map(function (lamp) {
-    return _("Lamp %(lamp)s lit through the closed rows %(rows)s.", { lamp: lamp, rows: listOf(step.why_lit[lamp]) });
+    var rows = step.why_lit[lamp];
+    return ngettext("Lamp %(lamp)s lit through the closed row %(rows)s.", "Lamp %(lamp)s lit through the closed rows %(rows)s.",
+      rows.length, { lamp: lamp, rows: listOf(rows) });
   }).join(" ");
 }
 
