@@ -138,7 +138,9 @@ class FakeService:
             self.status = "running"
             self.board = {}
             players = [{"name": s.name, "colour": s.colour, "lamp": s.lamp} for s in seats]
-            start = {"game": self.game_id, "players": players}  # as the board service writes it
+            # as the board service writes it
+            start = {"game": self.game_id, "players": players, "first": self.game.first,
+                     "drawn": first == "draw", "handicap": {}, "layout": self.layout.name}
             return {"game": self.game_id}, [JournalEntry(JournalKind.GAME_START, start)]
         if kind is CommandKind.ABANDON_GAME:
             if not self.running:
@@ -337,12 +339,30 @@ class Lobby:
         return self.post(f"/api/games/{game_id}/join", {"code": code})
 
 
-def start_game(staff_api: Api, names: tuple[str, ...] = ("Ada", "Bob"), first: int | str = 0) -> Any:
+def start_game(
+    staff_api: Api, names: tuple[str, ...] = ("Ada", "Bob"), first: int | str = 0, *, check: str = "skip"
+) -> Any:
+    """Start a game as staff; the pre-game check skipped unless *check* is ``"ask"``."""
     colours = ("red", "blue", "black", "white")
     players = [{"name": n, "colour": c} for n, c in zip(names, colours, strict=False)]
-    response = staff_api.post("/api/staff/game", {"players": players, "first": first})
+    body = {"players": players, "first": first, "pregame_check": check}
+    response = staff_api.post("/api/staff/game", body)
     assert response.status_code == 201, response.get_json()
     return response
+
+
+def pass_pregame_check(api: Api) -> None:
+    """The players hold the test button of the simulated board and say every lamp lit: the rules' check
+    before each game (hardware/service/pregame.py), with the real board service."""
+    def check() -> Any:
+        return api.get("/api/board").get_json()["game"]["check"]["status"]
+
+    assert api.post("/api/sim/button", {"held": True}).status_code == 200
+    wait_for(lambda: check() == "holding", 15)
+    time.sleep(0.6)  # a press long enough to look at the lamps (MIN_HOLD_S)
+    assert api.post("/api/sim/button", {"held": False}).status_code == 200
+    wait_for(lambda: check() == "confirm", 15)
+    assert api.post("/api/board/check", {"not_lit": []}).status_code == 200
 
 
 def wait_for(predicate: Any, timeout: float = 5.0) -> Any:
