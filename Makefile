@@ -5,6 +5,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8080
+DB ?= var/hautetension.db
 
 .PHONY: run test lint clean
 
@@ -22,7 +23,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run
-	$(BIN)/hautetension run --port $(PORT)
+	$(BIN)/hautetension run --port $(PORT) --db $(DB)
 
 test: $(VENV)/.installed-dev
 	$(BIN)/python tools/ensure_packages.py

@@ -45,3 +45,13 @@ class PinAccessError(HardwareError, RuntimeError):
 
 class UnknownBackendError(HardwareError, LookupError):
     """A board backend name that does not exist."""
+
+
+class BoardClaimedError(PinAccessError):
+    """Another process holds the board: its GPIO chip or pins, its serial port, or the simulated
+    board's file (one board service per board)."""
+
+
+class SimBoardFileError(HardwareError, ValueError):
+    """The simulated board's file cannot be read, is not a board, or cannot be written (the message
+    names it and says what to do)."""

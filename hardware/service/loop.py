@@ -25,6 +25,7 @@ from hardware.events import (
     PawnLifted,
     PawnPlaced,
 )
+from hardware.exc import SimBoardFileError
 from hardware.service.notify import SystemdNotifier
 from hardware.service.recovery import Recovery, restore
 from hardware.service.referee import LampState, Referee
@@ -170,11 +171,16 @@ class BoardService:
         board = self.backend.virtual_board
         if board is None:
             return
-        for slot, kind in self.sim_file.load().items():
-            try:
-                board.place(slot, kind)
-            except (GameError, ValueError):
-                continue  # a slot this layout does not have: the file was edited by hand
+        pawns = self.sim_file.load()
+        unknown = sorted(slot for slot in pawns if slot not in self.layout.slot_positions)
+        if unknown:
+            raise SimBoardFileError(
+                f"{self.sim_file.path}: pawns on slots the layout {self.layout.name} does not have"
+                f" ({', '.join(unknown)}): fix the file (or use the layout it was made with), or delete it"
+                " to start with an empty virtual board"
+            )
+        for slot, kind in pawns.items():
+            board.place(slot, kind)
 
     def _settle(self) -> list[JournalEntry]:
         """Scan until the debounced readings have settled; keep faults and button, drop pawn events

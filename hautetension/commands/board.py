@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import signal
 import sys
@@ -48,45 +49,74 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from configuration import ConfigError, database_path, load_config
+    from configuration import ConfigError
     from games.exc import LayoutError
+    from store.claim import EX_CLAIMED, ClaimedError, claim_database
+    from store.db import DatabaseError, connect
+
+    try:
+        config, settings, layout, db_path = _settings(args)
+    except (ConfigError, LayoutError) as exc:  # BoardConfigError is a ConfigError
+        print(f"hautetension board: {exc}", file=sys.stderr)
+        return EX_CONFIG
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(claim_database(db_path))
+            conn = connect(db_path)
+        except ClaimedError as exc:
+            print(f"hautetension board: {exc}: a database has one board service; stop that one first "
+                  "(systemctl stop hautetension-board, or Ctrl-C where it runs) or give this one "
+                  "another --db", file=sys.stderr)
+            return EX_CLAIMED
+        except DatabaseError as exc:
+            print(f"hautetension board: {exc}", file=sys.stderr)
+            return EX_CONFIG
+        held.callback(conn.close)
+        return _serve(args, config, settings, layout, db_path, conn, held)
+
+
+def _settings(args: argparse.Namespace) -> tuple[Any, Any, Any, Any]:
+    from configuration import database_path, load_config
     from games.hautetension.layout import load_layout
+    from hardware.service import BoardSettings
+
+    config = load_config(args.config)
+    settings = BoardSettings.from_config(config)
+    if args.backend:
+        settings = dataclasses.replace(settings, backend="sim" if args.backend == "mock" else args.backend)
+    if args.min_turn is not None:
+        settings = dataclasses.replace(settings, min_turn=max(0.0, args.min_turn))
+    layout = load_layout(args.layout or settings.layout)
+    return config, settings, layout, args.db or database_path(config)
+
+
+def _serve(args: argparse.Namespace, config: Any, settings: Any, layout: Any, db_path: Any, conn: Any,
+           held: contextlib.ExitStack) -> int:
     from hardware.backends import open_backend
-    from hardware.exc import BoardConfigError, HardwareError
-    from hardware.service import BoardService, BoardSettings
+    from hardware.exc import BoardClaimedError, HardwareError, SimBoardFileError
+    from hardware.service import BoardService
     from hardware.service.notify import SystemdNotifier
     from hardware.service.recovery import RecoveryError
     from hardware.service.sim import SimBoardFile, default_sim_file
+    from store.claim import EX_CLAIMED, ClaimedError
     from store.commands import Commands
-    from store.db import DatabaseError, connect
     from store.journal import Journal
 
+    sim_file = None
     try:
-        config = load_config(args.config)
-        settings = BoardSettings.from_config(config)
-        if args.backend:
-            settings = dataclasses.replace(
-                settings, backend="sim" if args.backend == "mock" else args.backend
-            )
-        if args.min_turn is not None:
-            settings = dataclasses.replace(settings, min_turn=max(0.0, args.min_turn))
-        layout = load_layout(args.layout or settings.layout)
-        db_path = args.db or database_path(config)
-        conn = connect(db_path)
-    except (ConfigError, BoardConfigError, LayoutError, DatabaseError) as exc:
-        print(f"hautetension board: {exc}", file=sys.stderr)
-        return EX_CONFIG
-    try:
+        if settings.backend == "sim":
+            sim_file = SimBoardFile(args.sim_board or settings.sim_board_file or default_sim_file(db_path))
+            held.enter_context(sim_file.claim())
         backend = open_backend(settings.backend, config, layout=layout, port=args.port)
+    except (ClaimedError, BoardClaimedError) as exc:
+        print(f"hautetension board: {exc}", file=sys.stderr)
+        return EX_CLAIMED
     except HardwareError as exc:
         print(f"hautetension board: {exc}", file=sys.stderr)
         return EX_CONFIG if isinstance(exc, ValueError) else 1
     except ImportError as exc:
         print(f"hautetension board: the {settings.backend} backend is not available ({exc})", file=sys.stderr)
         return EX_CONFIG
-    sim_file = None
-    if settings.backend == "sim":
-        sim_file = SimBoardFile(args.sim_board or settings.sim_board_file or default_sim_file(db_path))
     stop = threading.Event()
 
     def _stop(signum: int, _frame: object) -> None:
@@ -115,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
     except RecoveryError as exc:
         print(f"hautetension board: cannot replay the journal: {exc}", file=sys.stderr)
         return 1
-    finally:
-        conn.close()
+    except SimBoardFileError as exc:
+        print(f"hautetension board: {exc}", file=sys.stderr)
+        return EX_CONFIG
     return 0

@@ -13,9 +13,10 @@ from configuration import ConfigFile
 from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
 from hardware.backend import BoardBackend
-from hardware.backends import SimBoard, make_pin_factory, open_backend
+from hardware.backends import make_pin_factory, open_backend
 from hardware.exc import HardwareConfigError, PinAccessError, UnknownBackendError
 from hardware.gpio_backend import GpioBoard
+from hardware.sim_backend import SimBoard
 
 
 @pytest.mark.parametrize("kind", ["sim", "mock"])
