@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from store.files import create_private
+from store.files import create_private, private_folder
 
 EX_CLAIMED = 75
 """Exit status of a program refused because another holds its claim (sysexits' EX_TEMPFAIL: it
@@ -119,7 +119,7 @@ def lock_path(database: str | os.PathLike[str]) -> Path:
 def claim_database(database: str | os.PathLike[str]) -> Claim:
     """Claim *database* for a board service (or a restore); :class:`ClaimedError` if another holds it."""
     database = Path(database)
-    database.parent.mkdir(parents=True, exist_ok=True)
+    private_folder(database.parent)
     return Claim(lock_path(database), what=f"the database {database}")
 
 

@@ -12,10 +12,13 @@ older database is brought up to date when either process opens it.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from store.files import create_private, make_private, private_folder, same_mode
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -128,7 +131,8 @@ def connect(path: str | Path) -> sqlite3.Connection:
     It may be shared between threads as long as callers serialise their use.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _create(path)
+    make_private(path)
     try:
         conn = sqlite3.connect(
             path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
@@ -144,7 +148,22 @@ def connect(path: str | Path) -> sqlite3.Connection:
         conn.close()
         raise DatabaseError(f"{path}: the database refused WAL mode (got {mode!r})")
     migrate(conn, source=str(path))
+    for suffix in ("-wal", "-shm"):  # made by SQLite with the database's mode, less this process's umask
+        same_mode(f"{path}{suffix}", path)
     return conn
+
+
+def _create(path: Path) -> None:
+    """A new database starts as an empty private file (an empty file is an empty SQLite database):
+    sqlite3 would create it readable by every local user, and it holds the pawns' kinds."""
+    try:
+        private_folder(path.parent)
+        if not path.exists():
+            os.close(create_private(path))
+    except FileExistsError:
+        pass  # another process created it meanwhile
+    except OSError as exc:
+        raise DatabaseError(f"{path}: cannot create the database ({exc.strerror or exc})") from exc
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

@@ -18,6 +18,7 @@ process at once: the panel serves requests while it writes a backup.)
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 from pathlib import Path
@@ -38,6 +39,8 @@ def private_mode(folder: str | os.PathLike[str]) -> int:
 def private_folder(folder: str | os.PathLike[str]) -> Path:
     """Create *folder* (and its parents) if needed; a new one is 0700, or 0770 inside a shared folder."""
     folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, f"{folder} is not a folder")
     if not folder.is_dir():
         parent_mode = private_mode(_existing_parent(folder))
         folder.mkdir(parents=True, exist_ok=True)
@@ -57,8 +60,8 @@ def create_private(path: str | os.PathLike[str], *, exclusive: bool = True) -> i
     """Create *path* as a private file and return its descriptor (open for reading and writing).
 
     With *exclusive*, an existing file is an error (:class:`FileExistsError`);
-    without, an existing file is opened as it is and only made private (see
-    :func:`make_private`)."""
+    without, an existing file is opened as it is and only made private (never
+    so on a database: see :func:`make_private`)."""
     path = Path(path)
     mode = private_mode(path.parent)
     try:
@@ -84,18 +87,36 @@ def create_private(path: str | os.PathLike[str], *, exclusive: bool = True) -> i
 def make_private(path: str | os.PathLike[str]) -> bool:
     """Take away from an existing *path* the permissions a private file must not have.
 
-    Returns False if it could not (this user does not own the file); a missing file is fine."""
+    Returns False if it could not (this user does not own the file); a missing file is fine.
+    It works on the path and never opens the file: opening and closing a database file would
+    drop the locks SQLite holds on it in this process (POSIX locks belong to the process)."""
     path = Path(path)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+        current = stat.S_IMODE(os.stat(path).st_mode)
+        allowed = private_mode(path.parent)
+        if current & ~allowed:
+            os.chmod(path, current & allowed)
     except FileNotFoundError:
         return True
-    except OSError:
+    except PermissionError:
         return False
+    return True
+
+
+def same_mode(path: str | os.PathLike[str], like: str | os.PathLike[str]) -> bool:
+    """Give an existing *path* the mode of *like* (SQLite's ``-wal`` and ``-shm`` that of the database,
+    whatever the umask of the process that made them: the panel must write them too on the Pi).
+
+    Returns False if it could not (this user does not own the file); a missing file is fine."""
     try:
-        return _tighten(fd, private_mode(path.parent))
-    finally:
-        os.close(fd)
+        wanted = stat.S_IMODE(os.stat(like).st_mode)
+        if stat.S_IMODE(os.stat(path).st_mode) != wanted:
+            os.chmod(path, wanted)
+    except FileNotFoundError:
+        return True
+    except PermissionError:
+        return False
+    return True
 
 
 def _tighten(fd: int, allowed: int) -> bool:

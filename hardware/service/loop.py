@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import statistics
 import threading
@@ -31,6 +32,7 @@ from hardware.service.recovery import Recovery, restore
 from hardware.service.referee import LampState, Referee
 from hardware.service.settings import BoardSettings
 from hardware.service.sim import SimBoardFile
+from hardware.service.writer import JournalWriteError, JournalWriter
 from store.commands import Command, CommandKind, Commands
 from store.journal import Journal, JournalEntry, JournalKind
 
@@ -108,7 +110,7 @@ class BoardService:
         self.started_at = time.time()
         self.recovery: Recovery | None = None
         self.steps = 0
-        self.journal_writes = 0
+        self.writer = JournalWriter(journal, commands, clock=clock) if journal is not None else None
         self._poll_failed: str | None = None
         self._last_step: float | None = None
         self._next_commands = 0.0
@@ -152,19 +154,15 @@ class BoardService:
         self.notifier.ready(self._status_line())
         return self.recovery
 
-    def _drop_stale_commands(self) -> None:
-        if self.commands is None:
+    def _drop_stale_commands(self, why: str = "while the board service was not running") -> None:
+        if self.commands is None or self.writer is None:
             return
         now = time.time()
         for command in self.commands.pending(limit=1000):
             age = now - command.at
             if age > STALE_COMMAND_S:
-                self.commands.fail(
-                    command.id,
-                    f"not carried out: queued {age:.0f} s ago while the board service was not running;"
-                    " check the board and send it again",
-                    payload=_redacted(command),
-                )
+                reason = f"not carried out: queued {age:.0f} s ago {why}; check the board and send it again"
+                self.writer.answer(command.id, error=reason, payload=_redacted(command))
 
     def _restore_virtual_board(self) -> None:
         assert self.sim_file is not None
@@ -213,8 +211,11 @@ class BoardService:
         finally:
             self.notifier.stopping("board service stopping")
             self.backend.lamps_safe()
-            if self.journal is not None:
-                self._commit([JournalEntry(JournalKind.SERVICE_STOP, {"pid": os.getpid()})])
+            if self.writer is not None:
+                with contextlib.suppress(JournalWriteError):  # already on its way out: say it once
+                    self._commit([JournalEntry(JournalKind.SERVICE_STOP, {"pid": os.getpid()})])
+                    if self.writer.is_blocked:
+                        self.writer.flush()  # a last try: whatever is still waiting now is lost
 
     def step(self) -> None:
         """One loop turn (see the module docstring)."""
@@ -232,12 +233,19 @@ class BoardService:
                 timed.append(event.at)
         entries += self._check_scanner()
         self._commit(entries, timed=timed)
-        if self.commands is not None and now >= self._next_commands:
+        writer = self.writer
+        if writer is not None and writer.is_blocked:
+            writer.retry()  # the database refused a write: no command until what waits is written
+        if writer is not None and (ended := writer.take_ended()) is not None:
+            fault, until = ended
+            self._drop_stale_commands(f"while the database could not be written ({fault.describe(until)})")
+        if self.commands is not None and now >= self._next_commands and not (writer and writer.is_blocked):
             self._next_commands = now + self.settings.command_interval
             self._run_commands()
-        if self.journal is not None and now >= self._next_health:
+        if writer is not None and now >= self._next_health:
             self._next_health = now + self.settings.health_interval
-            self.journal.write_health(self.health())
+            writer.health(self.health())
+        self._show_status()
         self.notifier.watchdog()
 
     def _poll(self) -> list[BoardEvent]:
@@ -312,8 +320,10 @@ class BoardService:
         *,
         timed: list[float] = (),  # type: ignore[assignment]
         force_state: bool = False,
-    ) -> None:
-        """Drive the lamps, then write *entries* and the board state in one transaction."""
+    ) -> bool:
+        """Drive the lamps, then write *entries* and the board state in one transaction.
+
+        Returns whether they are written (False: the database refused them, and they wait in memory)."""
         self._guard_selftest()
         lamps = self.referee.lamps()
         if lamps != self.lamps_shown:
@@ -328,22 +338,31 @@ class BoardService:
                 after = self.clock()
                 for at in timed:
                     self.lamp_latency.add(after - at)
-        if self.journal is None or (not entries and not force_state):
-            return
+        if self.writer is None or (not entries and not force_state):
+            return True  # nothing to write
         game = self.referee.current
         game_id = game.id if game is not None and (game.is_running or _ends_game(entries)) else None
         if any(entry.kind is JournalKind.GAME_START for entry in entries) and game is not None:
             game_id = game.id
-        self.journal.append_many(
+        written = self.writer.write(
             entries,
             game_id=game_id,
             state_public=self.referee.public_state(self.backend.name),
             state_private=self.referee.private_state(),
         )
-        self.journal_writes += 1
-        after = self.clock()
-        for at in timed:
-            self.journal_latency.add(after - at)
+        if written:
+            after = self.clock()
+            for at in timed:
+                self.journal_latency.add(after - at)
+        self._show_status()
+        return written
+
+    @property
+    def journal_writes(self) -> int:
+        """Journal transactions written so far."""
+        return self.writer.writes if self.writer is not None else 0
+
+    def _show_status(self) -> None:
         status = self._status_line()
         if status != self._status:
             self._status = status
@@ -355,6 +374,10 @@ class BoardService:
         self.backend.selftest_on_long_press = self.referee.running is None
 
     def _status_line(self) -> str:
+        blocked = self.writer.status() if self.writer is not None else None
+        return blocked or self._game_status()
+
+    def _game_status(self) -> str:
         referee = self.referee
         if referee.scanner_faulted:
             return "scanner faulted: lamps off"
@@ -371,7 +394,7 @@ class BoardService:
     # -- commands -----------------------------------------------------------------
 
     def _run_commands(self) -> None:
-        assert self.commands is not None
+        assert self.commands is not None and self.writer is not None
         for command in self.commands.pending():
             redacted = _redacted(command)
             try:
@@ -387,10 +410,13 @@ class BoardService:
                         )
                     ]
                 )
-                self.commands.fail(command.id, reason, payload=redacted)
-                continue
-            self._commit(entries)  # durable before acknowledged
-            self.commands.complete(command.id, result, payload=redacted)
+                self.writer.answer(command.id, error=reason, payload=redacted)
+            else:
+                # Durable before acknowledged: the answer is written after the entries, or waits with them.
+                self._commit(entries)
+                self.writer.answer(command.id, result=result, payload=redacted)
+            if self.writer.is_blocked:
+                return  # the database refuses writes: the next commands wait until it takes them
 
     def _execute(self, command: Command) -> CommandOutcome:
         handler = _COMMANDS.get(command.kind)

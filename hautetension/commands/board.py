@@ -98,6 +98,7 @@ def _serve(args: argparse.Namespace, config: Any, settings: Any, layout: Any, db
     from hardware.service.notify import SystemdNotifier
     from hardware.service.recovery import RecoveryError
     from hardware.service.sim import SimBoardFile, default_sim_file
+    from hardware.service.writer import JournalWriteError
     from store.claim import EX_CLAIMED, ClaimedError
     from store.commands import Commands
     from store.journal import Journal
@@ -142,6 +143,17 @@ def _serve(args: argparse.Namespace, config: Any, settings: Any, layout: Any, db
                 flush=True,
             )
             service.run(stop)
+            if service.writer is not None and service.writer.waiting:
+                writer = service.writer
+                fault = writer.fault.describe() if writer.fault else "refused"
+                print(f"hautetension board: {writer.waiting} journal entries and answers could not be "
+                      "written "
+                      f"to {writer.database} ({fault}) and are lost; at the next start the board is "
+                      "compared with the journal", file=sys.stderr)
+                return 1
+    except JournalWriteError as exc:
+        print(f"hautetension board: {exc}", file=sys.stderr)
+        return 1
     except RecoveryError as exc:
         print(f"hautetension board: cannot replay the journal: {exc}", file=sys.stderr)
         return 1

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from configuration import ConfigFile
 from games.hautetension.layout import load_layout
@@ -122,6 +126,8 @@ class ServiceProcess:
         command, env = board_command(folder, self.db, *options)
         self.proc = subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True)
+        self.stderr = ""
+        """What the process wrote on stderr, once it is closed."""
         self.conn = connect(self.db)
         self.journal = Journal(self.conn)
         self.commands = Commands(self.conn)
@@ -173,7 +179,40 @@ class ServiceProcess:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+        if self.proc.stderr is not None and not self.proc.stderr.closed:
+            self.stderr = self.proc.stderr.read()
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream:
                 stream.close()
         self.conn.close()
+
+
+@contextlib.contextmanager
+def unwritable(*paths: Path) -> Iterator[None]:
+    """Make *paths* unwritable even through files already open, as a read-only remount of the SD card
+    does to a running service: ``chattr +i`` (root only; skips the test otherwise)."""
+    done = subprocess.run(["chattr", "+i", *map(str, paths)], capture_output=True, text=True)
+    if done.returncode != 0:
+        subprocess.run(["chattr", "-i", *map(str, paths)], capture_output=True)
+        pytest.skip("making an open file unwritable needs chattr +i, which needs root and ext2/3/4 "
+                    f"or a file system like it: {done.stderr.strip() or 'refused'}")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", *map(str, paths)], check=True)
+
+
+@contextlib.contextmanager
+def read_only_folder(folder: Path) -> Iterator[None]:
+    """No file can be created in *folder* any more (those in it stay writable): chmod a-w, or
+    ``chattr +i`` as root, whom the permissions do not stop."""
+    if os.geteuid() == 0:
+        with unwritable(folder):
+            yield
+        return
+    mode = folder.stat().st_mode
+    folder.chmod(0o555)
+    try:
+        yield
+    finally:
+        folder.chmod(mode)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 from collections.abc import Iterator
@@ -129,9 +130,13 @@ def test_a_busy_lgpio_line_is_a_clear_error_not_a_raw_lgpio_error(pinwheel: Layo
         try:
             with pytest.raises(PinAccessError) as refused:
                 open_backend("gpio", ConfigFile(), layout=pinwheel, pin_factory=factory)
-            assert isinstance(refused.value, BoardClaimedError)
-            assert "GPIO busy" in str(refused.value) and "already running" in str(refused.value)
-            assert type(refused.value.__cause__) is lgpio.error
+            error, message = refused.value, str(refused.value)
+            assert isinstance(error, BoardClaimedError) and type(error.__cause__) is lgpio.error
+            assert "GPIO busy" in message and "already running" in message
+            # The traceback holds the half-built gpiozero device, whose pin reservation gpiozero keeps
+            # process-wide (for every lgpio factory) until the device is collected.
+            del refused, error
+            gc.collect()
         finally:
             factory.close()
             lgpio.gpiochip_close(other)
