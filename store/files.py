@@ -56,12 +56,13 @@ def _existing_parent(path: Path) -> Path:
     return Path("/")
 
 
-def create_private(path: str | os.PathLike[str], *, exclusive: bool = True) -> int:
+def create_private(path: str | os.PathLike[str], *, exclusive: bool = True, exact: bool = True) -> int:
     """Create *path* as a private file and return its descriptor (open for reading and writing).
 
     With *exclusive*, an existing file is an error (:class:`FileExistsError`);
     without, an existing file is opened as it is and only made private (never
-    so on a database: see :func:`make_private`)."""
+    so on a database: see :func:`make_private`). Without *exact*, a file system
+    that keeps no modes (a USB stick's FAT) is not an error."""
     path = Path(path)
     mode = private_mode(path.parent)
     try:
@@ -78,7 +79,9 @@ def create_private(path: str | os.PathLike[str], *, exclusive: bool = True) -> i
             os.fchmod(fd, mode)  # exactly: the umask may have taken the group's bits
         else:
             _tighten(fd, mode)
-    except OSError:
+    except OSError as exc:
+        if not exact and exc.errno in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP):
+            return fd
         os.close(fd)
         raise
     return fd

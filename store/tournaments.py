@@ -25,7 +25,7 @@ import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from games.hautetension.tournament import (
     Lighting,
@@ -40,6 +40,9 @@ from games.hautetension.tournament import (
 from games.hautetension.tournament_points import game_points
 from store.db import transaction
 from store.journal import JournalKind
+
+if TYPE_CHECKING:
+    from store.backup import RollingBackups
 
 Command = Callable[[Tournament], TournamentEvent]
 """A function that applies one change to a tournament and returns the event."""
@@ -103,8 +106,10 @@ class BoardGame:
 class Tournaments:
     """Every tournament of the database, on one connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, backups: RollingBackups | None = None) -> None:
         self.conn = conn
+        self.backups = backups
+        """Copied to at every round made (the pairings, and everything entered before them)."""
 
     # -- tournaments --------------------------------------------------------------
 
@@ -173,6 +178,9 @@ class Tournaments:
                 (tournament_id, now, actor, kind, json.dumps(event, sort_keys=True), request_id),
             )
         entry = AuditEntry(int(cursor.lastrowid or 0), now, actor, kind, event, request_id, None, None)
+        if kind == "round" and self.backups is not None:
+            number = cast(dict[str, Any], event).get("data", {}).get("round", "")
+            self.backups.take("round", f"t{tournament_id}-r{number}")
         return Recorded(entry, duplicate=False)
 
     def undo(self, tournament_id: int, *, actor: str) -> AuditEntry:

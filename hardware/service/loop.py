@@ -8,7 +8,7 @@ import statistics
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +38,7 @@ from store.journal import Journal, JournalEntry, JournalKind
 
 if TYPE_CHECKING:
     from hardware.virtual import VirtualBoard
+    from store.backup import RollingBackups
 
 STALE_COMMAND_S = 10.0
 """A command found at start-up that was queued longer ago than this is not carried out:
@@ -89,6 +90,7 @@ class BoardService:
         notifier: SystemdNotifier | None = None,
         selftest: Callable[[BoardBackend], Mapping[str, Any]] | None = None,
         sim_file: SimBoardFile | None = None,
+        backups: RollingBackups | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -100,6 +102,7 @@ class BoardService:
         self.notifier = notifier or SystemdNotifier({})
         self.selftest = selftest or _default_selftest
         self.sim_file = sim_file
+        self.backups = backups
         self.clock = clock
         self.sleep = sleep
         self.referee = Referee(layout, min_turn=self.settings.min_turn)
@@ -110,7 +113,8 @@ class BoardService:
         self.started_at = time.time()
         self.recovery: Recovery | None = None
         self.steps = 0
-        self.writer = JournalWriter(journal, commands, clock=clock) if journal is not None else None
+        self.writer = (JournalWriter(journal, commands, clock=clock, on_written=self._written)
+                       if journal is not None else None)
         self._poll_failed: str | None = None
         self._last_step: float | None = None
         self._next_commands = 0.0
@@ -357,6 +361,14 @@ class BoardService:
         self._show_status()
         return written
 
+    def _written(self, entries: Sequence[JournalEntry]) -> None:
+        """Entries are in the journal: a game that ended is copied to the rolling backups."""
+        if self.backups is None:
+            return
+        for entry in entries:
+            if entry.kind is JournalKind.GAME_END:
+                self.backups.take("game", str(entry.public.get("game", "")))
+
     @property
     def journal_writes(self) -> int:
         """Journal transactions written so far."""
@@ -519,6 +531,7 @@ class BoardService:
             "scanner_faulted": self.referee.scanner_faulted,
             "poll_error": self._poll_failed,
             "watchdog_s": self.notifier.watchdog_interval,
+            "backup_error": self.backups.last_error if self.backups is not None else None,
             "status": self._status_line(),
         }
         return report

@@ -8,7 +8,8 @@ import dataclasses
 import signal
 import sys
 import threading
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from configuration import CONFIG_OPTION_HELP, EX_CONFIG
 
@@ -55,14 +56,14 @@ def run(args: argparse.Namespace) -> int:
     from store.db import DatabaseError, connect
 
     try:
-        config, settings, layout, db_path = _settings(args)
+        setup = _setup(args)
     except (ConfigError, LayoutError) as exc:  # BoardConfigError is a ConfigError
         print(f"hautetension board: {exc}", file=sys.stderr)
         return EX_CONFIG
     with contextlib.ExitStack() as held:
         try:
-            held.enter_context(claim_database(db_path))
-            conn = connect(db_path)
+            held.enter_context(claim_database(setup.database))
+            conn = connect(setup.database)
         except ClaimedError as exc:
             print(f"hautetension board: {exc}: a database has one board service; stop that one first "
                   "(systemctl stop hautetension-board, or Ctrl-C where it runs) or give this one "
@@ -72,11 +73,19 @@ def run(args: argparse.Namespace) -> int:
             print(f"hautetension board: {exc}", file=sys.stderr)
             return EX_CONFIG
         held.callback(conn.close)
-        return _serve(args, config, settings, layout, db_path, conn, held)
+        return _serve(args, setup, conn, held)
 
 
-def _settings(args: argparse.Namespace) -> tuple[Any, Any, Any, Any]:
-    from configuration import database_path, load_config
+class _Setup(NamedTuple):
+    config: Any
+    settings: Any
+    layout: Any
+    database: Path
+    store: Any
+
+
+def _setup(args: argparse.Namespace) -> _Setup:
+    from configuration import StoreSettings, database_path, load_config
     from games.hautetension.layout import load_layout
     from hardware.service import BoardSettings
 
@@ -87,11 +96,11 @@ def _settings(args: argparse.Namespace) -> tuple[Any, Any, Any, Any]:
     if args.min_turn is not None:
         settings = dataclasses.replace(settings, min_turn=max(0.0, args.min_turn))
     layout = load_layout(args.layout or settings.layout)
-    return config, settings, layout, args.db or database_path(config)
+    database = Path(args.db) if args.db else database_path(config)
+    return _Setup(config, settings, layout, database, StoreSettings.from_config(config))
 
 
-def _serve(args: argparse.Namespace, config: Any, settings: Any, layout: Any, db_path: Any, conn: Any,
-           held: contextlib.ExitStack) -> int:
+def _serve(args: argparse.Namespace, setup: _Setup, conn: Any, held: contextlib.ExitStack) -> int:
     from hardware.backends import open_backend
     from hardware.exc import BoardClaimedError, HardwareError, SimBoardFileError
     from hardware.service import BoardService
@@ -99,10 +108,14 @@ def _serve(args: argparse.Namespace, config: Any, settings: Any, layout: Any, db
     from hardware.service.recovery import RecoveryError
     from hardware.service.sim import SimBoardFile, default_sim_file
     from hardware.service.writer import JournalWriteError
+    from store.backup import RollingBackups
     from store.claim import EX_CLAIMED, ClaimedError
     from store.commands import Commands
     from store.journal import Journal
 
+    config, settings, layout, db_path, store = setup
+    backups = RollingBackups(db_path, folder=store.folder_for(db_path), keep=store.backups_kept)
+    held.callback(backups.close)  # the last game's copy is finished before the process ends
     sim_file = None
     try:
         if settings.backend == "sim":
@@ -134,6 +147,7 @@ def _serve(args: argparse.Namespace, config: Any, settings: Any, layout: Any, db
             settings=settings,
             notifier=SystemdNotifier(),
             sim_file=sim_file,
+            backups=backups,
         ) as service:
             recovery = service.start()
             print(

@@ -33,6 +33,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from configuration import StoreSettings
+    from store.backup import RollingBackups
     from webpanel.app import close_app, create_app
     from webpanel.config import panel_sections
     from webpanel.security import SecretKeyError
@@ -44,7 +46,11 @@ def run(args: argparse.Namespace) -> int:
             "database": args.db, "host": args.host, "port": args.port, "trusted_proxy": args.trusted_proxy
         }
         settings, lobby = panel_sections(config.with_values("panel", options))
-        app = create_app({"PANEL": settings, "LOBBY_PUBLIC_URL": lobby.public_url},
+        store = StoreSettings.from_config(config)
+        # A copy of the database at every tournament round made ([store] backups_kept).
+        backups = RollingBackups(settings.database, folder=store.folder_for(settings.database),
+                                 keep=store.backups_kept)
+        app = create_app({"PANEL": settings, "LOBBY_PUBLIC_URL": lobby.public_url, "BACKUPS": backups},
                          staff_pin_hash=functools.partial(configured_pin_hash, config))
     except (ConfigError, SecretKeyError) as exc:
         print(f"hautetension panel: {exc}", file=sys.stderr)
@@ -86,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         pass
     finally:
         close_app(app)
+        backups.close()
     return 0
 
 
