@@ -152,6 +152,8 @@ class BoardPlayer(threading.Thread):
         return state.public if state is not None else {}
 
     def one_game(self, client: Client, journal: Journal, commands: Commands) -> None:
+        if (self.state(journal).get("game") or {}).get("status") == "running":  # left by an interruption
+            self.command(commands, CommandKind.ABANDON_GAME, {})
         self.clear(client, journal)
         names = ["Ana", "Ben", "Cy", "Dee"][: self.rng.choice((2, 3, 4))]
         payload = {"players": [{"name": n} for n in names], "first": 0}
@@ -173,7 +175,7 @@ class BoardPlayer(threading.Thread):
             game.push(slot, kind)
             count("placements")
             moves = len(game.history)
-            self.wait_for(journal, lambda s, n=moves: _moves(s) >= n, "the placement")
+            self.wait_for(journal, _at_least_moves(moves), "the placement")
             if self.state(journal).get("anomalies"):
                 raise RuntimeError(f"anomaly: {self.state(journal)['anomalies']}")
             self.stop_event.wait(self.pace)
@@ -201,6 +203,10 @@ class BoardPlayer(threading.Thread):
 def _moves(state: dict[str, Any]) -> int:
     view = (state.get("game") or {}).get("view") or {}
     return len(view.get("moves") or [])
+
+
+def _at_least_moves(n: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda state: _moves(state) >= n
 
 
 # -- panel clients ------------------------------------------------------------------------------------
@@ -385,6 +391,8 @@ def main() -> int:
 
     folder = args.folder or Path(tempfile.mkdtemp(prefix="ht-soak-"))
     folder.mkdir(parents=True, exist_ok=True)
+    if any(folder.iterdir()):
+        parser.error(f"{folder} is not empty: a soak starts from a new database")
     database = folder / "hautetension.db"
     (folder / "config.toml").write_text("[board]\nmin_turn_s = 0\n[store]\nbackups_kept = 10\n")
     out = args.out or folder / "soak.jsonl"
