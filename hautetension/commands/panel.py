@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         # A copy of the database at every tournament round made ([store] backups_kept).
         backups = RollingBackups(settings.database, folder=store.folder_for(settings.database),
                                  keep=store.backups_kept)
-        app = create_app({"PANEL": settings, "LOBBY_PUBLIC_URL": lobby.public_url, "BACKUPS": backups},
+        app = create_app({"PANEL": settings, "LOBBY": lobby, "BACKUPS": backups},
                          staff_pin_hash=functools.partial(configured_pin_hash, config))
     except (ConfigError, SecretKeyError) as exc:
         print(f"hautetension panel: {exc}", file=sys.stderr)
@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
         server = make_server(app)
     except OSError as exc:
         close_app(app)
+        backups.close()
         print(
             f"hautetension panel: cannot listen on {settings.host}:{settings.port} ({exc.strerror})",
             file=sys.stderr,
@@ -82,18 +83,27 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    # Stop cleanly on SIGTERM (systemd) and on SIGINT even when the parent
+    try:
+        serve(server, app)
+    finally:
+        backups.close()
+    return 0
+
+
+def serve(server: Any, app: Any) -> None:
+    """Run *server* until SIGTERM (systemd) or SIGINT, then close *app*."""
+    from webpanel.app import close_app
+
+    # Stop cleanly on SIGTERM and on SIGINT even when the parent
     # started us with SIGINT ignored (a background job inherits SIG_IGN).
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)
     try:
-        server.run()  # type: ignore[attr-defined]
+        server.run()
     except KeyboardInterrupt:
         pass
     finally:
         close_app(app)
-        backups.close()
-    return 0
 
 
 def configured_pin_hash(config: ConfigFile) -> str:

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -216,3 +217,29 @@ def read_only_folder(folder: Path) -> Iterator[None]:
         yield
     finally:
         folder.chmod(mode)
+
+
+class LiveService:
+    """The board service on the simulated board, in a thread (real time, no minimum time between turns)."""
+
+    def __init__(self, database: Path) -> None:
+        layout = load_layout()
+        backend = SimBoard(load_settings(ConfigFile({}), layout), layout)
+        self.conn = connect(database)
+        self.service = BoardService(
+            backend,
+            layout,
+            journal=Journal(self.conn),
+            commands=Commands(self.conn),
+            settings=BoardSettings(min_turn=0, settle=0.02, command_interval=0.005),
+        )
+        self.service.start()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self.service.run, args=(self._stop,), daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self.service.close()
+        self.conn.close()
