@@ -25,9 +25,9 @@ one background thread, so neither the scan loop nor a page waits for a copy.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
-import re
 import sqlite3
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -129,12 +129,22 @@ def _sync(path: Path) -> None:
 
 # -- is it one of ours? ---------------------------------------------------------------------------
 
-_CREATED = re.compile(r"CREATE TABLE (?:IF NOT EXISTS )?(\w+)", re.IGNORECASE)
+OWN_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'"
+"""The tables of a database but SQLite's own (``sqlite_sequence``, ``sqlite_stat1``)."""
 
 
-def tables_of(version: int) -> set[str]:
-    """The tables a database of schema *version* has (those its migrations create)."""
-    return {name for script in MIGRATIONS[:version] for name in _CREATED.findall(script)}
+@functools.cache
+def tables_of(version: int) -> frozenset[str]:
+    """The tables a database of schema *version* has: its migrations, run on an empty database in
+    memory (a migration may rename or drop what an earlier one made)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        for script in MIGRATIONS[:version]:
+            conn.executescript(script)
+        tables = conn.execute(OWN_TABLES)
+        return frozenset(row[0] for row in tables)
+    finally:
+        conn.close()
 
 
 def check_backup(path: str | os.PathLike[str]) -> BackupInfo:
@@ -162,7 +172,7 @@ def check_backup(path: str | os.PathLike[str]) -> BackupInfo:
 def _inspect(conn: sqlite3.Connection, path: Path) -> BackupInfo:
     _require_intact(conn, path)
     version = int(conn.execute("PRAGMA user_version").fetchone()[0])
-    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    tables = {row[0] for row in conn.execute(OWN_TABLES)}
     if version == 0 or not tables_of(1) <= tables:
         raise BackupError(f"{path}: an SQLite database, but not one of the Haute-Tension controller "
                           "(no journal, commands and board state)")

@@ -170,7 +170,9 @@ class Tournaments:
                 if existing is not None:
                     return Recorded(existing, duplicate=True)
             tournament = self.load(tournament_id)
-            return self._insert(tournament_id, command(tournament), actor, request_id)
+            recorded = self._insert(tournament_id, command(tournament), actor, request_id)
+        self._copy_rounds(tournament_id, [recorded])
+        return recorded
 
     def record_each(
         self, tournament_id: int, entries: Sequence[tuple[Command, str, str | None]]
@@ -192,6 +194,7 @@ class Tournaments:
                     outcomes.append(exc)
                     continue
                 outcomes.append(self._insert(tournament_id, event, actor, request_id))
+        self._copy_rounds(tournament_id, [o for o in outcomes if isinstance(o, Recorded)])
         return outcomes
 
     def _insert(
@@ -205,10 +208,16 @@ class Tournaments:
             (tournament_id, now, actor, kind, json.dumps(event, sort_keys=True), request_id),
         )
         entry = AuditEntry(int(cursor.lastrowid or 0), now, actor, kind, event, request_id, None, None)
-        if kind == "round" and self.backups is not None:
-            number = cast(dict[str, Any], event).get("data", {}).get("round", "")
-            self.backups.take("round", f"t{tournament_id}-r{number}")
         return Recorded(entry, duplicate=False)
+
+    def _copy_rounds(self, tournament_id: int, recorded: Sequence[Recorded]) -> None:
+        """A backup for each round just made: after the commit, so that the copy holds it."""
+        if self.backups is None:
+            return
+        for done in recorded:
+            if done.entry.kind == "round" and not done.duplicate:
+                number = cast(dict[str, Any], done.entry.event).get("data", {}).get("round", "")
+                self.backups.take("round", f"t{tournament_id}-r{number}")
 
     def undo(self, tournament_id: int, *, actor: str) -> AuditEntry:
         """Mark the last entry not yet undone as undone; it stays in the audit trail."""

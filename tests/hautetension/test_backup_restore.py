@@ -86,9 +86,14 @@ def test_the_service_keeps_a_rolling_backup_at_every_game_end(tmp_path: Path) ->
             service.command(CommandKind.ABANDON_GAME, {})
             service._wait(lambda g=game: len(list((tmp_path / "kept").glob(f"game-*-{g}.db"))) == 1,
                           f"the copy of game {game}")
+        # The oldest copy goes once the newest is written: two kept.
+        service._wait(lambda: _games_kept(tmp_path / "kept") == ["2.db", "3.db"], "two copies kept")
         copies = sorted((tmp_path / "kept").glob("game-*.db"))
-        assert [c.name.rsplit("-", 1)[1] for c in copies] == ["2.db", "3.db"]  # two kept
         assert check_backup(copies[-1]).board_games == 3
         assert service.stop() == 0
     finally:
         service.close()
+
+
+def _games_kept(folder: Path) -> list[str]:
+    return [c.name.rsplit("-", 1)[1] for c in sorted(folder.glob("game-*.db"))]

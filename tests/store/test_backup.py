@@ -139,9 +139,15 @@ def test_what_is_not_a_usable_backup_is_named(tmp_path: Path, case: str) -> None
     assert str(refused.value).startswith(f"{path}: ") and words in str(refused.value)
 
 
-def test_every_schema_version_knows_its_tables() -> None:
+def test_every_schema_version_knows_its_tables(tmp_path: Path) -> None:
     assert tables_of(1) == {"journal", "commands", "board_state"}
     assert tables_of(len(MIGRATIONS)) >= {"tournaments", "tournament_events", "digital_games"}
+    # Exactly those of a new database: a table a later migration renames or drops is not expected.
+    conn = connect(tmp_path / "new.db")
+    made = {name for name, in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if not name.startswith("sqlite_")}
+    conn.close()
+    assert tables_of(len(MIGRATIONS)) == made
 
 
 # -- putting one back ------------------------------------------------------------------------------
