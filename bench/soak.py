@@ -414,6 +414,7 @@ def main() -> int:
         _wait_port(port, panel)
         print(f"soak: {args.minutes:g} min in {folder}; load average {os.getloadavg()[0]:.2f} "
               "(2 shared cores)", flush=True)
+        print(f"soak: pids {board.pid},{panel.pid}", flush=True)
         threads.append(BoardPlayer(base, database, stop, args.pace, seed=1))
         threads += [threading.Thread(target=poller, args=(base, stop), daemon=True)
                     for _ in range(args.pollers)]
