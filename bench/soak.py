@@ -40,6 +40,7 @@ import os
 import random
 import signal
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -336,6 +337,31 @@ def summary(rows: list[dict[str, Any]], warmup: float) -> None:
     print("counts:", json.dumps(rows[-1]["counts"], sort_keys=True))
 
 
+def table_sizes(database: Path) -> dict[str, tuple[int, float]]:
+    """Each table's rows and KiB (its indexes included), read through SQLite's ``dbstat``."""
+    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+    try:
+        tables = [name for name, in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%'")]
+        owner = {name: table for name, table in conn.execute(
+            "SELECT name, tbl_name FROM sqlite_master WHERE type IN ('table', 'index')")}
+        kib: Counter[str] = Counter()
+        for name, size in conn.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name"):
+            kib[owner.get(name, name)] += size / 1024
+        return {t: (int(conn.execute(f'SELECT COUNT(*) FROM "{t}"').fetchone()[0]), kib[t]) for t in tables}
+    finally:
+        conn.close()
+
+
+def print_tables(database: Path) -> None:
+    """What the database holds at the end: it grows with what was played, by so much per row."""
+    print()
+    print(f"{'table':<28} {'rows':>8} {'KiB':>9} {'bytes/row':>10}")
+    for table, (rows, kib) in sorted(table_sizes(database).items(), key=lambda item: -item[1][1]):
+        if rows:
+            print(f"{table:<28} {rows:>8} {kib:>9.1f} {kib * 1024 / rows:>10.0f}")
+
+
 # -- the run ----------------------------------------------------------------------------------------
 
 
@@ -446,6 +472,7 @@ def main() -> int:
                 time.sleep(args.sample)
         print(f"soak: load average at end {os.getloadavg()[0]:.2f}")
         summary(rows, args.warmup)
+        print_tables(database)
     finally:
         stop.set()
         for proc in processes.values():

@@ -70,6 +70,8 @@ def test_a_short_soak_plays_polls_and_samples_both_processes(tmp_path: Path) -> 
     assert counts["placements"] >= 1 and counts["lobby games created"] >= 1
     assert counts["requests"] > counts["placements"] and counts["events"] >= 1
     assert "after warm-up" in done.stdout and "board rss_mib" in done.stdout
+    journal = next(line for line in done.stdout.splitlines() if line.startswith("journal "))
+    assert int(journal.split()[1]) >= counts["placements"]  # a row per placement at least
     # The processes it started are gone.
     pids = [line.split()[-1] for line in done.stdout.splitlines() if line.startswith("soak: pids")]
     assert pids and not any(Path(f"/proc/{pid}").exists() for pid in pids[0].split(","))
