@@ -135,10 +135,11 @@ class BoardPlayer(threading.Thread):
                 try:
                     self.one_game(client, journal, commands)
                 except (urllib.error.URLError, TimeoutError, OSError, RuntimeError) as exc:
+                    if self.stop_event.is_set():
+                        return
                     count("board errors")
                     print(f"soak: board game interrupted: {exc}", file=sys.stderr, flush=True)
-                    self.clear(client, journal)
-                    self.stop_event.wait(1)
+                    self.stop_event.wait(1)  # the next game starts by clearing the board
         finally:
             conn.close()
 
@@ -399,6 +400,10 @@ def _wait_heartbeat(database: Path, proc: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("the board service did not start")
 
 
+def _interrupted(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=30.0, help="how long to run (default 30)")
@@ -432,6 +437,8 @@ def main() -> int:
     processes: dict[str, subprocess.Popen[bytes]] = {"board": board}
     stop = threading.Event()
     threads: list[threading.Thread] = []
+    rows: list[dict[str, Any]] = []
+    signal.signal(signal.SIGTERM, _interrupted)  # `kill` as Ctrl-C: the figures so far, then stop
     try:
         _wait_heartbeat(database, board)
         panel = subprocess.Popen([*command, "panel", "--db", str(database), "--port", str(port)], cwd=ROOT,
@@ -451,7 +458,6 @@ def main() -> int:
         for thread in threads:
             thread.start()
         started = time.monotonic()
-        rows = []
         with out.open("w") as log:
             while True:
                 for name, proc in processes.items():
@@ -470,11 +476,15 @@ def main() -> int:
                 if row["minute"] >= args.minutes:
                     break
                 time.sleep(args.sample)
-        print(f"soak: load average at end {os.getloadavg()[0]:.2f}")
-        summary(rows, args.warmup)
-        print_tables(database)
+    except KeyboardInterrupt:  # stopped early: the figures so far
+        print("soak: interrupted", flush=True)
     finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # stopping already
         stop.set()
+        if rows:
+            print(f"soak: load average at end {os.getloadavg()[0]:.2f}")
+            summary(rows, args.warmup)
+            print_tables(database)
         for proc in processes.values():
             if proc.poll() is None:
                 proc.send_signal(signal.SIGINT if proc is processes.get("panel") else signal.SIGTERM)
