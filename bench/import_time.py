@@ -197,15 +197,19 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="ht-import-") as scratch:
         # A pseudo-terminal for the serial board: nobody answers on it.
         master, slave = pty.openpty()
-        tty = Path(scratch) / "tty"
-        tty.symlink_to(os.ttyname(slave))
+        # A folder per tree: a database the newer tree migrated would be refused by the older one.
+        folders = {label: Path(scratch) / label for label in trees}
+        for folder in folders.values():
+            folder.mkdir()
+            (folder / "tty").symlink_to(os.ttyname(slave))
         for _ in range(args.repeat):
             for label, tree in trees.items():
                 bases[label].add(baseline(tree))
                 for case in cases:
                     if case.since and label == "before":
                         continue
-                    results.setdefault((case.name, label), Samples()).add(run_case(case, tree, Path(scratch)))
+                    imports = run_case(case, tree, folders[label])
+                    results.setdefault((case.name, label), Samples()).add(imports)
         os.close(master)
         os.close(slave)
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
