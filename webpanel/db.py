@@ -35,12 +35,25 @@ def settings() -> PanelSettings:
     return value
 
 
+PAGE_CACHE_KIB = 256
+"""SQLite's page cache of each of the pool's connections (SQLite's default: 2,000 KiB).
+
+Each connection's cache grows with the pages its thread has read, up to that
+size, and is never given back: at the default, 80 server threads on a
+database of a few MiB grew the panel by about 1.5 MiB a minute under the soak
+benchmark's load (bench/soak.py), towards 160 MiB. A request reads a few rows
+(the board state, a game, a page of the journal) and the pages come from the
+kernel's file cache when they are not in SQLite's, so a small cache costs
+little; 256 KiB bounds the pool at 20 MiB at the default 80 threads."""
+
+
 class ConnectionPool:
     """One connection per server thread, opened on first use and kept.
 
     Opening a connection costs more than the read a request makes (WAL and
     schema checks), and waitress threads live as long as the server; the
-    pool closes every connection when the app is closed.
+    pool closes every connection when the app is closed. Each connection's
+    page cache is :data:`PAGE_CACHE_KIB`.
     """
 
     def __init__(
@@ -60,6 +73,7 @@ class ConnectionPool:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
             conn = self.opener(os.fspath(self.database))
+            conn.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KIB}")  # negative: in KiB
             with self._lock:
                 if self._closed:
                     conn.close()
