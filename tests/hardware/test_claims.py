@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 
 from configuration import ConfigFile
 from firmware_bridge.simulator import SimulatedDevice
@@ -141,16 +140,6 @@ def test_a_busy_lgpio_line_is_a_clear_error_not_a_raw_lgpio_error(pinwheel: Layo
             factory.close()
             lgpio.gpiochip_close(other)
             board.close()
-
-
-def test_mock_pins_claimed_twice_in_one_process(pinwheel: Layout) -> None:
-    factory = MockFactory()
-    first = open_backend("gpio", ConfigFile(), layout=pinwheel, pin_factory=factory)
-    try:
-        with pytest.raises(BoardClaimedError, match="already running"):
-            open_backend("gpio", ConfigFile(), layout=pinwheel, pin_factory=factory)
-    finally:
-        first.close()
 
 
 def test_the_serial_port_is_claimed(tmp_path: Path, pinwheel: Layout) -> None:
