@@ -55,3 +55,8 @@ class BoardClaimedError(PinAccessError):
 class SimBoardFileError(HardwareError, ValueError):
     """The simulated board's file cannot be read, is not a board, or cannot be written (the message
     names it and says what to do)."""
+
+
+class WiringError(HardwareError, ValueError):
+    """The wiring wizard cannot do that: no raw channels on this board, saved progress that does not
+    fit it, an action that makes no sense now. The message says what to do."""
