@@ -39,12 +39,13 @@ PAGE_CACHE_KIB = 256
 """SQLite's page cache of each of the pool's connections (SQLite's default: 2,000 KiB).
 
 Each connection's cache grows with the pages its thread has read, up to that
-size, and is never given back: at the default, 80 server threads on a
-database of a few MiB grew the panel by about 1.5 MiB a minute under the soak
-benchmark's load (bench/soak.py), towards 160 MiB. A request reads a few rows
-(the board state, a game, a page of the journal) and the pages come from the
-kernel's file cache when they are not in SQLite's, so a small cache costs
-little; 256 KiB bounds the pool at 20 MiB at the default 80 threads."""
+size, and the memory is not given back: 80 connections that had each read a
+0.9 MiB database held 65 MiB more at the default, 17 MiB at 256 KiB; under the
+soak benchmark (bench/soak.py) the panel still grew by 15 MiB an hour after
+warm-up, towards 80 threads × 2 MiB as the database grows. A request reads a
+few rows (the board state, a game, a page of the journal), and a page not in
+SQLite's cache comes from the kernel's file cache: a small cache costs little,
+and bounds the pool at 20 MiB at the default 80 threads."""
 
 
 class ConnectionPool:
