@@ -206,18 +206,20 @@ class DatabaseError(sqlite3.DatabaseError):
     """The database file cannot be opened or is newer than this program."""
 
 
-def connect(path: str | Path) -> sqlite3.Connection:
+def connect(path: str | Path, *, cached_statements: int = 128) -> sqlite3.Connection:
     """Open (creating if needed) the database at *path*, migrated to the latest schema.
 
     The connection is in autocommit mode: group writes with :func:`transaction`.
     It may be shared between threads as long as callers serialise their use.
+    *cached_statements*: the prepared statements it keeps (:func:`sqlite3.connect`'s).
     """
     path = Path(path)
     _create(path)
     make_private(path)
     try:
         conn = sqlite3.connect(
-            path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+            path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False,
+            cached_statements=cached_statements,
         )
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
