@@ -46,7 +46,7 @@ The pool holds a connection per server thread (80 at the defaults), and each
 one keeps, in C memory the Python heap does not see, its own page cache and
 its own prepared statements, filling slowly as its thread meets each page and
 each query: under the soak benchmark (bench/soak.py) the panel's Python heap
-stayed at 22 MiB while its memory rose by 15 MiB an hour after warm-up, and 80
+stayed at 22 MiB while its memory rose by 15 MiB an hour after warm-up; 80
 connections that had each prepared 60 statements held 15 MiB (0.5 MiB without
 the cache), 80 that had each read a 0.9 MiB database 65 MiB (17 MiB with a
 256 KiB cache). A request runs a few short statements on a few rows, and a
