@@ -9,6 +9,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8080
+DB ?= var/hautetension.db
 EVENT_PORT ?= 8090
 
 .PHONY: run test event lint clean translations catalogs
@@ -39,7 +40,7 @@ catalogs: $(VENV)/.installed-run
 	$(BIN)/python tools/catalogs.py update
 
 run: $(VENV)/.installed-run translations
-	$(BIN)/hautetension run --port $(PORT)
+	$(BIN)/hautetension run --port $(PORT) --db $(DB)
 
 event: $(VENV)/.installed-run translations
 	$(BIN)/python tools/ensure_packages.py mosquitto

@@ -93,6 +93,38 @@ def load_config(explicit: str | os.PathLike[str] | None = None) -> ConfigFile:
     return ConfigFile(data=data, path=path)
 
 
+@dataclass(frozen=True)
+class StoreSettings:
+    """The ``[store]`` section: where the shared database is, and its rolling backups.
+
+    Read here, in the leaf, because every process needs the database's path."""
+
+    path: Path | None = None
+    """The database; None: the default (see :func:`database_path`)."""
+    backups_kept: int = 10
+    """Rolling backups kept of each kind (game ends, tournament rounds); 0: none are made."""
+    backup_folder: Path | None = None
+    """Where rolling backups go; None: ``backups/`` beside the database."""
+
+    @classmethod
+    def from_config(cls, config: ConfigFile) -> StoreSettings:
+        """Parse ``[store]``; raise :class:`ConfigError` listing every bad key."""
+        with config.read("store") as section:
+            return cls.read(section)
+
+    @classmethod
+    def read(cls, s: Section) -> StoreSettings:
+        return cls(
+            path=s.path("path", None),
+            backups_kept=s.integer("backups_kept", cls.backups_kept, minimum=0),
+            backup_folder=s.path("backup_folder", None),
+        )
+
+    def folder_for(self, database: str | os.PathLike[str]) -> Path:
+        """Where the rolling backups of *database* go."""
+        return self.backup_folder or Path(database).parent / "backups"
+
+
 def database_path(config: ConfigFile) -> Path:
     """Where the shared SQLite database lives: ``[store] path``, else a default.
 
@@ -100,8 +132,7 @@ def database_path(config: ConfigFile) -> Path:
     ``/var/lib/hautetension``; with the built-in defaults (a development
     checkout, ``make run``) it is ``var/hautetension.db`` in the current folder.
     """
-    with config.read("store") as store:
-        configured = store.path("path", None)
+    configured = StoreSettings.from_config(config).path
     if configured is not None:
         return configured
     return DEFAULT_SYSTEM_DATABASE if config.path else DEFAULT_DEV_DATABASE

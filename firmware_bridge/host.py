@@ -337,7 +337,9 @@ class BoardLink:
     def _connect(self, now: float) -> None:
         s = self.settings
         try:
-            port = self._open_port(s.port, baudrate=s.baudrate, timeout=0, write_timeout=s.ack_timeout)
+            # exclusive: pyserial flocks the port, so a second controller cannot open it too.
+            port = self._open_port(s.port, baudrate=s.baudrate, timeout=0, write_timeout=s.ack_timeout,
+                                   exclusive=True)
         except (serial.SerialException, OSError, ValueError) as exc:
             self._retry_later(now, f"cannot open {s.port}: {_why(exc)}")
             return

@@ -1,58 +1,24 @@
 """Opening a board backend by name: ``gpio``, ``sim`` (alias ``mock``) or ``serial``.
 
-``sim`` is the real GPIO backend (scanner, debounce, lamps, button) on the
-virtual board's mock pins, in real time. Its :attr:`SimBoard.virtual_board`
-is how the board service (and the panel's simulated-board page) places and
-lifts pawns and presses the button by hand.
+Each backend's modules are imported only when that backend is opened: the
+``serial`` backend never imports gpiozero, the ``gpio`` backend not the
+virtual board and its mock pins, and a process that opens no board (the
+panel, the one-shot commands) none of them. ``sim`` is the real GPIO backend
+on the virtual board's mock pins (:mod:`hardware.sim_backend`), so it needs
+gpiozero too.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from configuration import ConfigFile
 from games.hautetension.layout import Layout
 from hardware.backend import BoardBackend
-from hardware.clock import Clock, MonotonicClock
-from hardware.exc import PinAccessError, UnknownBackendError
-from hardware.gpio_backend import GpioBoard, require_valid
-from hardware.settings import HardwareSettings, load_settings
-from hardware.virtual import VirtualBoard
+from hardware.exc import BoardClaimedError, PinAccessError, UnknownBackendError
 
 BACKENDS = ("gpio", "sim", "mock", "serial")
-
-
-class SimBoard(GpioBoard):
-    """The ``sim`` backend: :class:`GpioBoard` on a :class:`~hardware.virtual.VirtualBoard`."""
-
-    virtual_board: VirtualBoard
-
-    def __init__(
-        self,
-        settings: HardwareSettings,
-        layout: Layout,
-        *,
-        clock: Clock | None = None,
-        bounce_seconds: float = 0.0,
-        seed: int = 0,
-        bank_read: bool = False,
-        **options: Any,
-    ) -> None:
-        clock = clock or MonotonicClock()
-        require_valid(settings, layout)
-        self.virtual_board = VirtualBoard(settings, layout, clock=clock, bounce_seconds=bounce_seconds,
-                                          seed=seed, bank_read=bank_read)
-        try:
-            super().__init__(settings, layout, pin_factory=self.virtual_board.factory, clock=clock,
-                             name="sim", **options)
-        except BaseException:
-            self.virtual_board.close()
-            raise
-
-    def close(self) -> None:
-        if not self._closed:
-            super().close()
-            self.virtual_board.close()
 
 
 def open_backend(
@@ -71,18 +37,39 @@ def open_backend(
         return backend
     if kind not in BACKENDS:
         raise UnknownBackendError(f"no board backend {kind!r} (choose from {', '.join(BACKENDS)})")
+    from hardware.settings import load_settings
+
     settings = load_settings(config, layout)
     if kind in ("sim", "mock"):
+        from hardware.sim_backend import SimBoard
+
         return SimBoard(settings, layout)
+    from hardware.gpio_backend import GpioBoard
+
     if pin_factory is None:
         pin_factory = make_pin_factory(settings.pin_factory)
-    from gpiozero.exc import GPIOZeroError
-
     try:
         return GpioBoard(settings, layout, pin_factory=pin_factory)
-    except GPIOZeroError as exc:
-        raise PinAccessError(f"cannot claim the board's pins ({exc}); is another controller "
-                             "(the board service) already running?") from exc
+    except _pin_errors() as exc:
+        raise BoardClaimedError(f"cannot claim the board's pins ({_describe(exc)}); is another controller "
+                                "(the board service) already running?") from exc
+
+
+def _pin_errors() -> tuple[type[BaseException], ...]:
+    """What claiming a pin raises: gpiozero's errors, and lgpio's own ``lgpio.error`` ("GPIO busy": a line
+    another process holds), which gpiozero's lgpio factory (a Pi 5's) lets through untranslated."""
+    from gpiozero.exc import GPIOZeroError
+
+    errors: list[type[BaseException]] = [GPIOZeroError]
+    lgpio_error = getattr(sys.modules.get("lgpio"), "error", None)  # imported by that factory, if in use
+    if isinstance(lgpio_error, type) and issubclass(lgpio_error, BaseException):
+        errors.append(lgpio_error)
+    return tuple(errors)
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip("'\"")
+    return text if type(exc).__module__.startswith("gpiozero") else f"lgpio: {text}"
 
 
 def make_pin_factory(name: str | None) -> Any:

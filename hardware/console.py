@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from configuration import ConfigError, ConfigFile, read_all
 from games.exc import LayoutError
@@ -33,7 +33,10 @@ from hardware.events import (
 )
 from hardware.exc import HardwareConfigError, HardwareError
 from hardware.settings import HardwareSettings, check_wiring, gpio_roles
-from hardware.virtual import VirtualBoard
+
+if TYPE_CHECKING:
+    # Only the sim backend has one; importing it would import gpiozero's mock pins for every command.
+    from hardware.virtual import VirtualBoard
 
 BAD_CONFIG = 2
 FAILED = 1

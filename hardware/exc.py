@@ -47,6 +47,16 @@ class UnknownBackendError(HardwareError, LookupError):
     """A board backend name that does not exist."""
 
 
+class BoardClaimedError(PinAccessError):
+    """Another process holds the board: its GPIO chip or pins, its serial port, or the simulated
+    board's file (one board service per board)."""
+
+
+class SimBoardFileError(HardwareError, ValueError):
+    """The simulated board's file cannot be read, is not a board, or cannot be written (the message
+    names it and says what to do)."""
+
+
 class WiringError(HardwareError, ValueError):
     """The wiring wizard cannot do that: no raw channels on this board, saved progress that does not
     fit it, an action that makes no sense now. The message says what to do."""

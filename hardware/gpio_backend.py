@@ -25,6 +25,7 @@ import atexit
 import weakref
 from collections import deque
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from games.hautetension.layout import Layout
@@ -32,16 +33,20 @@ from games.hautetension.pawn import PawnKind
 from hardware.clock import Clock, MonotonicClock
 from hardware.devices import Lamps, TestButton
 from hardware.events import BoardEvent, ButtonLongPress, ButtonPressed, ButtonReleased, Fault, FaultKind
-from hardware.exc import HardwareConfigError
+from hardware.exc import BoardClaimedError, HardwareConfigError
 from hardware.monitor import BoardMonitor
-from hardware.scanner import MultiplexerScanner
+from hardware.scanner import MultiplexerScanner, default_pin_factory
 from hardware.settings import HardwareSettings, check_wiring
+from store.claim import Claim, ClaimedError
 
 if TYPE_CHECKING:
     from hardware.virtual import VirtualBoard
 
 FEEDBACK_EVERY = 10
 """Lamp-current feedback inputs are read every this many scans (4 reads; lamps change rarely)."""
+
+DEVICES = Path("/dev")
+"""Where the pin factories' device files are."""
 
 _open_boards: weakref.WeakSet[GpioBoard] = weakref.WeakSet()
 
@@ -51,6 +56,36 @@ def _lamps_off_at_exit() -> None:
     # Lamps must not stay lit (or half-driven) after the process stops.
     for board in list(_open_boards):
         board.close()
+
+
+def pin_devices(pin_factory: Any) -> list[Path]:
+    """The device files through which *pin_factory* drives the pins: the board claims them for its life.
+
+    The gpiochip of gpiozero's lgpio factory, ``/dev/gpiomem`` for RPi.GPIO and
+    gpiozero's native factory; none for mock pins (they live in this process,
+    where gpiozero refuses a pin claimed twice) nor pigpio (its daemon holds the pins)."""
+    names = {cls.__name__ for cls in type(pin_factory).__mro__}
+    if "LGPIOFactory" in names:
+        return [DEVICES / f"gpiochip{pin_factory.chip}"]
+    if names & {"RPiGPIOFactory", "NativeFactory"}:
+        return [DEVICES / "gpiomem"]
+    return []
+
+
+def claim_pins(pin_factory: Any) -> list[Claim]:
+    """Claim the device files of *pin_factory* (:func:`pin_devices`); :class:`BoardClaimedError` if another
+    process holds one. A device that cannot be opened is left to the pin factory, which says why."""
+    claims: list[Claim] = []
+    for device in pin_devices(pin_factory):
+        try:
+            claims.append(Claim(device, what=f"the GPIO chip {device}", create=False))
+        except ClaimedError as exc:
+            for claim in claims:
+                claim.release()
+            raise BoardClaimedError(f"{exc}: one board service per board; stop that one first") from None
+        except OSError:
+            continue
+    return claims
 
 
 def require_valid(settings: HardwareSettings, layout: Layout) -> None:
@@ -86,6 +121,9 @@ class GpioBoard:
         self.last_selftest: Any = None
         self._closed = False
         self._parts: list[Any] = []
+        if pin_factory is None:
+            pin_factory = default_pin_factory()
+        self._claims = claim_pins(pin_factory)
         try:
             self.scanner = self._keep(MultiplexerScanner(settings, layout, pin_factory=pin_factory,
                                                          clock=self.clock))
@@ -238,6 +276,14 @@ class GpioBoard:
         self._close_parts()
 
     def _close_parts(self) -> None:
+        try:
+            self._close_devices()
+        finally:
+            for claim in self._claims:
+                claim.release()
+            self._claims.clear()
+
+    def _close_devices(self) -> None:
         # Lamps first: they must end off even if closing something else fails.
         for part in sorted(self._parts, key=lambda p: not isinstance(p, Lamps)):
             part.close()

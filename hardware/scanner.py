@@ -167,9 +167,8 @@ class MultiplexerScanner:
 
     def _open(self, pin_factory: Any) -> None:
         s = self.settings
-        if pin_factory is None:  # what a gpiozero device does with no factory given
-            Device.ensure_pin_factory()
-            pin_factory = Device.pin_factory
+        if pin_factory is None:
+            pin_factory = default_pin_factory()
         self.pin_factory = pin_factory
         last = self.visits[-1]
         signal_gpios = [s.shared_signal_gpio] if s.shared_signal_gpio is not None else list(s.signal_gpios)
@@ -361,6 +360,12 @@ class MultiplexerScanner:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def default_pin_factory() -> Any:
+    """The pin factory a gpiozero device uses when it is given none (gpiozero's choice, made once)."""
+    Device.ensure_pin_factory()
+    return Device.pin_factory
 
 
 def _input(gpio: int, pull: str, pin_factory: Any) -> InputDevice:

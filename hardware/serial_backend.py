@@ -51,7 +51,8 @@ from hardware.events import (
     PawnLifted,
     PawnPlaced,
 )
-from hardware.exc import HardwareConfigError
+from hardware.exc import BoardClaimedError, HardwareConfigError
+from store.claim import holder_of_path
 
 if TYPE_CHECKING:
     from configuration import ConfigFile
@@ -300,6 +301,11 @@ def open_serial_backend(
     fault and keeps trying to reconnect.
     """
     settings = serial_settings(config, port=port)
+    if "://" not in settings.port:  # a device, not a pyserial URL
+        holder = holder_of_path(settings.port)
+        if holder is not None:
+            raise BoardClaimedError(f"the serial port {settings.port} is already in use by "
+                                    f"{holder.describe()}: one board service per board; stop that one first")
     link = BoardLink(
         settings, slot_count=len(layout.slots), lamp_count=len(layout.lamps), open_port=open_port
     )

@@ -22,9 +22,10 @@ import random
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from time import monotonic
 from typing import Any
 
-from gpiozero.pins.mock import MockFactory, MockPin
+from gpiozero.pins.mock import MockFactory, MockPin, PinState
 
 from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
@@ -61,8 +62,21 @@ class VirtualBankFactory(VirtualBoardFactory):
     _inputs: list[tuple[int, MockPin]] | None = None
 
 
+STATES_KEPT = 64
+"""State changes a virtual pin remembers (gpiozero's ``MockPin.states``, for its ``assert_states``)."""
+
+
 class _VirtualPin(MockPin):  # type: ignore[misc]
+    """A mock pin of the virtual board: the lamps and the button as they are, and the base of the others."""
+
     board: VirtualBoard
+
+    def clear_states(self) -> None:
+        # gpiozero's MockPin keeps every state change of a pin, for ever: the scanner changes the
+        # select lines 16 times a scan, 200 scans a second, and the board service on the sim
+        # backend grew by about 12 MiB a minute (bench/soak.py). The last few are plenty for tests.
+        self._last_change = monotonic()
+        self.states: deque[PinState] = deque([PinState(0.0, self._state)], maxlen=STATES_KEPT)
 
     def _level(self) -> bool:
         return bool(self._state)
@@ -157,7 +171,9 @@ class VirtualBoard:
         self.line_writes = 0
         self.signal_reads = 0
         self.bank_reads = 0
-        self.factory: VirtualBoardFactory = (VirtualBankFactory if bank_read else VirtualBoardFactory)()
+        # Every pin, lamps and button included, keeps a bounded history (see _VirtualPin).
+        factory_class = VirtualBankFactory if bank_read else VirtualBoardFactory
+        self.factory: VirtualBoardFactory = factory_class(pin_class=_VirtualPin)
         self.factory.board = self
         self._wiring: dict[ChannelRef, tuple[str, Signal]] = {}
         self._contacts: dict[tuple[str, Signal], _Contact] = {}

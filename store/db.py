@@ -12,10 +12,13 @@ older database is brought up to date when either process opens it.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from store.files import create_private, make_private, private_folder, same_mode
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -213,17 +216,20 @@ class DatabaseError(sqlite3.DatabaseError):
     """The database file cannot be opened or is newer than this program."""
 
 
-def connect(path: str | Path) -> sqlite3.Connection:
+def connect(path: str | Path, *, cached_statements: int = 128) -> sqlite3.Connection:
     """Open (creating if needed) the database at *path*, migrated to the latest schema.
 
     The connection is in autocommit mode: group writes with :func:`transaction`.
     It may be shared between threads as long as callers serialise their use.
+    *cached_statements*: the prepared statements it keeps (:func:`sqlite3.connect`'s).
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _create(path)
+    make_private(path)
     try:
         conn = sqlite3.connect(
-            path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+            path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False,
+            cached_statements=cached_statements,
         )
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -236,7 +242,22 @@ def connect(path: str | Path) -> sqlite3.Connection:
         conn.close()
         raise DatabaseError(f"{path}: the database refused WAL mode (got {mode!r})")
     migrate(conn, source=str(path))
+    for suffix in ("-wal", "-shm"):  # made by SQLite with the database's mode, less this process's umask
+        same_mode(f"{path}{suffix}", path)
     return conn
+
+
+def _create(path: Path) -> None:
+    """A new database starts as an empty private file (an empty file is an empty SQLite database):
+    sqlite3 would create it readable by every local user, and it holds the pawns' kinds."""
+    try:
+        private_folder(path.parent)
+        if not path.exists():
+            os.close(create_private(path))
+    except FileExistsError:
+        pass  # another process created it meanwhile
+    except OSError as exc:
+        raise DatabaseError(f"{path}: cannot create the database ({exc.strerror or exc})") from exc
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

@@ -25,7 +25,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from games.exc import GameError
 from games.hautetension.tournament import (
@@ -41,6 +41,9 @@ from games.hautetension.tournament import (
 from games.hautetension.tournament_points import game_points
 from store.db import transaction
 from store.journal import JournalKind
+
+if TYPE_CHECKING:
+    from store.backup import RollingBackups
 
 Command = Callable[[Tournament], TournamentEvent]
 """A function that applies one change to a tournament and returns the event."""
@@ -104,8 +107,10 @@ class BoardGame:
 class Tournaments:
     """Every tournament of the database, on one connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, *, backups: RollingBackups | None = None) -> None:
         self.conn = conn
+        self.backups = backups
+        """Copied to at every round made (the pairings, and everything entered before them)."""
 
     # -- tournaments --------------------------------------------------------------
 
@@ -165,7 +170,9 @@ class Tournaments:
                 if existing is not None:
                     return Recorded(existing, duplicate=True)
             tournament = self.load(tournament_id)
-            return self._insert(tournament_id, command(tournament), actor, request_id)
+            recorded = self._insert(tournament_id, command(tournament), actor, request_id)
+        self._copy_rounds(tournament_id, [recorded])
+        return recorded
 
     def record_each(
         self, tournament_id: int, entries: Sequence[tuple[Command, str, str | None]]
@@ -187,6 +194,7 @@ class Tournaments:
                     outcomes.append(exc)
                     continue
                 outcomes.append(self._insert(tournament_id, event, actor, request_id))
+        self._copy_rounds(tournament_id, [o for o in outcomes if isinstance(o, Recorded)])
         return outcomes
 
     def _insert(
@@ -201,6 +209,15 @@ class Tournaments:
         )
         entry = AuditEntry(int(cursor.lastrowid or 0), now, actor, kind, event, request_id, None, None)
         return Recorded(entry, duplicate=False)
+
+    def _copy_rounds(self, tournament_id: int, recorded: Sequence[Recorded]) -> None:
+        """A backup for each round just made: after the commit, so that the copy holds it."""
+        if self.backups is None:
+            return
+        for done in recorded:
+            if done.entry.kind == "round" and not done.duplicate:
+                number = cast(dict[str, Any], done.entry.event).get("data", {}).get("round", "")
+                self.backups.take("round", f"t{tournament_id}-r{number}")
 
     def undo(self, tournament_id: int, *, actor: str) -> AuditEntry:
         """Mark the last entry not yet undone as undone; it stays in the audit trail."""

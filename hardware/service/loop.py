@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import statistics
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
@@ -25,12 +26,14 @@ from hardware.events import (
     PawnLifted,
     PawnPlaced,
 )
+from hardware.exc import SimBoardFileError
 from hardware.service.notify import SystemdNotifier
 from hardware.service.pregame import CheckRefused
 from hardware.service.recovery import Recovery, restore
 from hardware.service.referee import LampState, Referee
 from hardware.service.settings import BoardSettings
 from hardware.service.sim import SimBoardFile
+from hardware.service.writer import JournalWriteError, JournalWriter
 from hardware.wiring_session import WiringSession, wiring_command
 from store.commands import Command, CommandKind, Commands
 from store.journal import Journal, JournalEntry, JournalKind
@@ -38,6 +41,7 @@ from store.wiring import WiringProgress
 
 if TYPE_CHECKING:
     from hardware.virtual import VirtualBoard
+    from store.backup import RollingBackups
 
 STALE_COMMAND_S = 10.0
 """A command found at start-up that was queued longer ago than this is not carried out:
@@ -89,6 +93,7 @@ class BoardService:
         notifier: SystemdNotifier | None = None,
         selftest: Callable[[BoardBackend], Mapping[str, Any]] | None = None,
         sim_file: SimBoardFile | None = None,
+        backups: RollingBackups | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
@@ -100,6 +105,7 @@ class BoardService:
         self.notifier = notifier or SystemdNotifier({})
         self.selftest = selftest or _default_selftest
         self.sim_file = sim_file
+        self.backups = backups
         self.clock = clock
         self.sleep = sleep
         self.referee = Referee(layout, min_turn=self.settings.min_turn,
@@ -111,7 +117,8 @@ class BoardService:
         self.started_at = time.time()
         self.recovery: Recovery | None = None
         self.steps = 0
-        self.journal_writes = 0
+        self.writer = (JournalWriter(journal, commands, clock=clock, on_written=self._written)
+                       if journal is not None else None)
         self._poll_failed: str | None = None
         self._last_step: float | None = None
         self._next_commands = 0.0
@@ -157,30 +164,31 @@ class BoardService:
         self.notifier.ready(self._status_line())
         return self.recovery
 
-    def _drop_stale_commands(self) -> None:
-        if self.commands is None:
+    def _drop_stale_commands(self, why: str = "while the board service was not running") -> None:
+        if self.commands is None or self.writer is None:
             return
         now = time.time()
         for command in self.commands.pending(limit=1000):
             age = now - command.at
             if age > STALE_COMMAND_S:
-                self.commands.fail(
-                    command.id,
-                    f"not carried out: queued {age:.0f} s ago while the board service was not running;"
-                    " check the board and send it again",
-                    payload=_redacted(command),
-                )
+                reason = f"not carried out: queued {age:.0f} s ago {why}; check the board and send it again"
+                self.writer.answer(command.id, error=reason, payload=_redacted(command))
 
     def _restore_virtual_board(self) -> None:
         assert self.sim_file is not None
         board = self.backend.virtual_board
         if board is None:
             return
-        for slot, kind in self.sim_file.load().items():
-            try:
-                board.place(slot, kind)
-            except (GameError, ValueError):
-                continue  # a slot this layout does not have: the file was edited by hand
+        pawns = self.sim_file.load()
+        unknown = sorted(slot for slot in pawns if slot not in self.layout.slot_positions)
+        if unknown:
+            raise SimBoardFileError(
+                f"{self.sim_file.path}: pawns on slots the layout {self.layout.name} does not have"
+                f" ({', '.join(unknown)}): fix the file (or use the layout it was made with), or delete it"
+                " to start with an empty virtual board"
+            )
+        for slot, kind in pawns.items():
+            board.place(slot, kind)
 
     def _settle(self) -> list[JournalEntry]:
         """Scan until the debounced readings have settled; keep faults and button, drop pawn events
@@ -213,8 +221,11 @@ class BoardService:
         finally:
             self.notifier.stopping("board service stopping")
             self.backend.lamps_safe()
-            if self.journal is not None:
-                self._commit([JournalEntry(JournalKind.SERVICE_STOP, {"pid": os.getpid()})])
+            if self.writer is not None:
+                with contextlib.suppress(JournalWriteError):  # already on its way out: say it once
+                    self._commit([JournalEntry(JournalKind.SERVICE_STOP, {"pid": os.getpid()})])
+                    if self.writer.is_blocked:
+                        self.writer.flush()  # a last try: whatever is still waiting now is lost
 
     def step(self) -> None:
         """One loop turn (see the module docstring)."""
@@ -238,12 +249,19 @@ class BoardService:
         if self.referee.button_held and self.referee.checking is not None:
             self.referee.lamp_currents(self.backend.lamp_currents())  # the lamps lit for the check
         self._commit(entries, timed=timed)
-        if self.commands is not None and now >= self._next_commands:
+        writer = self.writer
+        if writer is not None and writer.is_blocked:
+            writer.retry()  # the database refused a write: no command until what waits is written
+        if writer is not None and (ended := writer.take_ended()) is not None:
+            fault, until = ended
+            self._drop_stale_commands(f"while the database could not be written ({fault.describe(until)})")
+        if self.commands is not None and now >= self._next_commands and not (writer and writer.is_blocked):
             self._next_commands = now + self.settings.command_interval
             self._run_commands()
-        if self.journal is not None and now >= self._next_health:
+        if writer is not None and now >= self._next_health:
             self._next_health = now + self.settings.health_interval
-            self.journal.write_health(self.health())
+            writer.health(self.health())
+        self._show_status()
         self.notifier.watchdog()
 
     def _poll(self) -> list[BoardEvent]:
@@ -318,8 +336,10 @@ class BoardService:
         *,
         timed: list[float] = (),  # type: ignore[assignment]
         force_state: bool = False,
-    ) -> None:
-        """Drive the lamps, then write *entries* and the board state in one transaction."""
+    ) -> bool:
+        """Drive the lamps, then write *entries* and the board state in one transaction.
+
+        Returns whether they are written (False: the database refused them, and they wait in memory)."""
         self._guard_selftest()
         lamps = self.referee.lamps()
         if lamps != self.lamps_shown:
@@ -334,22 +354,39 @@ class BoardService:
                 after = self.clock()
                 for at in timed:
                     self.lamp_latency.add(after - at)
-        if self.journal is None or (not entries and not force_state):
-            return
+        if self.writer is None or (not entries and not force_state):
+            return True  # nothing to write
         game = self.referee.current
         game_id = game.id if game is not None and (game.is_running or _of_finished_game(entries)) else None
         if any(entry.kind is JournalKind.GAME_START for entry in entries) and game is not None:
             game_id = game.id
-        self.journal.append_many(
+        written = self.writer.write(
             entries,
             game_id=game_id,
             state_public=self.referee.public_state(self.backend.name),
             state_private=self.referee.private_state(),
         )
-        self.journal_writes += 1
-        after = self.clock()
-        for at in timed:
-            self.journal_latency.add(after - at)
+        if written:
+            after = self.clock()
+            for at in timed:
+                self.journal_latency.add(after - at)
+        self._show_status()
+        return written
+
+    def _written(self, entries: Sequence[JournalEntry]) -> None:
+        """Entries are in the journal: a game that ended is copied to the rolling backups."""
+        if self.backups is None:
+            return
+        for entry in entries:
+            if entry.kind is JournalKind.GAME_END:
+                self.backups.take("game", str(entry.public.get("game", "")))
+
+    @property
+    def journal_writes(self) -> int:
+        """Journal transactions written so far."""
+        return self.writer.writes if self.writer is not None else 0
+
+    def _show_status(self) -> None:
         status = self._status_line()
         if status != self._status:
             self._status = status
@@ -361,6 +398,10 @@ class BoardService:
         self.backend.selftest_on_long_press = self.referee.running is None
 
     def _status_line(self) -> str:
+        blocked = self.writer.status() if self.writer is not None else None
+        return blocked or self._game_status()
+
+    def _game_status(self) -> str:
         referee = self.referee
         if referee.scanner_faulted:
             return "scanner faulted: lamps off"
@@ -377,7 +418,7 @@ class BoardService:
     # -- commands -----------------------------------------------------------------
 
     def _run_commands(self) -> None:
-        assert self.commands is not None
+        assert self.commands is not None and self.writer is not None
         for command in self.commands.pending():
             redacted = _redacted(command)
             try:
@@ -393,10 +434,13 @@ class BoardService:
                         )
                     ]
                 )
-                self.commands.fail(command.id, reason, payload=redacted)
-                continue
-            self._commit(entries)  # durable before acknowledged
-            self.commands.complete(command.id, result, payload=redacted)
+                self.writer.answer(command.id, error=reason, payload=redacted)
+            else:
+                # Durable before acknowledged: the answer is written after the entries, or waits with them.
+                self._commit(entries)
+                self.writer.answer(command.id, result=result, payload=redacted)
+            if self.writer.is_blocked:
+                return  # the database refuses writes: the next commands wait until it takes them
 
     def _execute(self, command: Command) -> CommandOutcome:
         handler = _COMMANDS.get(command.kind)
@@ -541,6 +585,7 @@ class BoardService:
             "scanner_faulted": self.referee.scanner_faulted,
             "poll_error": self._poll_failed,
             "watchdog_s": self.notifier.watchdog_interval,
+            "backup_error": self.backups.last_error if self.backups is not None else None,
             "wiring": self.wiring is not None,
             "status": self._status_line(),
         }

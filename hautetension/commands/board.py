@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import signal
 import sys
 import threading
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from configuration import CONFIG_OPTION_HELP, EX_CONFIG
 
@@ -48,45 +50,87 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from configuration import ConfigError, database_path, load_config
+    from configuration import ConfigError
     from games.exc import LayoutError
+    from store.claim import EX_CLAIMED, ClaimedError, claim_database
+    from store.db import DatabaseError, connect
+
+    try:
+        setup = _setup(args)
+    except (ConfigError, LayoutError) as exc:  # BoardConfigError is a ConfigError
+        print(f"hautetension board: {exc}", file=sys.stderr)
+        return EX_CONFIG
+    with contextlib.ExitStack() as held:
+        try:
+            held.enter_context(claim_database(setup.database))
+            conn = connect(setup.database)
+        except ClaimedError as exc:
+            print(f"hautetension board: {exc}: a database has one board service; stop that one first "
+                  "(systemctl stop hautetension-board, or Ctrl-C where it runs) or give this one "
+                  "another --db", file=sys.stderr)
+            return EX_CLAIMED
+        except DatabaseError as exc:
+            print(f"hautetension board: {exc}", file=sys.stderr)
+            return EX_CONFIG
+        held.callback(conn.close)
+        return _serve(args, setup, conn, held)
+
+
+class _Setup(NamedTuple):
+    config: Any
+    settings: Any
+    layout: Any
+    database: Path
+    store: Any
+
+
+def _setup(args: argparse.Namespace) -> _Setup:
+    from configuration import StoreSettings, database_path, load_config
     from games.hautetension.layout import load_layout
+    from hardware.service import BoardSettings
+
+    config = load_config(args.config)
+    settings = BoardSettings.from_config(config)
+    if args.backend:
+        settings = dataclasses.replace(settings, backend="sim" if args.backend == "mock" else args.backend)
+    if args.min_turn is not None:
+        settings = dataclasses.replace(settings, min_turn=max(0.0, args.min_turn))
+    layout = load_layout(args.layout or settings.layout)
+    database = Path(args.db) if args.db else database_path(config)
+    return _Setup(config, settings, layout, database, StoreSettings.from_config(config))
+
+
+def _serve(args: argparse.Namespace, setup: _Setup, conn: Any, held: contextlib.ExitStack) -> int:
     from hardware.backends import open_backend
-    from hardware.exc import BoardConfigError, HardwareError
-    from hardware.service import BoardService, BoardSettings
+    from hardware.exc import BoardClaimedError, HardwareError, SimBoardFileError
+    from hardware.service import BoardService
     from hardware.service.notify import SystemdNotifier
     from hardware.service.recovery import RecoveryError
     from hardware.service.sim import SimBoardFile, default_sim_file
+    from hardware.service.writer import JournalWriteError
+    from store.backup import RollingBackups
+    from store.claim import EX_CLAIMED, ClaimedError
     from store.commands import Commands
-    from store.db import DatabaseError, connect
     from store.journal import Journal
 
+    config, settings, layout, db_path, store = setup
+    backups = RollingBackups(db_path, folder=store.folder_for(db_path), keep=store.backups_kept)
+    held.callback(backups.close)  # the last game's copy is finished before the process ends
+    sim_file = None
     try:
-        config = load_config(args.config)
-        settings = BoardSettings.from_config(config)
-        if args.backend:
-            settings = dataclasses.replace(
-                settings, backend="sim" if args.backend == "mock" else args.backend
-            )
-        if args.min_turn is not None:
-            settings = dataclasses.replace(settings, min_turn=max(0.0, args.min_turn))
-        layout = load_layout(args.layout or settings.layout)
-        db_path = args.db or database_path(config)
-        conn = connect(db_path)
-    except (ConfigError, BoardConfigError, LayoutError, DatabaseError) as exc:
-        print(f"hautetension board: {exc}", file=sys.stderr)
-        return EX_CONFIG
-    try:
+        if settings.backend == "sim":
+            sim_file = SimBoardFile(args.sim_board or settings.sim_board_file or default_sim_file(db_path))
+            held.enter_context(sim_file.claim())
         backend = open_backend(settings.backend, config, layout=layout, port=args.port)
+    except (ClaimedError, BoardClaimedError) as exc:
+        print(f"hautetension board: {exc}", file=sys.stderr)
+        return EX_CLAIMED
     except HardwareError as exc:
         print(f"hautetension board: {exc}", file=sys.stderr)
         return EX_CONFIG if isinstance(exc, ValueError) else 1
     except ImportError as exc:
         print(f"hautetension board: the {settings.backend} backend is not available ({exc})", file=sys.stderr)
         return EX_CONFIG
-    sim_file = None
-    if settings.backend == "sim":
-        sim_file = SimBoardFile(args.sim_board or settings.sim_board_file or default_sim_file(db_path))
     stop = threading.Event()
 
     def _stop(signum: int, _frame: object) -> None:
@@ -103,6 +147,7 @@ def run(args: argparse.Namespace) -> int:
             settings=settings,
             notifier=SystemdNotifier(),
             sim_file=sim_file,
+            backups=backups,
         ) as service:
             recovery = service.start()
             print(
@@ -112,9 +157,21 @@ def run(args: argparse.Namespace) -> int:
                 flush=True,
             )
             service.run(stop)
+            if service.writer is not None and service.writer.waiting:
+                writer = service.writer
+                fault = writer.fault.describe() if writer.fault else "refused"
+                print(f"hautetension board: {writer.waiting} journal entries and answers could not be "
+                      "written "
+                      f"to {writer.database} ({fault}) and are lost; at the next start the board is "
+                      "compared with the journal", file=sys.stderr)
+                return 1
+    except JournalWriteError as exc:
+        print(f"hautetension board: {exc}", file=sys.stderr)
+        return 1
     except RecoveryError as exc:
         print(f"hautetension board: cannot replay the journal: {exc}", file=sys.stderr)
         return 1
-    finally:
-        conn.close()
+    except SimBoardFileError as exc:
+        print(f"hautetension board: {exc}", file=sys.stderr)
+        return EX_CONFIG
     return 0

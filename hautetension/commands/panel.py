@@ -33,6 +33,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from configuration import StoreSettings
+    from store.backup import RollingBackups
     from webpanel.app import close_app, create_app
     from webpanel.config import panel_sections
     from webpanel.security import SecretKeyError
@@ -44,7 +46,11 @@ def run(args: argparse.Namespace) -> int:
             "database": args.db, "host": args.host, "port": args.port, "trusted_proxy": args.trusted_proxy
         }
         settings, lobby = panel_sections(config.with_values("panel", options))
-        app = create_app({"PANEL": settings, "LOBBY": lobby},
+        store = StoreSettings.from_config(config)
+        # A copy of the database at every tournament round made ([store] backups_kept).
+        backups = RollingBackups(settings.database, folder=store.folder_for(settings.database),
+                                 keep=store.backups_kept)
+        app = create_app({"PANEL": settings, "LOBBY": lobby, "BACKUPS": backups},
                          staff_pin_hash=functools.partial(configured_pin_hash, config))
     except (ConfigError, SecretKeyError) as exc:
         print(f"hautetension panel: {exc}", file=sys.stderr)
@@ -57,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
         server = make_server(app)
     except OSError as exc:
         close_app(app)
+        backups.close()
         print(
             f"hautetension panel: cannot listen on {settings.host}:{settings.port} ({exc.strerror})",
             file=sys.stderr,
@@ -76,7 +83,10 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    serve(server, app)
+    try:
+        serve(server, app)
+    finally:
+        backups.close()
     return 0
 
 

@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from store.claim import EX_CLAIMED
+
 DEMO_PLAYERS = [{"name": "Ana", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
 
 
@@ -193,6 +195,11 @@ def run(args: argparse.Namespace) -> int:
         board = controller.start_board()
         problem = _wait_for_heartbeat(db, board.pid, controller)
         if problem:
+            if board.returncode == EX_CLAIMED:
+                # The board service said who holds the database; one controller per database.
+                print(f"hautetension run: {db} already has a controller: stop it first, or run this one "
+                      "with another --db (make run DB=...)", file=sys.stderr)
+                return EX_CLAIMED
             print(f"hautetension run: {problem}", file=sys.stderr)
             return 1
         controller.start_panel()

@@ -20,11 +20,11 @@ from typing import Any
 import pytest
 
 from games.hautetension.layout import Layout
-from hardware.backends import SimBoard
 from hardware.clock import Clock, SimulatedClock
 from hardware.events import BoardEvent
 from hardware.gpio_backend import GpioBoard
 from hardware.settings import HardwareSettings
+from hardware.sim_backend import SimBoard
 from hardware.virtual import VirtualBoard
 from hardware.virtual_lgpio import PI5_LINES, VirtualLgpio, installed, lgpio_pin_factory
 

@@ -2,20 +2,31 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import subprocess
+import sys
 import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from configuration import ConfigFile
 from games.hautetension.layout import load_layout
-from hardware.backends import SimBoard
 from hardware.clock import SimulatedClock
 from hardware.service import BoardService, BoardSettings
 from hardware.service.sim import SimBoardFile
 from hardware.settings import load_settings
+from hardware.sim_backend import SimBoard
 from store.commands import Command, CommandKind, Commands, CommandStatus
 from store.db import connect
 from store.journal import Journal
+
+BIN = Path(sys.executable).with_name("hautetension")
 
 
 class Rig:
@@ -106,6 +117,116 @@ class Rig:
     def close(self) -> None:
         self.service.close()
         self.conn.close()
+
+
+def board_command(folder: Path, db: Path, *options: str) -> tuple[list[str], dict[str, str]]:
+    """``hautetension board`` on the sim backend with *db*, and its environment (a config in *folder*)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("HAUTETENSION_CONFIG", "NOTIFY_SOCKET")}
+    env["HAUTETENSION_CONFIG"] = str(folder / "config.toml")
+    if not (folder / "config.toml").exists():
+        (folder / "config.toml").write_text("[board]\nsettle_ms = 100\n")
+    return [str(BIN), "board", "--backend", "sim", "--db", str(db), "--min-turn", "0", *options], env
+
+
+class ServiceProcess:
+    """A real ``hautetension board --backend sim`` process, driven through its database as the panel does."""
+
+    def __init__(self, folder: Path, *options: str, db: Path | None = None) -> None:
+        self.folder = folder
+        self.db = db or folder / "board.db"
+        command, env = board_command(folder, self.db, *options)
+        self.proc = subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)
+        self.stderr = ""
+        """What the process wrote on stderr, once it is closed."""
+        self.conn = connect(self.db)
+        self.journal = Journal(self.conn)
+        self.commands = Commands(self.conn)
+        self._wait(lambda: self._health_pid() == self.proc.pid, "the service's first heartbeat")
+
+    def _health_pid(self) -> int | None:
+        state = self.journal.state()
+        return None if state is None or not state.health else state.health["service"]["pid"]
+
+    def _wait(self, predicate: Any, what: str, timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if self.proc.poll() is not None:
+                raise AssertionError(
+                    f"the service exited ({self.proc.returncode}): {self.proc.stderr.read()}"
+                )  # type: ignore[union-attr]
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what}")
+            time.sleep(0.02)
+
+    @property
+    def state(self) -> dict[str, Any]:
+        state = self.journal.state()
+        assert state is not None
+        return state.public
+
+    def command(self, kind: CommandKind, payload: dict[str, Any]) -> dict[str, Any]:
+        command = self.commands.wait(self.commands.submit(kind, payload), timeout=5.0)
+        assert command is not None and command.status is CommandStatus.DONE, command
+        return command.result or {}
+
+    def place(self, slot: str, kind: str = "attack", *, wait: bool = True) -> None:
+        self.command(CommandKind.SIM_SLOT, {"slot": slot, "pawn": kind})
+        if wait:
+            self._wait(lambda: slot in self.state["pawns"], f"the pawn on {slot}")
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=5)
+        self.close()
+
+    def stop(self) -> int:
+        self.proc.send_signal(signal.SIGTERM)
+        code = self.proc.wait(timeout=5)
+        self.close()
+        return code
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        if self.proc.stderr is not None and not self.proc.stderr.closed:
+            self.stderr = self.proc.stderr.read()
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream:
+                stream.close()
+        self.conn.close()
+
+
+@contextlib.contextmanager
+def unwritable(*paths: Path) -> Iterator[None]:
+    """Make *paths* unwritable even through files already open, as a read-only remount of the SD card
+    does to a running service: ``chattr +i`` (root only; skips the test otherwise)."""
+    done = subprocess.run(["chattr", "+i", *map(str, paths)], capture_output=True, text=True)
+    if done.returncode != 0:
+        subprocess.run(["chattr", "-i", *map(str, paths)], capture_output=True)
+        pytest.skip("making an open file unwritable needs chattr +i, which needs root and ext2/3/4 "
+                    f"or a file system like it: {done.stderr.strip() or 'refused'}")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", *map(str, paths)], check=True)
+
+
+@contextlib.contextmanager
+def read_only_folder(folder: Path) -> Iterator[None]:
+    """No file can be created in *folder* any more (those in it stay writable): chmod a-w, or
+    ``chattr +i`` as root, whom the permissions do not stop."""
+    if os.geteuid() == 0:
+        with unwritable(folder):
+            yield
+        return
+    mode = folder.stat().st_mode
+    folder.chmod(0o555)
+    try:
+        yield
+    finally:
+        folder.chmod(mode)
 
 
 class LiveService:

@@ -13,9 +13,10 @@ from configuration import ConfigFile
 from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
 from hardware.backend import BoardBackend
-from hardware.backends import SimBoard, make_pin_factory, open_backend
-from hardware.exc import HardwareConfigError, PinAccessError, UnknownBackendError
+from hardware.backends import make_pin_factory, open_backend
+from hardware.exc import BoardClaimedError, HardwareConfigError, PinAccessError, UnknownBackendError
 from hardware.gpio_backend import GpioBoard
+from hardware.sim_backend import SimBoard
 
 
 @pytest.mark.parametrize("kind", ["sim", "mock"])
@@ -58,7 +59,7 @@ def test_pins_already_claimed(pinwheel: Layout) -> None:
     factory = MockFactory()
     first = open_backend("gpio", ConfigFile(), layout=pinwheel, pin_factory=factory)
     try:
-        with pytest.raises(PinAccessError, match="already running"):
+        with pytest.raises(BoardClaimedError, match="already running"):  # a PinAccessError
             open_backend("gpio", ConfigFile(), layout=pinwheel, pin_factory=factory)
     finally:
         first.close()

@@ -8,95 +8,17 @@ database, exactly as the panel does.
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from store.commands import CommandKind, Commands, CommandStatus
+from store.commands import CommandKind
 from store.db import connect
 from store.journal import Journal
+from tests.hardware.helpers import ServiceProcess
 
-BIN = Path(sys.executable).with_name("hautetension")
 W_ROW = ["a9", "b9", "c9", "d9", "e9"]
-
-
-class ServiceProcess:
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.db = folder / "board.db"
-        env = {k: v for k, v in os.environ.items() if k not in ("HAUTETENSION_CONFIG", "NOTIFY_SOCKET")}
-        env["HAUTETENSION_CONFIG"] = str(folder / "config.toml")
-        (folder / "config.toml").write_text("[board]\nsettle_ms = 100\n")
-        self.proc = subprocess.Popen(
-            [str(BIN), "board", "--backend", "sim", "--db", str(self.db), "--min-turn", "0"],
-            cwd=folder,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.conn = connect(self.db)
-        self.journal = Journal(self.conn)
-        self.commands = Commands(self.conn)
-        self._wait(lambda: self._health_pid() == self.proc.pid, "the service's first heartbeat")
-
-    def _health_pid(self) -> int | None:
-        state = self.journal.state()
-        return None if state is None or not state.health else state.health["service"]["pid"]
-
-    def _wait(self, predicate: Any, what: str, timeout: float = 10.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not predicate():
-            if self.proc.poll() is not None:
-                raise AssertionError(
-                    f"the service exited ({self.proc.returncode}): {self.proc.stderr.read()}"
-                )  # type: ignore[union-attr]
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}")
-            time.sleep(0.02)
-
-    @property
-    def state(self) -> dict[str, Any]:
-        state = self.journal.state()
-        assert state is not None
-        return state.public
-
-    def command(self, kind: CommandKind, payload: dict[str, Any]) -> dict[str, Any]:
-        command = self.commands.wait(self.commands.submit(kind, payload), timeout=5.0)
-        assert command is not None and command.status is CommandStatus.DONE, command
-        return command.result or {}
-
-    def place(self, slot: str, kind: str = "attack", *, wait: bool = True) -> None:
-        self.command(CommandKind.SIM_SLOT, {"slot": slot, "pawn": kind})
-        if wait:
-            self._wait(lambda: slot in self.state["pawns"], f"the pawn on {slot}")
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=5)
-        self.close()
-
-    def stop(self) -> int:
-        self.proc.send_signal(signal.SIGTERM)
-        code = self.proc.wait(timeout=5)
-        self.close()
-        return code
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream:
-                stream.close()
-        self.conn.close()
 
 
 @pytest.fixture

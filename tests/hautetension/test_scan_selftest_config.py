@@ -205,7 +205,7 @@ port = 8080
 
 
 def test_the_example_configuration_documents_every_key_of_every_section() -> None:
-    from configuration import keys_of
+    from configuration import StoreSettings, keys_of
     from firmware_bridge.host import LinkSettings
     from hardware.service import BoardSettings
     from hardware.settings import HardwareSettings
@@ -213,7 +213,8 @@ def test_the_example_configuration_documents_every_key_of_every_section() -> Non
 
     text = (ROOT / "config.example.toml").read_text(encoding="utf-8")
     declarations = {"hardware": HardwareSettings.read, "serial": LinkSettings.read,
-                    "board": BoardSettings.read, "panel": PanelSettings.read, "lobby": LobbySettings.read}
+                    "board": BoardSettings.read, "panel": PanelSettings.read, "lobby": LobbySettings.read,
+                    "store": StoreSettings.read}
     undocumented = {}
     for name, read in declarations.items():
         part = text[text.index(f"[{name}]"):]  # the section and those after it

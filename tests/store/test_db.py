@@ -1,7 +1,11 @@
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,3 +83,85 @@ def test_processes_opening_a_new_database_at_once_all_succeed(tmp_path: Path) ->
         worker.join(60)
     assert [w.exitcode for w in workers] == [0, 0, 0, 0]
     assert schema_version(connect(tmp_path / "new.db")) == len(MIGRATIONS)
+
+
+# -- the database is private (it holds the pawns' kinds) ----------------------------------------
+
+
+@pytest.fixture
+def umask() -> Iterator[Callable[[int], None]]:
+    saved = os.umask(0o022)
+    os.umask(saved)
+    yield os.umask
+    os.umask(saved)
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_new_database_and_its_wal_are_0600_in_a_checkout(tmp_path: Path, umask: Any) -> None:
+    umask(0o022)  # a developer's usual umask: sqlite3 alone would make the file 0644
+    conn = connect(tmp_path / "var" / "hautetension.db")
+    conn.execute("INSERT INTO journal (at, kind, public) VALUES (1, 'x', '{}')")
+    for name in ("hautetension.db", "hautetension.db-wal", "hautetension.db-shm"):
+        assert _mode(tmp_path / "var" / name) == 0o600, name
+    assert _mode(tmp_path / "var") == 0o700
+    conn.close()
+
+
+def test_an_older_checkouts_readable_files_are_made_private(tmp_path: Path, umask: Any) -> None:
+    umask(0o022)
+    path = tmp_path / "hautetension.db"
+    raw = sqlite3.connect(path)  # as connect() made them before: 0644, and so its -wal and -shm
+    raw.execute("PRAGMA journal_mode = WAL")
+    raw.execute("CREATE TABLE t (x)")
+    assert _mode(path) == 0o644 and _mode(tmp_path / "hautetension.db-wal") == 0o644
+    conn = connect(path)
+    for name in ("hautetension.db", "hautetension.db-wal", "hautetension.db-shm"):
+        assert _mode(tmp_path / name) == 0o600, name
+    conn.close()
+    raw.close()
+
+
+def test_in_a_folder_shared_with_the_panels_group_it_is_0660(tmp_path: Path, umask: Any) -> None:
+    """/var/lib/hautetension (0770, group hautetension): the board service and the panel both write it."""
+    shared = tmp_path / "lib"
+    shared.mkdir()
+    os.chmod(shared, 0o770)
+    umask(0o077)  # whatever the umask of whoever opens it first (a root shell, say)
+    conn = connect(shared / "hautetension.db")
+    conn.execute("INSERT INTO journal (at, kind, public) VALUES (1, 'x', '{}')")
+    for name in ("hautetension.db", "hautetension.db-wal", "hautetension.db-shm"):
+        assert _mode(shared / name) == 0o660, name
+    os.chmod(shared / "hautetension.db", 0o664)  # readable by others: not any more
+    connect(shared / "hautetension.db").close()
+    assert _mode(shared / "hautetension.db") == 0o660
+    conn.close()
+
+
+def test_a_database_that_cannot_be_created_says_where(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    with pytest.raises(DatabaseError, match="cannot create the database"):
+        connect(tmp_path / "file" / "h.db")
+
+
+def test_opening_again_in_one_process_keeps_sqlites_locks(tmp_path: Path) -> None:
+    """connect() must never open and close the database file itself: that drops every POSIX lock the
+    process holds on it (SQLite's), and another process closing the database then deletes the WAL
+    from under the connections still open here (found by hautetension run)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "h.db"
+    first = connect(path)
+    first.execute("INSERT INTO journal (at, kind, public) VALUES (1, 'x', '{}')")
+    os.chmod(path, 0o644)  # connect() has something to make private
+    second = connect(path)
+    other = "import sys; from store.db import connect; connect(sys.argv[1]).close()"
+    subprocess.run([sys.executable, "-c", other, str(path)], check=True, cwd=Path(__file__).parents[2])
+    assert (tmp_path / "h.db-wal").exists()
+    first.execute("INSERT INTO journal (at, kind, public) VALUES (2, 'x', '{}')")
+    assert sqlite3.connect(path).execute("SELECT COUNT(*) FROM journal").fetchone()[0] == 2
+    first.close()
+    second.close()

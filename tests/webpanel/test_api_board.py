@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from flask import Flask
@@ -206,3 +207,25 @@ def test_public_view_keeps_only_known_fields() -> None:
     assert board["lamps"] == {"lit": ["N"], "test": False, "safe": True}
     assert board["game"]["view"]["seats"][0]["pawns_left"] == 24
     assert board["anomalies"] == [{"kind": "refused", "slot": "a9", "at": 1.0, "message": "m"}]
+
+
+def test_every_server_threads_connection_has_small_caches(app: Flask) -> None:
+    # SQLite's default (2,000 KiB a connection, never given back) grew the panel by its threads
+    # times the database's size, up to 2 MiB each (bench/soak.py).
+    from webpanel.db import CACHED_STATEMENTS, PAGE_CACHE_KIB, get_db
+
+    sizes: list[int] = []
+
+    def look() -> None:
+        with app.app_context():
+            sizes.append(get_db().execute("PRAGMA cache_size").fetchone()[0])
+
+    threads = [threading.Thread(target=look) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sizes == [-PAGE_CACHE_KIB] * 4 and PAGE_CACHE_KIB * 80 <= 20 * 1024  # 20 MiB at 80 threads
+    # And few prepared statements each (sqlite3 does not tell a connection's: the pool's opener does).
+    assert app.extensions["db_pool"].opener.keywords == {"cached_statements": CACHED_STATEMENTS}
+    assert CACHED_STATEMENTS < 128

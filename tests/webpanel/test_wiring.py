@@ -11,9 +11,9 @@ import pytest
 
 from games.hautetension.layout import load_layout
 from games.hautetension.pawn import PawnKind
-from hardware.backends import SimBoard
 from hardware.service import BoardService, BoardSettings
 from hardware.settings import HardwareSettings, SlotWiring
+from hardware.sim_backend import SimBoard
 from hardware.wiring_demo import scramble
 from store.commands import Commands
 from store.db import connect

@@ -17,6 +17,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     jsonify,
     redirect,
@@ -58,7 +59,7 @@ ENTRY_ERRORS = (GameError, BoardGameError, ValueError)
 
 
 def store() -> Tournaments:
-    return Tournaments(get_db())
+    return Tournaments(get_db(), backups=current_app.config.get("BACKUPS"))
 
 
 def actor() -> str:

@@ -1,0 +1,51 @@
+"""The ``sim`` board backend: the real GPIO backend on the virtual board's mock pins.
+
+The scanner, debounce, lamps and button are :class:`~hardware.gpio_backend.GpioBoard`'s,
+in real time; the pins are gpiozero's mock pins wired to a
+:class:`~hardware.virtual.VirtualBoard`. Its :attr:`SimBoard.virtual_board`
+is how the board service (and the panel's simulated-board page, through the
+service) places and lifts pawns and presses the button by hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.hautetension.layout import Layout
+from hardware.clock import Clock, MonotonicClock
+from hardware.gpio_backend import GpioBoard, require_valid
+from hardware.settings import HardwareSettings
+from hardware.virtual import VirtualBoard
+
+
+class SimBoard(GpioBoard):
+    """The ``sim`` backend: :class:`GpioBoard` on a :class:`~hardware.virtual.VirtualBoard`."""
+
+    virtual_board: VirtualBoard
+
+    def __init__(
+        self,
+        settings: HardwareSettings,
+        layout: Layout,
+        *,
+        clock: Clock | None = None,
+        bounce_seconds: float = 0.0,
+        seed: int = 0,
+        bank_read: bool = False,
+        **options: Any,
+    ) -> None:
+        clock = clock or MonotonicClock()
+        require_valid(settings, layout)
+        self.virtual_board = VirtualBoard(settings, layout, clock=clock, bounce_seconds=bounce_seconds,
+                                          seed=seed, bank_read=bank_read)
+        try:
+            super().__init__(settings, layout, pin_factory=self.virtual_board.factory, clock=clock,
+                             name="sim", **options)
+        except BaseException:
+            self.virtual_board.close()
+            raise
+
+    def close(self) -> None:
+        if not self._closed:
+            super().close()
+            self.virtual_board.close()
