@@ -10,8 +10,8 @@ from games.hautetension.layout import DEFAULT_LAYOUT, load_layout
 from webpanel import csrf, openapi
 from webpanel.auth import is_staff
 from webpanel.db import board_state, service_running
-from webpanel.errors import ApiError
-from webpanel.stream import BoardFollower, EventStream, sse_response
+from webpanel.errors import ApiError, whole_number
+from webpanel.stream import TOO_MANY_STREAMS, BoardFollower, EventStream, sse_response
 from webpanel.view import public_board
 
 bp = Blueprint("board", __name__)
@@ -63,7 +63,10 @@ def api_events() -> Response:
     follower: BoardFollower = current_app.extensions["board_follower"]
     if not follower.try_open_stream():
         raise ApiError(
-            503, "too many live pages open: retrying shortly", headers={"Retry-After": STREAM_RETRY_AFTER}
+            503,
+            "too many live pages open: retrying shortly",
+            code=TOO_MANY_STREAMS,
+            headers={"Retry-After": STREAM_RETRY_AFTER},
         )
     return sse_response(EventStream(follower, last_event_id=last_event_id))
 
@@ -72,9 +75,7 @@ def _last_event_id() -> int | None:
     raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
     if raw is None or raw == "":
         return None
-    if not raw.isdigit() or len(raw) > 18:
-        raise ApiError(400, "Last-Event-ID must be a journal id (a whole number)")
-    return int(raw)
+    return whole_number(raw, "Last-Event-ID")
 
 
 _BOARD_SCHEMA = {

@@ -15,16 +15,34 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
+from webpanel.errors import CODES
+
 bp = Blueprint("openapi", __name__)
 
 _paths: dict[str, dict[str, Any]] = {}
-_schemas: dict[str, Any] = {
-    "Error": {
+_schemas: dict[str, Any] = {}
+
+
+def error_schema() -> dict[str, Any]:
+    """Every error's body: the sentence, its stable code (each code and its meaning listed), params."""
+    return {
         "type": "object",
-        "required": ["error"],
-        "properties": {"error": {"type": "string", "description": "What is wrong, in a sentence."}},
-    },
-}
+        "required": ["error", "code"],
+        "additionalProperties": False,
+        "properties": {
+            "error": {"type": "string", "description": "What is wrong, in an English sentence (programs)."},
+            "code": {
+                "enum": sorted(CODES),
+                "description": "What is wrong, as a stable name a page translates:\n"
+                + "\n".join(f"* `{name}`: {meaning}" for name, meaning in sorted(CODES.items())),
+            },
+            "params": {
+                "type": "object",
+                "description": "The values the sentence quotes that a translation needs "
+                "(retry_after, field, fields, name).",
+            },
+        },
+    }
 
 
 def add_paths(paths: Mapping[str, Mapping[str, Any]]) -> None:
@@ -78,7 +96,7 @@ def document() -> dict[str, Any]:
             ),
         },
         "paths": {path: copy.deepcopy(ops) for path, ops in sorted(_paths.items())},
-        "components": {"schemas": copy.deepcopy(_schemas)},
+        "components": {"schemas": {"Error": error_schema(), **copy.deepcopy(_schemas)}},
     }
 
 

@@ -23,14 +23,26 @@ from store.commands import CommandKind
 from store.journal import BoardState, Entry, Journal, JournalKind
 from webpanel import auth, csrf, openapi
 from webpanel.auth import staff_required
-from webpanel.db import board_state, game_running, get_db, service_running, submit
-from webpanel.errors import ApiError, json_object, require_bool
+from webpanel.db import (
+    BOARD_GAME_RUNNING,
+    NO_BOARD_GAME,
+    board_state,
+    game_running,
+    get_db,
+    service_running,
+    submit,
+)
+from webpanel.errors import BAD_QUERY, ApiError, define_code, json_object, query_int, require_bool
 from webpanel.view import public_board
 
 bp = Blueprint("staff", __name__)
 
 JOURNAL_PAGE = 200
 GAME_RUNNING = "a game is running"
+
+BAD_GAME_SETUP = define_code(
+    "bad_game_setup", "The players, first player, seed or handicap cannot start a game."
+)
 
 
 # -- pages ------------------------------------------------------------------------
@@ -73,13 +85,18 @@ def journal_page() -> str:
 def api_login() -> Response:
     body = json_object(allowed={"pin"}, required={"pin"})
     auth.log_in(body["pin"])
-
-    return jsonify({"staff": True, "csrf_token": csrf.token()})
+    response = jsonify({"staff": True, "csrf_token": csrf.token()})
+    auth.remember_device(response)
+    return response
 
 
 @bp.post("/api/staff/logout")
 def api_logout() -> Response:
-    auth.log_out()
+    """End this staff session (any copy of its cookie too); ``{"everywhere": true}`` ends all of them."""
+    everywhere = False
+    if request.content_length:
+        everywhere = require_bool(json_object(allowed={"everywhere"}, required={"everywhere"}), "everywhere")
+    auth.log_out(everywhere=everywhere)
     return jsonify({"staff": False})
 
 
@@ -160,7 +177,7 @@ def api_self_test() -> Response:
 
 def _refuse_during_game(state: BoardState | None, message: str) -> None:
     if game_running(state):
-        raise ApiError(409, message)
+        raise ApiError(409, message, code=BOARD_GAME_RUNNING)
 
 
 # -- games ------------------------------------------------------------------------
@@ -173,7 +190,7 @@ def api_new_game() -> tuple[Response, int]:
         json_object(allowed={"players", "first", "seed", "handicap"}, required={"players"})
     )
     if game_running(board_state()):
-        raise ApiError(409, f"{GAME_RUNNING}: abandon it first")
+        raise ApiError(409, f"{GAME_RUNNING}: abandon it first", code=BOARD_GAME_RUNNING)
     command = submit(CommandKind.NEW_GAME, payload, failed_status=422)
     return jsonify({"ok": True, "result": command.result}), 201
 
@@ -184,7 +201,7 @@ def new_game_payload(body: Mapping[str, Any]) -> dict[str, Any]:
     try:
         return GameSetup.from_payload(body, first="draw").to_payload()
     except GameSetupError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, str(exc), code=BAD_GAME_SETUP) from None
 
 
 @bp.post("/api/staff/game/abandon")
@@ -193,7 +210,7 @@ def api_abandon() -> Response:
     if request.content_length:
         json_object(allowed=set())
     if not game_running(board_state()):
-        raise ApiError(409, "no game is running")
+        raise ApiError(409, "no game is running", code=NO_BOARD_GAME)
     submit(CommandKind.ABANDON_GAME)
     return jsonify({"ok": True})
 
@@ -204,11 +221,13 @@ def api_abandon() -> Response:
 @bp.get("/api/staff/journal")
 @staff_required
 def api_journal() -> Response:
-    after = _query_int("after", 0)
-    limit = _query_int("limit", JOURNAL_PAGE, high=JOURNAL_PAGE)
+    after = query_int("after", 0)
+    limit = query_int("limit", JOURNAL_PAGE, high=JOURNAL_PAGE)
     kind = request.args.get("kind") or None
     if kind is not None and kind not in set(JournalKind):
-        raise ApiError(400, f"kind must be one of {', '.join(JournalKind)}")
+        raise ApiError(
+            400, f"kind must be one of {', '.join(JournalKind)}", code=BAD_QUERY, params={"name": "kind"}
+        )
     journal = Journal(get_db())
     with_private = not game_running(journal.state())
     entries = journal.tail(after, limit=limit, kinds=[JournalKind(kind)] if kind else None)
@@ -258,15 +277,6 @@ def _entry(entry: Entry, with_private: bool) -> dict[str, Any]:
     if with_private:
         out["private"] = entry.private
     return out
-
-
-def _query_int(name: str, default: int, *, high: int = 2**62) -> int:
-    raw = request.args.get(name)
-    if raw is None or raw == "":
-        return default
-    if not raw.isdigit() or len(raw) > 18 or not 0 <= int(raw) <= high:
-        raise ApiError(400, f"{name} must be a whole number from 0 to {high}")
-    return int(raw)
 
 
 # -- OpenAPI -------------------------------------------------------------------------

@@ -29,11 +29,15 @@ from flask import Response
 
 from store.db import connect
 from webpanel.config import PanelSettings
+from webpanel.errors import define_code
 from webpanel.view import public_board
 
 log = logging.getLogger(__name__)
 
 RETRY_MS = 1000
+TOO_MANY_STREAMS = define_code(
+    "too_many_streams", "Too many live pages are open: retry after Retry-After seconds."
+)
 """What the browser waits before reconnecting when a stream ends."""
 
 

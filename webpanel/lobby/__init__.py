@@ -10,19 +10,17 @@ from __future__ import annotations
 
 from flask import Flask
 
-from webpanel.auth import AttemptLimiter
-
 # The route modules, each adding its routes to the blueprint and its paths to the API description.
 # Named here, and only here: no route module registers another as a side effect of an import.
 from webpanel.lobby import api, apidoc, hop, hypnosia, pages, tables  # noqa: F401
 from webpanel.lobby.blueprint import bp
 from webpanel.lobby.runner import AiRunner
-from webpanel.lobby.seats import GUESSES_PER_MINUTE
+from webpanel.lobby.seats import make_guess_limiter
 
 
 def init_app(app: Flask) -> None:
     app.extensions["lobby_ai"] = AiRunner(app.config["PANEL"].database)
-    app.extensions["lobby_guesses"] = AttemptLimiter(per_client=GUESSES_PER_MINUTE, window=60.0)
+    app.extensions["lobby_guesses"] = make_guess_limiter()
 
 
 __all__ = ["bp", "init_app"]

@@ -19,20 +19,36 @@ from games.exc import GameError, GameOverError, IllegalMoveError
 from games.frame import AI_LEVELS, CHANCE, GAMES, BadOptionsError, DigitalGame, UnknownGameError
 from store.db import connect
 from store.games import GameNotFoundError, GameRecord, GameStore, JoinError, SeatSpec, StaleGameError
-from webpanel.errors import ApiError, json_object, require_int
+from webpanel.errors import ApiError, bad_field, json_object, require_int, whole_number
 from webpanel.lobby.blueprint import bp, runner, store
 from webpanel.lobby.clock import watch_game
+from webpanel.lobby.codes import (
+    BAD_OPTIONS,
+    BAD_SEATS,
+    CODE_NOT_FOUND,
+    COMPUTER_TURN,
+    GAME_MOVED_ON,
+    GAME_NOT_FOUND,
+    GAME_OVER,
+    HOST_ONLY,
+    ILLEGAL_MOVE,
+    NO_HOT_SEAT,
+    NO_SEAT,
+    NOT_YOUR_TURN,
+    SEAT_TAKEN,
+    UNKNOWN_GAME,
+)
 from webpanel.lobby.runner import computer_to_act, dice_entered, settle_chance
 from webpanel.lobby.seats import (
     Caller,
-    check_guessing,
+    guess,
     host_cookie,
     identify,
+    right_guess,
     seat_cookie,
     set_token_cookie,
-    wrong_guess,
 )
-from webpanel.stream import RETRY_MS, BoardFollower, CountedStream, sse, sse_response
+from webpanel.stream import RETRY_MS, TOO_MANY_STREAMS, BoardFollower, CountedStream, sse, sse_response
 
 MAX_NAME = 40
 MAX_SEED = 2**32 - 1
@@ -47,13 +63,11 @@ def known_games() -> dict[str, type[DigitalGame]]:
     return dict(sorted(GAMES.items()))
 
 
-def load_record(raw_id: str) -> GameRecord:
-    if not raw_id.isdigit() or len(raw_id) > 18:
-        raise ApiError(404, f"there is no game {raw_id!r}")
+def load_record(game_id: int) -> GameRecord:
     try:
-        return store().get(int(raw_id))
+        return store().get(game_id)
     except GameNotFoundError as exc:
-        raise ApiError(404, str(exc)) from None
+        raise ApiError(404, str(exc), code=GAME_NOT_FOUND) from None
 
 
 def poke_if_computer(record: GameRecord, game: DigitalGame) -> None:
@@ -137,35 +151,36 @@ def summary_json(record: GameRecord) -> dict[str, Any]:
 def _seat_specs(game_name: str, raw: Any) -> list[SeatSpec]:
     cls = known_games()[game_name]
     if not isinstance(raw, list):
-        raise ApiError(400, "seats must be a list of {kind, level, name}")
+        raise ApiError(400, "seats must be a list of {kind, level, name}", code=BAD_SEATS)
     if not cls.min_players <= len(raw) <= cls.max_players:
         low, high = cls.min_players, cls.max_players
         span = f"{low}-{high}" if low != high else str(low)
-        raise ApiError(400, f"{game_name} is played by {span} players, not {len(raw)}")
+        raise ApiError(400, f"{game_name} is played by {span} players, not {len(raw)}", code=BAD_SEATS)
     levels = AI_LEVELS.get(game_name, {})
     specs = []
     for number, seat in enumerate(raw):
         where = f"seat {number}"
         if not isinstance(seat, dict):
-            raise ApiError(400, f"{where} must be an object {{kind, level, name}}")
+            raise ApiError(400, f"{where} must be an object {{kind, level, name}}", code=BAD_SEATS)
         unknown = sorted(set(seat) - {"kind", "level", "name"})
         if unknown:
-            raise ApiError(400, f"{where}: unknown field(s): {', '.join(unknown)}")
+            raise ApiError(400, f"{where}: unknown field(s): {', '.join(unknown)}", code=BAD_SEATS)
         kind = seat.get("kind")
         if kind not in ("human", "ai"):
-            raise ApiError(400, f"{where}: kind must be \"human\" or \"ai\"")
+            raise ApiError(400, f"{where}: kind must be \"human\" or \"ai\"", code=BAD_SEATS)
         level = seat.get("level")
         if kind == "ai":
             if level not in levels:
                 known = ", ".join(levels) or "none"
-                raise ApiError(400, f"{where}: the computer level must be one of {known}")
+                raise ApiError(400, f"{where}: the computer level must be one of {known}", code=BAD_SEATS)
         elif level is not None:
-            raise ApiError(400, f"{where}: a human seat has no level")
+            raise ApiError(400, f"{where}: a human seat has no level", code=BAD_SEATS)
         name = seat.get("name")
         if name is None or name == "":
             name = f"Computer ({level})" if kind == "ai" else f"Player {number + 1}"
         if not isinstance(name, str) or len(name.strip()) == 0 or len(name) > MAX_NAME:
-            raise ApiError(400, f"{where}: the name must be text of 1 to {MAX_NAME} characters")
+            raise ApiError(400, f"{where}: the name must be text of 1 to {MAX_NAME} characters",
+                           code=BAD_SEATS)
         specs.append(SeatSpec(kind=kind, name=name.strip(), level=level))
     return specs
 
@@ -175,27 +190,27 @@ def api_create() -> Response:
     body = json_object(allowed={"game", "seats", "options", "seed", "hot_seat"}, required={"game", "seats"})
     name = body["game"]
     if not isinstance(name, str) or name not in known_games():
-        raise ApiError(400, f"unknown game {name!r} (known: {', '.join(known_games())})")
+        raise ApiError(400, f"unknown game {name!r} (known: {', '.join(known_games())})", code=UNKNOWN_GAME)
     specs = _seat_specs(name, body["seats"])
     options = body.get("options", {})
     if not isinstance(options, dict):
-        raise ApiError(400, "options must be a JSON object")
+        raise ApiError(400, "options must be a JSON object", code=BAD_OPTIONS)
     seed = body.get("seed")
     if seed is not None:
         seed = require_int(seed, "seed", low=0, high=MAX_SEED)
     hot_seat = body.get("hot_seat", False)
     if not isinstance(hot_seat, bool):
-        raise ApiError(400, "hot_seat must be true or false")
+        raise bad_field("hot_seat", "hot_seat must be true or false")
     if hot_seat and known_games()[name].hidden_information:
         raise ApiError(400, f"{name} hides each seat's secrets: it cannot be played hot seat, "
-                            "join the seats from phones or tablets")
+                            "join the seats from phones or tablets", code=NO_HOT_SEAT)
     try:
         game = known_games()[name].new([s.name for s in specs], options=options, seed=seed)
         settle_chance(game)
     except (BadOptionsError, UnknownGameError) as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, str(exc), code=BAD_OPTIONS) from None
     except GameError as exc:
-        raise ApiError(400, f"cannot start this game: {exc}") from None
+        raise ApiError(400, f"cannot start this game: {exc}", code=BAD_OPTIONS) from None
     record, host_token = store().create(game, specs, hot_seat=hot_seat)
     poke_if_computer(record, game)
     return created_response(record, game, host_token, url_for("lobby.api_game", game_id=record.id))
@@ -226,21 +241,20 @@ def api_list() -> Response:
     return jsonify({"games": games, "catalogue": catalogue})
 
 
-@bp.get("/api/games/<game_id>")
-def api_game(game_id: str) -> Response:
+@bp.get("/api/games/<id:game_id>")
+def api_game(game_id: int) -> Response:
     record = load_record(game_id)
     caller = identify(store(), record)
     game = record.load()
     poke_if_computer(record, game)
-    at = request.args.get("at")
-    if at is None:
+    raw_at = request.args.get("at")
+    if raw_at is None:
         return jsonify(game_json(record, game, caller))
     # Replay: the position after the first `at` moves, as this caller may see it.
-    if not at.isdigit() or int(at) > len(game.history):
-        raise ApiError(400, f"at must be a move count from 0 to {len(game.history)}")
-    past = type(game).from_json({**game.to_json(), "moves": game.history[:int(at)]})
+    at = whole_number(raw_at, "at", high=len(game.history))
+    past = type(game).from_json({**game.to_json(), "moves": game.history[:at]})
     payload = game_json(record, past, caller, live=False)
-    payload["at"] = int(at)
+    payload["at"] = at
     payload["total_moves"] = len(game.history)
     return jsonify(payload)
 
@@ -248,29 +262,30 @@ def api_game(game_id: str) -> Response:
 # -- playing --------------------------------------------------------------------------------
 
 
-@bp.post("/api/games/<game_id>/moves")
-def api_move(game_id: str) -> Response:
+@bp.post("/api/games/<id:game_id>/moves")
+def api_move(game_id: int) -> Response:
     record = load_record(game_id)
     body = json_object(allowed={"move", "version"}, required={"move"})
     caller = identify(store(), record)
     if record.is_over():
-        raise ApiError(409, "the game is over")
+        raise ApiError(409, "the game is over", code=GAME_OVER)
     expected = body.get("version")
     if expected is not None and require_int(expected, "version", low=0, high=2**62) != record.version:
-        raise ApiError(409, f"the game moved on (version {record.version}, not {expected}): reload it")
+        raise ApiError(409, f"the game moved on (version {record.version}, not {expected}): reload it",
+                       code=GAME_MOVED_ON)
     game = record.load()
     _check_turn(record, game, caller)
     try:
         game.push(body["move"])
         settle_chance(game)
     except GameOverError as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, str(exc), code=GAME_OVER) from None
     except IllegalMoveError as exc:
-        raise ApiError(422, f"illegal move: {exc}") from None
+        raise ApiError(422, f"illegal move: {exc}", code=ILLEGAL_MOVE) from None
     try:
         record = store().save(record.id, game, expected_version=record.version)
     except StaleGameError as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, str(exc), code=GAME_MOVED_ON) from None
     poke_if_computer(record, game)
     return jsonify(game_json(record, game, caller))
 
@@ -278,7 +293,7 @@ def api_move(game_id: str) -> Response:
 def _check_turn(record: GameRecord, game: DigitalGame, caller: Caller) -> None:
     to_act = game.to_act
     if to_act is None:
-        raise ApiError(409, "the game is over")
+        raise ApiError(409, "the game is over", code=GAME_OVER)
     acting = record.seats[to_act] if 0 <= to_act < len(record.seats) else None
     if caller.acts_for(record, to_act) or enters_dice(record, game, caller):
         return
@@ -286,32 +301,33 @@ def _check_turn(record: GameRecord, game: DigitalGame, caller: Caller) -> None:
     if to_act == CHANCE:
         whose = "the roll of another seat"  # entered dice: the rolling seat or the display enters them
     if acting is not None and acting.is_ai:
-        raise ApiError(409, f"not your turn: the computer plays {whose}")
+        raise ApiError(409, f"not your turn: the computer plays {whose}", code=COMPUTER_TURN)
     if caller.seat is not None:
-        raise ApiError(409, f"not your turn: {whose} is to play")
+        raise ApiError(409, f"not your turn: {whose} is to play", code=NOT_YOUR_TURN)
     if record.hot_seat:
-        raise ApiError(403, "only the display that created this hot-seat game plays it")
-    raise ApiError(403, "you hold no seat in this game: join one with its code first")
+        raise ApiError(403, "only the display that created this hot-seat game plays it", code=HOST_ONLY)
+    raise ApiError(403, "you hold no seat in this game: join one with its code first", code=NO_SEAT)
 
 
-@bp.post("/api/games/<game_id>/join")
-def api_join(game_id: str) -> Response:
+@bp.post("/api/games/<id:game_id>/join")
+def api_join(game_id: int) -> Response:
     record = load_record(game_id)
     body = json_object(allowed={"code"}, required={"code"})
     code = body["code"]
     if not isinstance(code, str) or not code or len(code) > 32:
-        raise ApiError(400, "code must be the seat's join code (text)")
+        raise bad_field("code", "code must be the seat's join code (text)")
     if record.is_over():
-        raise ApiError(409, "the game is over")
+        raise ApiError(409, "the game is over", code=GAME_OVER)
     caller = identify(store(), record)
-    check_guessing()
+    attempt = guess()
     try:
         seat, token = store().join(record.id, code.strip().lower(), held_token=caller.seat_token)
     except JoinError as exc:
-        unknown = "does not open" in str(exc)
-        if unknown:
-            wrong_guess()
-        raise ApiError(404 if unknown else 409, str(exc)) from None
+        if "does not open" in str(exc):
+            raise ApiError(404, str(exc), code=CODE_NOT_FOUND) from None
+        right_guess(attempt)  # the code was right: the seat is taken, or this device holds one
+        raise ApiError(409, str(exc), code=SEAT_TAKEN) from None
+    right_guess(attempt)
     record = store().get(record.id)
     caller = Caller(seat=seat, host=caller.host, seat_token=token)
     payload = game_json(record, record.load(), caller)
@@ -366,16 +382,13 @@ class GameStream(CountedStream):
         yield sse("reconnect", json.dumps({"after_ms": RETRY_MS}))
 
 
-@bp.get("/api/games/<game_id>/events")
-def api_events(game_id: str) -> Response:
+@bp.get("/api/games/<id:game_id>/events")
+def api_events(game_id: int) -> Response:
     record = load_record(game_id)
     raw = request.headers.get("Last-Event-ID") or request.args.get("since")
-    last: int | None = None
-    if raw:
-        if not raw.isdigit() or len(raw) > 18:
-            raise ApiError(400, "Last-Event-ID must be a game version (a whole number)")
-        last = int(raw)
+    last = whole_number(raw, "Last-Event-ID") if raw else None
     follower: BoardFollower = current_app.extensions["board_follower"]
     if not follower.try_open_stream():
-        raise ApiError(503, "too many live pages open: retrying shortly", headers={"Retry-After": "2"})
+        raise ApiError(503, "too many live pages open: retrying shortly", code=TOO_MANY_STREAMS,
+                       headers={"Retry-After": "2"})
     return sse_response(GameStream(follower, record.id, last_version=last))

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from webpanel import openapi
+from webpanel.ids import path_id
 from webpanel.openapi import CSRF_PARAMETER, error, json_body, json_response
 
-GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+GAME_ID = path_id("game_id")
 SEAT_TOKEN = {"name": "X-Seat-Token", "in": "header", "required": False, "schema": {"type": "string"},
               "description": "A seat's token (from joining), or the hts_seat_<id> cookie."}
 HOST_TOKEN = {"name": "X-Host-Token", "in": "header", "required": False, "schema": {"type": "string"},

@@ -24,6 +24,7 @@ from webpanel.errors import ApiError
 from webpanel.lobby.api import load_record
 from webpanel.lobby.apidoc import GAME_ID, HOST_TOKEN, SEAT_TOKEN
 from webpanel.lobby.blueprint import bp, store
+from webpanel.lobby.codes import WRONG_GAME_KIND
 from webpanel.lobby.seats import identify
 from webpanel.openapi import error, json_response
 
@@ -184,14 +185,14 @@ openapi.add_schemas({
 })
 
 
-@bp.get("/api/games/<game_id>/hop/moves")
-def api_hop_moves(game_id: str) -> Response:
+@bp.get("/api/games/<id:game_id>/hop/moves")
+def api_hop_moves(game_id: int) -> Response:
     """The legal moves with their energy change, for the caller who may move now (else ``null``)."""
     record = load_record(game_id)
     caller = identify(store(), record)  # a token that is not this game's is refused, as everywhere
     game = record.load()
     if not isinstance(game, Hop):
-        raise ApiError(404, f"game {record.id} is not |Hop>")
+        raise ApiError(404, f"game {record.id} is not |Hop>", code=WRONG_GAME_KIND)
     may_move = not record.is_over() and caller.acts_for(record, game.to_act)
     return jsonify({
         "version": record.version,

@@ -21,6 +21,7 @@ from webpanel.errors import ApiError
 from webpanel.lobby.api import load_record
 from webpanel.lobby.apidoc import GAME_ID, HOST_TOKEN, SEAT_TOKEN
 from webpanel.lobby.blueprint import bp, store
+from webpanel.lobby.codes import WRONG_GAME_KIND
 from webpanel.lobby.seats import identify
 from webpanel.openapi import error, json_response
 
@@ -58,7 +59,7 @@ def rollers(game: Hypnosia) -> list[int | None]:
 
 def page_data(game: DigitalGame, version: int) -> dict[str, Any]:
     if not isinstance(game, Hypnosia):
-        raise ApiError(404, f"game {game.name!r} is not Hypnosia")
+        raise ApiError(404, f"game {game.name!r} is not Hypnosia", code=WRONG_GAME_KIND)
     return {
         "version": version,
         "board": load_board(game.options["board"]).to_dict(),
@@ -68,8 +69,8 @@ def page_data(game: DigitalGame, version: int) -> dict[str, Any]:
     }
 
 
-@bp.get("/api/games/<game_id>/hypnosia")
-def api_hypnosia(game_id: str) -> Response:
+@bp.get("/api/games/<id:game_id>/hypnosia")
+def api_hypnosia(game_id: int) -> Response:
     record = load_record(game_id)
     identify(store(), record)  # a token sent that is not this game's is refused, as everywhere
     return jsonify(page_data(record.load(), record.version))

@@ -19,7 +19,7 @@ from store.games import GameNotFoundError
 from webpanel.errors import ApiError
 from webpanel.lobby.api import known_games
 from webpanel.lobby.blueprint import bp, store
-from webpanel.lobby.seats import check_guessing, wrong_guess
+from webpanel.lobby.seats import guess, right_guess
 
 BOARDS = Path(__file__).parent / "templates" / "lobby" / "boards"
 TITLES = {
@@ -37,7 +37,7 @@ def lobby_page() -> str:
     return render_template("lobby/index.html", games=games, titles=TITLES)
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/games/<id:game_id>")
 def game_page(game_id: int) -> str:
     try:
         record = store().get(game_id)
@@ -51,13 +51,13 @@ def game_page(game_id: int) -> str:
 def _find_code(code: str) -> tuple[int, int]:
     """The (game, seat) of a join code, or 404; wrong codes count as guesses (429 when too many)."""
     try:
-        check_guessing()
+        attempt = guess()
     except ApiError as exc:
         abort(Response(exc.message, status=429, headers=exc.headers, mimetype="text/plain"))
     found = store().find_code(code.lower()) if len(code) <= 32 else None
     if found is None:
-        wrong_guess()
         abort(404)
+    right_guess(attempt)
     return found
 
 

@@ -14,35 +14,46 @@ from dataclasses import dataclass
 from flask import Response, current_app, request
 
 from store.games import GameRecord, GameStore
-from webpanel.auth import AttemptLimiter
 from webpanel.errors import ApiError
+from webpanel.guesses import Attempt, GuessLimiter, GuessPolicy, TooManyGuesses
+from webpanel.lobby.codes import TOO_MANY_WRONG_CODES, WRONG_TOKEN
 
 SEAT_HEADER = "X-Seat-Token"
 HOST_HEADER = "X-Host-Token"
 COOKIE_DAYS = 2
-GUESSES_PER_MINUTE = 10
-"""Wrong join codes and tokens a client may send per minute before it must wait."""
+GUESSES_AT_ONCE = 10
+"""Wrong join codes and tokens an address may send before each must wait (1 s, 2 s, 4 s, … at most
+a minute); its address block (/24, /64: the event's Wi-Fi) may send ten times as many, so that one
+guesser does not slow the players down. A join code is one of 36**6: a guesser at this pace finds
+none in years (docs/games-lobby.md)."""
+GUESS_WINDOW = 3600.0
+MAX_GUESS_DELAY = 60.0
 
 
-def guesses() -> AttemptLimiter:
-    value: AttemptLimiter = current_app.extensions["lobby_guesses"]
+def make_guess_limiter() -> GuessLimiter:
+    return GuessLimiter(
+        address=GuessPolicy(free=GUESSES_AT_ONCE, window=GUESS_WINDOW, max_delay=MAX_GUESS_DELAY),
+        block=GuessPolicy(free=10 * GUESSES_AT_ONCE, window=GUESS_WINDOW, max_delay=MAX_GUESS_DELAY),
+    )
+
+
+def guesses() -> GuessLimiter:
+    value: GuessLimiter = current_app.extensions["lobby_guesses"]
     return value
 
 
-def _client() -> str:
-    return request.remote_addr or "unknown"
+def guess() -> Attempt:
+    """Count a guess (a join code or a token) before it is checked, or refuse a client that must wait."""
+    try:
+        return guesses().attempt(request.remote_addr or "unknown")
+    except TooManyGuesses as exc:
+        raise ApiError(429, f"too many wrong join codes or tokens: try again in {exc.retry_after} s",
+                       code=TOO_MANY_WRONG_CODES, headers={"Retry-After": str(exc.retry_after)},
+                       params={"retry_after": exc.retry_after}) from None
 
 
-def check_guessing() -> None:
-    """Refuse a client that sent too many wrong codes or tokens lately (they are guessing)."""
-    wait = guesses().retry_after(_client())
-    if wait:
-        raise ApiError(429, f"too many wrong join codes or tokens: try again in {wait} s",
-                       headers={"Retry-After": str(wait)})
-
-
-def wrong_guess() -> None:
-    guesses().failed(_client())
+def right_guess(attempt: Attempt) -> None:
+    guesses().forgive(attempt)
 
 
 def seat_cookie(game_id: int) -> str:
@@ -82,14 +93,12 @@ def identify(store: GameStore, record: GameRecord) -> Caller:
     """The caller's seat and host rights; a token sent in a header that is not this game's is refused."""
     header_seat = request.headers.get(SEAT_HEADER)
     header_host = request.headers.get(HOST_HEADER)
-    if header_seat is not None or header_host is not None:
-        check_guessing()
+    attempt = guess() if header_seat is not None or header_host is not None else None
     seat: int | None = None
     if header_seat is not None:
         seat = store.seat_of(record.id, header_seat)
         if seat is None:
-            wrong_guess()
-            raise ApiError(403, "this seat token does not belong to this game")
+            raise ApiError(403, "this seat token does not belong to this game", code=WRONG_TOKEN)
         seat_token: str | None = header_seat
     else:
         # A cookie left from an old game (or a wiped database) simply makes a spectator.
@@ -99,11 +108,12 @@ def identify(store: GameStore, record: GameRecord) -> Caller:
             seat_token = None
     if header_host is not None:
         if not store.is_host(record.id, header_host):
-            wrong_guess()
-            raise ApiError(403, "this host token does not belong to this game")
+            raise ApiError(403, "this host token does not belong to this game", code=WRONG_TOKEN)
         host = True
     else:
         host = store.is_host(record.id, request.cookies.get(host_cookie(record.id)))
+    if attempt is not None:
+        right_guess(attempt)
     return Caller(seat=seat, host=host, seat_token=seat_token)
 
 
