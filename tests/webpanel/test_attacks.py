@@ -92,7 +92,9 @@ def test_wrong_join_codes_from_many_addresses_do_not_lock_the_players_out(app: F
 # -- 16.7 concurrent guesses ---------------------------------------------------------------------------
 
 
-def _post_at_once(port: int, path: str, bodies: list[dict[str, Any]], token: str, cookie: str) -> Counter[int]:
+def _post_at_once(
+    port: int, path: str, bodies: list[dict[str, Any]], token: str, cookie: str
+) -> Counter[int]:
     """Send every body at the same moment, each on its own connection (a thread each)."""
     barrier = threading.Barrier(len(bodies))
     statuses: list[int] = []
