@@ -358,4 +358,5 @@ def staff_required(view: F) -> F:
             raise ApiError(401, "staff only: log in with the staff PIN", code=STAFF_ONLY)
         return redirect(url_for("staff.login_page", next=request.path))
 
+    guarded._staff_only = True  # type: ignore[attr-defined]  # read by the OpenAPI document
     return guarded  # type: ignore[return-value]

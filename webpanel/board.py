@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, render_template
 
 from games.hautetension.layout import DEFAULT_LAYOUT, load_layout
 from webpanel import csrf, openapi
 from webpanel.auth import is_staff
 from webpanel.db import board_state, service_running
-from webpanel.errors import ApiError, whole_number
-from webpanel.stream import TOO_MANY_STREAMS, BoardFollower, EventStream, sse_response
+from webpanel.errors import ApiError
+from webpanel.openapi import sse_events
+from webpanel.stream import TOO_MANY_STREAMS, BoardFollower, EventStream, last_event_id, sse_response
 from webpanel.view import public_board
 
 bp = Blueprint("board", __name__)
@@ -72,10 +73,7 @@ def api_events() -> Response:
 
 
 def _last_event_id() -> int | None:
-    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
-    if raw is None or raw == "":
-        return None
-    return whole_number(raw, "Last-Event-ID")
+    return last_event_id("last_event_id")
 
 
 _BOARD_SCHEMA = {
@@ -107,6 +105,7 @@ _BOARD_SCHEMA = {
         "scanner_faulted": {"type": "boolean"},
     },
 }
+_EVENT_ID = {"type": "string", "pattern": "^([0-9]{1,18})?$", "description": "A journal id (empty: none)"}
 openapi.add_schemas({"Board": _BOARD_SCHEMA})
 openapi.add_paths(
     {
@@ -143,24 +142,24 @@ openapi.add_paths(
                 "summary": "Server-Sent Events: `board` (id = journal id, data = Board), `service` "
                 "({running}), `reconnect` before the server ends the stream",
                 "parameters": [
-                    {
-                        "name": "Last-Event-ID",
-                        "in": "header",
-                        "required": False,
-                        "schema": {"type": "string"},
-                    },
+                    {"name": "Last-Event-ID", "in": "header", "required": False, "schema": _EVENT_ID},
                     {
                         "name": "last_event_id",
                         "in": "query",
                         "required": False,
-                        "schema": {"type": "string"},
+                        "schema": _EVENT_ID,
                         "description": "Same as the header, for clients that cannot set it",
                     },
                 ],
                 "responses": {
-                    "200": {"description": "The event stream", "content": {"text/event-stream": {}}},
-                    "400": openapi.error("Last-Event-ID is not a journal id"),
-                    "503": openapi.error("Too many open streams; retry after Retry-After seconds"),
+                    "200": {
+                        "description": "The event stream",
+                        "content": {
+                            "text/event-stream": {"schema": sse_events("board", "service", "reconnect")}
+                        },
+                    },
+                    "400": openapi.error("Last-Event-ID is not a journal id (bad_query)"),
+                    "503": openapi.error("Too many open streams; retry after Retry-After (too_many_streams)"),
                 },
             }
         },

@@ -179,11 +179,13 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _finite_float(text: str) -> float:
+def _finite_float(text: str) -> float | int:
+    """A JSON number with a fraction or an exponent: a float, or an int when it is whole (JSON
+    does not tell 1.0 from 1, nor does JSON Schema: both are an "integer")."""
     number = float(text)
     if not math.isfinite(number):
         raise ValueError(f"{text} is too large")
-    return number
+    return int(number) if number.is_integer() else number
 
 
 def _too_deep() -> ApiError:

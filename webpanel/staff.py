@@ -9,6 +9,7 @@ view of the pawns, so staff cannot learn, or let slip, a player's secret.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -18,7 +19,7 @@ from flask import Blueprint, Response, jsonify, redirect, render_template, reque
 from games.exc import GameSetupError
 from games.hautetension.handicap import MAX_HANDICAP
 from games.hautetension.seats import MAX_PLAYERS, MIN_PLAYERS
-from games.hautetension.setup import COLOURS, HEX_COLOUR, LAMPS, MAX_NAME, GameSetup
+from games.hautetension.setup import COLOURS, HEX_COLOUR, LAMPS, MAX_NAME, MAX_SEED, GameSetup
 from store.commands import CommandKind
 from store.journal import BoardState, Entry, Journal, JournalKind
 from webpanel import auth, csrf, openapi
@@ -32,7 +33,7 @@ from webpanel.db import (
     service_running,
     submit,
 )
-from webpanel.errors import BAD_QUERY, ApiError, define_code, json_object, query_int, require_bool
+from webpanel.errors import BAD_QUERY, MAX_WHOLE, ApiError, define_code, json_object, query_int, require_bool
 from webpanel.view import public_board
 
 bp = Blueprint("staff", __name__)
@@ -197,11 +198,28 @@ def api_new_game() -> tuple[Response, int]:
 
 def new_game_payload(body: Mapping[str, Any]) -> dict[str, Any]:
     """The NEW_GAME command for a request body (the first player drawn unless the body says), or an
-    :class:`ApiError` listing every bad field (the rules are :class:`GameSetup`'s, as the service's)."""
+    :class:`ApiError` listing every bad field (the rules are :class:`GameSetup`'s, as the service's,
+    and names in the characters the OpenAPI document lists, :data:`webpanel.openapi.NAME_BLOCKS`)."""
+    _check_names(body.get("players"))
     try:
         return GameSetup.from_payload(body, first="draw").to_payload()
     except GameSetupError as exc:
         raise ApiError(400, str(exc), code=BAD_GAME_SETUP) from None
+
+
+def _check_names(players: Any) -> None:
+    if not isinstance(players, list):
+        return  # GameSetup says what is wrong
+    pattern = re.compile(openapi.name_pattern(MAX_NAME)[1:-1])
+    for index, player in enumerate(players):
+        name = player.get("name") if isinstance(player, dict) else player
+        if isinstance(name, str) and not pattern.fullmatch(name):
+            raise ApiError(
+                400,
+                f"players[{index}].name must be 1 to {MAX_NAME} letters, digits, spaces, punctuation or "
+                "symbols (Latin, Greek, Cyrillic, kana, CJK or Hangul)",
+                code=BAD_GAME_SETUP,
+            )
 
 
 @bp.post("/api/staff/game/abandon")
@@ -281,60 +299,123 @@ def _entry(entry: Entry, with_private: bool) -> dict[str, Any]:
 
 # -- OpenAPI -------------------------------------------------------------------------
 
-_staff = {
-    "401": openapi.error("Not logged in as staff"),
-    "403": openapi.error("Missing or wrong CSRF token"),
-}
 _command_errors = {
     "409": openapi.error("Refused (a game is running, or the service's reason)"),
     "503": openapi.error("Board service not responding"),
 }
-_bad = {"400": openapi.error("Malformed body or field"), "415": openapi.error("Body is not JSON")}
-_csrf = [openapi.CSRF_PARAMETER]
+_name_schema = {**openapi.printable_name(MAX_NAME), "description": f"1 to {MAX_NAME} printable characters"}
 _player_schema = {
-    "type": "object",
-    "required": ["name"],
-    "additionalProperties": False,
-    "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
-        "colour": {"anyOf": [{"enum": list(COLOURS)}, {"type": "string", "pattern": HEX_COLOUR.pattern}],
-                   "description": "Default: red, blue, black, white in seat order"},
-    },
-    "description": "Names and colours are compared without case: no two players alike",
+    "anyOf": [
+        _name_schema,
+        {
+            "type": "object",
+            "required": ["name"],
+            "additionalProperties": False,
+            "properties": {
+                "name": _name_schema,
+                "colour": {
+                    "anyOf": [{"enum": list(COLOURS)}, {"type": "string", "pattern": HEX_COLOUR.pattern}],
+                    "description": "Default: red, blue, black, white in seat order",
+                },
+            },
+        },
+    ],
+    "description": "A name, or a name and a colour. Names and colours are compared without case: "
+    "no two players alike",
+}
+
+
+def _new_game_schema(players: int) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["players"],
+        "additionalProperties": False,
+        "properties": {
+            "players": {"type": "array", "minItems": players, "maxItems": players, "items": _player_schema},
+            "first": {
+                "anyOf": [{"type": "integer", "minimum": 0, "maximum": players - 1}, {"const": "draw"}],
+                "description": 'First seat, or "draw" (the default)',
+            },
+            "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
+            "handicap": {
+                "anyOf": [
+                    {"type": "null"},
+                    {
+                        "type": "object",
+                        "propertyNames": {"enum": list(LAMPS)},
+                        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MAX_HANDICAP},
+                    },
+                ],
+                "description": "Lamp -> attack pawns placed before play",
+            },
+        },
+    }
+
+
+_no_body = {
+    "required": False,
+    "content": {"application/json": {"schema": {"type": "object", "additionalProperties": False}}},
 }
 openapi.add_paths(
     {
         "/api/staff/login": {
             "post": {
                 "summary": "Open a staff session with the staff PIN (rate-limited)",
-                "parameters": _csrf,
+                "description": "Wrong PINs are counted per address, per address block and per staff "
+                "device, never in total: a guesser waits, nobody else (docs/webpanel.md).",
                 "requestBody": openapi.json_body(
-                    {"type": "object", "required": ["pin"], "properties": {"pin": {"type": "string"}}}
+                    {
+                        "type": "object",
+                        "required": ["pin"],
+                        "additionalProperties": False,
+                        "properties": {"pin": {"type": "string", "minLength": 1}},
+                    }
                 ),
                 "responses": {
-                    "200": openapi.json_response("Logged in"),
-                    "401": openapi.error("Wrong PIN"),
-                    "403": openapi.error("No PIN set, or missing CSRF token"),
-                    "429": openapi.error("Too many wrong PINs; see Retry-After"),
-                    **_bad,
+                    "200": openapi.json_response(
+                        "Logged in (and this device remembered: the hts_staff_device cookie)",
+                        {
+                            "type": "object",
+                            "required": ["staff", "csrf_token"],
+                            "additionalProperties": False,
+                            "properties": {"staff": {"const": True}, "csrf_token": {"type": "string"}},
+                        },
+                    ),
+                    "401": openapi.error("Wrong PIN (wrong_pin)"),
+                    "403": openapi.error("No PIN set (no_pin_set), or missing CSRF token (csrf_failed)"),
+                    "429": openapi.error(
+                        "Too many wrong PINs from this address or device (too_many_wrong_pins)"
+                    ),
+                    "500": openapi.error("The stored PIN hash is damaged (pin_hash_damaged)"),
+                    "503": openapi.error("The panel is busy checking PINs: retry (pin_check_busy)"),
                 },
             }
         },
         "/api/staff/logout": {
             "post": {
-                "summary": "End the staff session",
-                "parameters": _csrf,
-                "responses": {
-                    "200": openapi.json_response("Logged out"),
-                    "403": openapi.error("Missing CSRF token"),
+                "summary": "End the staff session (every copy of its cookie); with everywhere, every "
+                "staff session",
+                "requestBody": {
+                    "required": False,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["everywhere"],
+                                "additionalProperties": False,
+                                "properties": {"everywhere": {"type": "boolean"}},
+                            }
+                        }
+                    },
                 },
+                "responses": {"200": openapi.json_response("Logged out")},
             }
         },
         "/api/staff/health": {
             "get": {
                 "summary": "Service heartbeat, backend health (link, scan rate, latency, faults, flicker, "
                 "references, lamp feedback) and the public board",
-                "responses": {"200": openapi.json_response("Health"), **_staff},
+                "responses": {"200": openapi.json_response("Health")},
             }
         },
         "/api/staff/slots": {
@@ -342,7 +423,6 @@ openapi.add_paths(
                 "summary": "Slot test: raw presence and conduction per slot (refused during a game)",
                 "responses": {
                     "200": openapi.json_response("Readings"),
-                    **_staff,
                     "409": openapi.error("A game is running"),
                 },
             }
@@ -350,20 +430,23 @@ openapi.add_paths(
         "/api/staff/lamp-test": {
             "post": {
                 "summary": "Light every lamp (on) or end the lamp test (refused during a game)",
-                "parameters": _csrf,
                 "requestBody": openapi.json_body(
-                    {"type": "object", "required": ["on"], "properties": {"on": {"type": "boolean"}}}
+                    {
+                        "type": "object",
+                        "required": ["on"],
+                        "additionalProperties": False,
+                        "properties": {"on": {"type": "boolean"}},
+                    }
                 ),
-                "responses": {"200": openapi.json_response("Done"), **_staff, **_bad, **_command_errors},
+                "responses": {"200": openapi.json_response("Done"), **_command_errors},
             }
         },
         "/api/staff/self-test": {
             "post": {
                 "summary": "Run the board's self-test (refused during a game)",
-                "parameters": _csrf,
+                "requestBody": _no_body,
                 "responses": {
                     "200": openapi.json_response("The self-test result"),
-                    **_staff,
                     **_command_errors,
                 },
             }
@@ -371,39 +454,11 @@ openapi.add_paths(
         "/api/staff/game": {
             "post": {
                 "summary": "Start a new game",
-                "parameters": _csrf,
                 "requestBody": openapi.json_body(
-                    {
-                        "type": "object",
-                        "required": ["players"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "players": {
-                                "type": "array",
-                                "minItems": MIN_PLAYERS,
-                                "maxItems": MAX_PLAYERS,
-                                "items": _player_schema,
-                            },
-                            "first": {
-                                "anyOf": [{"type": "integer", "minimum": 0}, {"const": "draw"}],
-                                "description": 'First seat, or "draw" (the default)',
-                            },
-                            "seed": {"type": "integer", "minimum": 0},
-                            "handicap": {
-                                "type": "object",
-                                "additionalProperties": {
-                                    "type": "integer",
-                                    "minimum": 0,
-                                    "maximum": MAX_HANDICAP,
-                                },
-                            },
-                        },
-                    }
+                    {"oneOf": [_new_game_schema(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]}
                 ),
                 "responses": {
                     "201": openapi.json_response("Started"),
-                    **_staff,
-                    **_bad,
                     **_command_errors,
                     "422": openapi.error("The service could not set up this game (its reason)"),
                 },
@@ -412,15 +467,19 @@ openapi.add_paths(
         "/api/staff/game/abandon": {
             "post": {
                 "summary": "Abandon the running game",
-                "parameters": _csrf,
-                "responses": {"200": openapi.json_response("Abandoned"), **_staff, **_command_errors},
+                "requestBody": _no_body,
+                "responses": {"200": openapi.json_response("Abandoned"), **_command_errors},
             }
         },
         "/api/staff/journal": {
             "get": {
                 "summary": "Read the journal (private payloads only when no game is running)",
                 "parameters": [
-                    {"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                    {
+                        "name": "after",
+                        "in": "query",
+                        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE},
+                    },
                     {
                         "name": "limit",
                         "in": "query",
@@ -430,7 +489,6 @@ openapi.add_paths(
                 ],
                 "responses": {
                     "200": openapi.json_response("Entries"),
-                    **_staff,
                     "400": openapi.error("Bad query"),
                 },
             }
@@ -440,7 +498,6 @@ openapi.add_paths(
                 "summary": "The whole journal as JSON Lines (a download)",
                 "responses": {
                     "200": {"description": "JSON Lines", "content": {"application/x-ndjson": {}}},
-                    **_staff,
                 },
             }
         },

@@ -34,6 +34,7 @@ from webpanel.lobby.codes import (
     ILLEGAL_MOVE,
     NO_HOT_SEAT,
     NO_SEAT,
+    NO_SUCH_POSITION,
     NOT_YOUR_TURN,
     SEAT_TAKEN,
     UNKNOWN_GAME,
@@ -48,7 +49,15 @@ from webpanel.lobby.seats import (
     seat_cookie,
     set_token_cookie,
 )
-from webpanel.stream import RETRY_MS, TOO_MANY_STREAMS, BoardFollower, CountedStream, sse, sse_response
+from webpanel.stream import (
+    RETRY_MS,
+    TOO_MANY_STREAMS,
+    BoardFollower,
+    CountedStream,
+    last_event_id,
+    sse,
+    sse_response,
+)
 
 MAX_NAME = 40
 MAX_SEED = 2**32 - 1
@@ -170,7 +179,7 @@ def _seat_specs(game_name: str, raw: Any) -> list[SeatSpec]:
             raise ApiError(400, f"{where}: kind must be \"human\" or \"ai\"", code=BAD_SEATS)
         level = seat.get("level")
         if kind == "ai":
-            if level not in levels:
+            if not isinstance(level, str) or level not in levels:
                 known = ", ".join(levels) or "none"
                 raise ApiError(400, f"{where}: the computer level must be one of {known}", code=BAD_SEATS)
         elif level is not None:
@@ -251,7 +260,10 @@ def api_game(game_id: int) -> Response:
     if raw_at is None:
         return jsonify(game_json(record, game, caller))
     # Replay: the position after the first `at` moves, as this caller may see it.
-    at = whole_number(raw_at, "at", high=len(game.history))
+    at = whole_number(raw_at, "at")
+    if at > len(game.history):
+        raise ApiError(404, f"there is no position after {at} moves: the game has {len(game.history)}",
+                       code=NO_SUCH_POSITION)
     past = type(game).from_json({**game.to_json(), "moves": game.history[:at]})
     payload = game_json(record, past, caller, live=False)
     payload["at"] = at
@@ -385,8 +397,7 @@ class GameStream(CountedStream):
 @bp.get("/api/games/<id:game_id>/events")
 def api_events(game_id: int) -> Response:
     record = load_record(game_id)
-    raw = request.headers.get("Last-Event-ID") or request.args.get("since")
-    last = whole_number(raw, "Last-Event-ID") if raw else None
+    last = last_event_id("since")
     follower: BoardFollower = current_app.extensions["board_follower"]
     if not follower.try_open_stream():
         raise ApiError(503, "too many live pages open: retrying shortly", code=TOO_MANY_STREAMS,

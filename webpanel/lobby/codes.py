@@ -9,6 +9,7 @@ UNKNOWN_GAME = define_code("unknown_game", "The lobby has no game of this name (
 BAD_SEATS = define_code("bad_seats", "The seats do not fit the game (number, kind, computer level or name).")
 BAD_OPTIONS = define_code("bad_options", "The game does not take these options.")
 NO_HOT_SEAT = define_code("no_hot_seat", "A game that hides each seat's secrets cannot be played hot seat.")
+NO_SUCH_POSITION = define_code("no_such_position", "The game has not reached that many moves (replay).")
 GAME_OVER = define_code("game_over", "The game is over.")
 GAME_MOVED_ON = define_code("game_moved_on", "The game moved on since the version sent: reload it.")
 ILLEGAL_MOVE = define_code(

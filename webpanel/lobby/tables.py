@@ -137,9 +137,7 @@ openapi.add_paths({
             "summary": "Staff: create the table's digital Haute-Tension game (its players' seats, first "
                        "player and handicap); its points are entered into the tournament when it ends",
             "parameters": [path_id("tid"), path_id("number"), path_id("table"), CSRF_PARAMETER],
-            "requestBody": json_body({"type": "object", "properties": {
-                "turn_timer": {"type": "number"}, "default_action": {"type": "string"},
-                "layout": {"type": "string"}}}),
+            "requestBody": json_body({"$ref": "#/components/schemas/TableGame"}),
             "responses": {"201": json_response("The new game, with host_token and tournament"),
                           "400": error("Bad options"), "401": error("Staff only"),
                           "404": error("No such tournament, round or table"),

@@ -164,8 +164,9 @@ def test_replay_positions(display: Device) -> None:
     assert all(not sq["spooky"] and not sq["classical"] for sq in start["view"]["squares"])
     cycle = display.state(gid, query_string={"at": 2})
     assert cycle["view"]["collapse"] == {"move": 2, "squares": [0, 1]}
-    for bad in ("4", "-1", "x", ""):
+    for bad in ("-1", "x", "", "²"):
         assert_refused(display.get(f"/api/games/{gid}", query_string={"at": bad}), 400, "at must be")
+    assert_refused(display.get(f"/api/games/{gid}", query_string={"at": "4"}), 404, "no position after 4")
 
 
 # -- playing ------------------------------------------------------------------------------------
