@@ -200,11 +200,12 @@ def new_game_payload(body: Mapping[str, Any]) -> dict[str, Any]:
     """The NEW_GAME command for a request body (the first player drawn unless the body says), or an
     :class:`ApiError` listing every bad field (the rules are :class:`GameSetup`'s, as the service's,
     and names in the characters the OpenAPI document lists, :data:`webpanel.openapi.NAME_BLOCKS`)."""
-    _check_names(body.get("players"))
     try:
-        return GameSetup.from_payload(body, first="draw").to_payload()
+        payload = GameSetup.from_payload(body, first="draw").to_payload()
     except GameSetupError as exc:
         raise ApiError(400, str(exc), code=BAD_GAME_SETUP) from None
+    _check_names(body.get("players"))
+    return payload
 
 
 def _check_names(players: Any) -> None:
