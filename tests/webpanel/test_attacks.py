@@ -323,3 +323,44 @@ def test_a_login_that_read_the_old_generation_opens_no_session(tmp_path: Path) -
     assert not sessions.is_live(sessions.open(hours=8, generation=before))
     assert sessions.is_live(sessions.open(hours=8, generation=sessions.generation()))
     conn.close()
+
+
+# -- the cost of a PIN check ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "stored",
+    ["scrypt:1048576:8:1$salt$00", "scrypt:32768:8:64$salt$00", "pbkdf2:sha256:900000000$salt$00", "md5$x$y"],
+)
+def test_a_stored_hash_too_costly_to_check_is_refused_unrun(tmp_path: Path, stored: str) -> None:
+    application = create_app({"PANEL": make_settings(tmp_path, staff_pin_hash=stored), "TESTING": True})
+    try:
+        response = Api(application.test_client()).login()
+        assert response.status_code == 500 and response.get_json()["code"] == "pin_hash_damaged"
+    finally:
+        close_app(application)
+
+
+def test_pin_checks_wait_for_a_free_slot_then_say_busy(app: Flask, api: Api, monkeypatch: Any) -> None:
+    from webpanel import auth
+
+    monkeypatch.setattr(auth, "PIN_QUEUE_SECONDS", 0.05)
+    checker: auth.PinChecker = app.extensions["staff_pin_checker"]
+    for _ in range(auth.PIN_CHECKS_AT_ONCE):
+        assert checker._slots.acquire(timeout=1)  # every slot taken, as by slow checks
+    try:
+        for _ in range(8):  # more than the free tries: a busy answer is not counted as a guess
+            response = api.login("000000")
+            assert response.status_code == 503 and response.get_json()["code"] == "pin_check_busy"
+            assert response.headers["Retry-After"] == "1"
+    finally:
+        for _ in range(auth.PIN_CHECKS_AT_ONCE):
+            checker._slots.release()
+    assert api.login().status_code == 200
+
+
+def test_a_board_player_name_outside_the_documented_characters_is_a_400(staff: Api, service: Any) -> None:
+    for name in ("Ana \U0001f600", "\u0378x"):  # an emoji; an unassigned code point
+        response = staff.post("/api/staff/game", {"players": [name, "Ben"]})
+        assert response.status_code == 400 and response.get_json()["code"] == "bad_game_setup", name
+    assert staff.post("/api/staff/game", {"players": ["  Zoé Łukasz  ", "Йосиф 李"]}).status_code == 201
