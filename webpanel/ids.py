@@ -30,9 +30,10 @@ class IdConverter(BaseConverter):
         return int(value)
 
     def to_url(self, value: object) -> str:
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
+        number = int(value)  # type: ignore[call-overload]  # as werkzeug's int converter: 5 or "5"
+        if not 0 <= number <= MAX_ID:
             raise ValueError(f"not an id: {value!r}")
-        return str(value)
+        return str(number)
 
 
 def path_id(name: str, description: str | None = None) -> dict[str, object]:
