@@ -73,6 +73,8 @@ def _end_staff_sessions(database: Path) -> int:
     from store.db import connect
     from store.staff_sessions import StaffSessions
 
+    if not database.exists():
+        return 0  # no database yet, so no session to end (and none is made for it)
     try:
         conn = connect(database)
         try:
