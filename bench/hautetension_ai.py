@@ -3,7 +3,8 @@
 Times are CPU time of this process (the machine may be shared); the wall time
 per move is printed too.
 
-    .venv/bin/python bench/hautetension_ai.py [--positions 6] [--iterations 1000]
+    .venv/bin/python bench/hautetension_ai.py [--positions 12] [--iterations 1000]
+                                              [--games 3] [--only-thinking]
 
 Side by side in the same run:
 
@@ -14,6 +15,12 @@ Side by side in the same run:
 * time per move of each level (random, heuristic, ISMCTS at its default
   budget) on the same seeded positions of 2-, 3- and 4-player games, taken
   after 0, 12, 24 and 36 placements of heuristic play.
+
+* thinking time: the CPU time of each ISMCTS move in seeded 2-, 3- and
+  4-player games against heuristic players: median, 95th percentile and
+  worst, without a time budget (the fixed 1000 iterations, baseline) and with
+  the default one (games.budget: 1 s on a Pi, i.e. 0.2 s of CPU here), and
+  how many moves the budget cut.
 
 Machine-independent counts (iterations per move, placements per playout,
 determinisations that reproduce every observation) are printed with the rates.
@@ -30,12 +37,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.decisions import HEADER, Timed, row  # noqa: E402
+from games.arena import play_out  # noqa: E402
+from games.budget import Budget  # noqa: E402
+from games.frame import Player  # noqa: E402
 from games.hautetension.ai import (  # noqa: E402
     HeuristicPlayer,
     InformationSet,
     ISMCTSPlayer,
     RandomPlayer,
     Searcher,
+    SeatPlayer,
 )
 from games.hautetension.ai.ismcts import ITERATIONS, policy_move, rollout, row_signs  # noqa: E402
 from games.hautetension.ai.sim import Sim  # noqa: E402
@@ -158,12 +170,35 @@ def bench_levels(cases: list[tuple[DigitalHauteTension, InformationSet]], iterat
     print(f"          {consistent}/{drawn} determinisations reproduce every observation")
 
 
+def thinking(games: int, iterations: int) -> None:
+    """ISMCTS's CPU time per move in seeded games against heuristic players, fixed and anytime."""
+    print(f"\nthinking time per ISMCTS move (CPU of the searching thread), {games} seeded games each")
+    print(HEADER)
+    for name, budget in (("fixed (baseline)", None), ("anytime, 1 s on a Pi", Budget.pi_equivalent())):
+        for players in (2, 3, 4):
+            search = ISMCTSPlayer(random.Random(players), iterations=iterations, budget=budget)
+            timed = Timed(SeatPlayer(search), lambda s=search: s.searched + s.cut, lambda s=search: s.cut)
+            for seed in range(games):
+                seats: list[Player] = [
+                    SeatPlayer(HeuristicPlayer(random.Random(seed * 7 + k))) for k in range(players)
+                ]
+                seats[seed % players] = timed
+                names = [f"p{k}" for k in range(players)]
+                play_out(DigitalHauteTension(names, options={"first": 0}, seed=seed), seats)
+            print(row(f"{players} players, {name}", timed))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Haute-Tension computer players benchmark")
     parser.add_argument("--positions", type=int, default=12, help="seeded positions (2-4 players)")
     parser.add_argument("--playouts", type=int, default=150, help="playouts per position for the rates")
     parser.add_argument("--iterations", type=int, default=ITERATIONS, help="ISMCTS iterations per move")
+    parser.add_argument("--games", type=int, default=3, help="seeded games per table size for thinking times")
+    parser.add_argument("--only-thinking", action="store_true", help="skip the rates and the levels' times")
     args = parser.parse_args()
+    if args.only_thinking:
+        thinking(args.games, args.iterations)
+        return 0
     cases = positions(args.positions)
     print(f"{len(cases)} positions, 2-4 players, after {', '.join(map(str, DEPTHS))} placements\n")
     rates = bench_playouts([info for _g, info in cases], args.playouts)
@@ -177,6 +212,7 @@ def main() -> int:
     print(f"{'engine Game':<14} {engine:>12,.0f}   (baseline)")
     print(f"ratio Sim / Game: {sim / engine:.1f}x\n")
     bench_levels(cases, args.iterations)
+    thinking(args.games, args.iterations)
     return 0
 
 

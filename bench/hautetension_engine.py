@@ -1,73 +1,145 @@
 """Benchmark of the Haute-Tension rules engine.
 
-    .venv/bin/python bench/hautetension_engine.py [--games N] [--sequences N] [--seed S]
+    .venv/bin/python bench/hautetension_engine.py [--games N] [--rounds R] [--sequences N] [--seed S]
 
 Reports, in one run:
-- random full-game playouts per second (2, 3 and 4 players, random slots and kinds);
+- random full games per second (2, 3 and 4 players in turn, random slots and
+  kinds) through the public :class:`Game` (every check, history kept), against
+  a plain ~60-line playout of the same rules (:func:`plain_playout`: the board
+  as a dict, row counters, a breadth-first search from the battery when a row
+  closes) playing the very same games: both draw the same random numbers in
+  the same order, and the run fails unless every game ends the same way
+  (termination, winners, who was eliminated at which placement). The two are
+  timed in turn, ``--rounds`` times, and the ratio of each round is printed;
 - circuit evaluations per second after each placement, incremental
   (``Circuit.add_attack``) against full re-evaluation (``evaluate``) on the very
   same placement sequences, with the ratio between them;
 - counts that do not depend on the machine: placements per game, row counters
   touched per placement, lamp-connectivity searches per placement.
+
+Times are CPU time of this process (``time.process_time``): on the shared
+development machine other jobs stretch wall-clock time by a varying factor,
+and CPU time is what the engine costs. On an idle machine the two agree. The
+load average is printed at the start and the end.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import statistics
 import sys
 import time
-from collections import Counter
+from collections import Counter, deque
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.hautetension import (  # noqa: E402
     ATTACK_PAWNS,
+    BATTERY,
     DEFENSE_PAWNS,
     Circuit,
     Game,
     Layout,
+    default_lamps,
     default_seats,
     evaluate,
     load_layout,
 )
 
 NAMES = ("A", "B", "C", "D")
+SEATS = {n: default_seats(NAMES[:n]) for n in (2, 3, 4)}
+
+Result = tuple[str, tuple[int, ...], tuple[tuple[int, int], ...], int]
+"""How a game ended: termination name, winners, (seat, placement number) of each
+elimination, placements played."""
 
 
-class FullCircuit(Circuit):
-    """Baseline: the same interface as Circuit, re-evaluating the whole board on every attack pawn."""
+def plain_playout(layout: Layout, n: int, first: int, rng: random.Random) -> Result:
+    """One random game of the rules written the plain way, drawing exactly as the Game loop does."""
+    owner = {lamp: seat for seat, lamp in enumerate(default_lamps(n))}
+    ends = [row.ends for row in layout.rows]
+    board: dict[str, tuple[int, str]] = {}
+    count = [0] * len(layout.rows)
+    closed: list[int] = []
+    lit: set[str] = set()
+    stock = [[ATTACK_PAWNS, DEFENSE_PAWNS] for _ in range(n)]
+    out = [False] * n
+    eliminations: list[tuple[int, int]] = []
+    player = first
+    while True:
+        free = [slot for slot in layout.slots if slot not in board]
+        kinds = [kind for kind, left in zip(("attack", "defense"), stock[player], strict=True) if left]
+        slot = rng.choice(free)
+        kind = rng.choice(kinds)
+        board[slot] = (player, kind)
+        stock[player][kind == "defense"] -= 1
+        fallen: list[int] = []
+        if kind == "attack":
+            closing = False
+            for row in layout.rows_of_slot[slot]:
+                count[row] += 1
+                if count[row] == 5:
+                    closed.append(row)
+                    closing = True
+            if closing:
+                reached = {BATTERY}
+                queue = deque([BATTERY])
+                while queue:
+                    node = queue.popleft()
+                    for row in closed:
+                        a, b = ends[row]
+                        other = b if a == node else a if b == node else None
+                        if other is not None and other not in reached:
+                            reached.add(other)
+                            queue.append(other)
+                newly = reached - lit - {BATTERY}
+                lit |= newly
+                fallen = sorted(owner[lamp] for lamp in newly if lamp in owner)
+                for seat in fallen:
+                    out[seat] = True
+                    eliminations.append((seat, len(board)))
+        remaining = tuple(seat for seat in range(n) if not out[seat])
+        if not remaining:
+            return "SIMULTANEOUS_ELIMINATION", tuple(fallen), tuple(eliminations), len(board)
+        if len(remaining) == 1:
+            return "LAST_PLAYER_STANDING", remaining, tuple(eliminations), len(board)
+        if len(layout.lamps) - len(lit) < 2:
+            return "FEWER_THAN_TWO_UNLIT_LAMPS", remaining, tuple(eliminations), len(board)
+        if len(board) == len(layout.slots):
+            return "NO_FREE_SLOT", remaining, tuple(eliminations), len(board)
+        movers = [p % n for p in range(player + 1, player + n + 1) if not out[p % n] and sum(stock[p % n])]
+        if not movers:
+            return "NO_PAWN_LEFT", remaining, tuple(eliminations), len(board)
+        player = movers[0]
 
-    def add_attack(self, slot: str) -> frozenset[str]:
-        self._attack.add(slot)
-        before = self._lit
-        state = evaluate(self.layout, self._attack)
-        self._closed, self._lit = set(state.closed_rows), state.lit
-        return self._lit - before
+
+def game_playout(layout: Layout, n: int, first: int, rng: random.Random) -> Result:
+    """The same random game through the public Game."""
+    game = Game(layout, SEATS[n], first=first)
+    while not game.is_over():
+        game.push(rng.choice(game.free_slots()), rng.choice(game.legal_kinds()))
+    outcome = game.outcome()
+    assert outcome is not None
+    eliminations = tuple((e.player, e.move) for e in game.eliminated)
+    return outcome.termination.name, outcome.winners, eliminations, len(game.history)
 
 
-def playouts(
-    layout: Layout, games: int, seed: int, *, baseline: bool = False
-) -> tuple[float, int, Counter[str], list[tuple[int, ...]]]:
+Playout = Callable[[Layout, int, int, random.Random], Result]
+
+
+def playouts(play: Playout, layout: Layout, games: int, seed: int) -> tuple[float, list[Result]]:
+    """*games* random games (2, 3, 4 players in turn, first player drawn), timed."""
     rng = random.Random(seed)
-    placements = 0
-    endings: Counter[str] = Counter()
-    points = []
-    start = time.perf_counter()
+    results = []
+    start = time.process_time()
     for index in range(games):
         n = 2 + index % 3
-        game = Game(layout, default_seats(NAMES[:n]), first=rng.randrange(n))
-        if baseline:
-            game._circuit = FullCircuit(layout)  # the board is still empty: swap the evaluator
-        while not game.is_over():
-            game.push(rng.choice(game.free_slots()), rng.choice(game.legal_kinds()))
-        placements += len(game.history)
-        outcome = game.outcome()
-        assert outcome is not None
-        endings[f"{n}p {outcome.termination.name}"] += 1
-        points.append(game.points())
-    return time.perf_counter() - start, placements, endings, points
+        results.append(play(layout, n, rng.randrange(n), rng))
+    return time.process_time() - start, results
 
 
 def placement_sequences(layout: Layout, count: int, rng: random.Random) -> list[list[tuple[str, bool]]]:
@@ -85,26 +157,26 @@ def incremental(
     layout: Layout, sequences: list[list[tuple[str, bool]]]
 ) -> tuple[float, list[frozenset[str]]]:
     results = []
-    start = time.perf_counter()
+    start = time.process_time()
     for sequence in sequences:
         circuit = Circuit(layout)
         for slot, conducts in sequence:
             if conducts:
                 circuit.add_attack(slot)
             results.append(circuit.lit)
-    return time.perf_counter() - start, results
+    return time.process_time() - start, results
 
 
 def full(layout: Layout, sequences: list[list[tuple[str, bool]]]) -> tuple[float, list[frozenset[str]]]:
     results = []
-    start = time.perf_counter()
+    start = time.process_time()
     for sequence in sequences:
         attack: set[str] = set()
         for slot, conducts in sequence:
             if conducts:
                 attack.add(slot)
             results.append(evaluate(layout, attack).lit)
-    return time.perf_counter() - start, results
+    return time.process_time() - start, results
 
 
 def searches_needed(layout: Layout, sequences: list[list[tuple[str, bool]]]) -> tuple[int, int]:
@@ -127,7 +199,10 @@ def searches_needed(layout: Layout, sequences: list[list[tuple[str, bool]]]) -> 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--games", type=int, default=5000, help="random full games to play (default %(default)s)"
+        "--games", type=int, default=3000, help="random full games per round (default %(default)s)"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="rounds of plain then Game playouts (default %(default)s)"
     )
     parser.add_argument(
         "--sequences", type=int, default=1000, help="boards to fill pawn by pawn (default %(default)s)"
@@ -136,22 +211,30 @@ def main() -> int:
     args = parser.parse_args()
     layout = load_layout()
     rng = random.Random(args.seed)
-
-    seconds, placements, endings, points = playouts(layout, args.games, args.seed)
-    base_seconds, base_placements, _, base_points = playouts(layout, args.games, args.seed, baseline=True)
-    if (base_placements, base_points) != (placements, points):
-        print("MISMATCH: the baseline games went differently", file=sys.stderr)
-        return 1
+    print(f"load average {os.getloadavg()[0]:.2f}; times are CPU seconds")
     print(f"layout {layout.name}: {len(layout.slots)} slots, {len(layout.rows)} rows")
-    print(f"\nRandom full-game playouts ({args.games} games, 2/3/4 players in turn, same games for both)")
-    print(f"  {'':30}{'games/s':>10}{'placements/s':>14}")
-    print(f"  {'Game (incremental circuit)':30}{args.games / seconds:10.0f}{placements / seconds:14.0f}")
-    print(
-        f"  {'baseline: full re-evaluation':30}"
-        f"{args.games / base_seconds:10.0f}{placements / base_seconds:14.0f}"
-    )
-    print(f"  playouts are {base_seconds / seconds:.2f}× faster with the incremental circuit")
+
+    print(f"\nRandom full games ({args.games} a round, 2/3/4 players in turn, the same games for both)")
+    print(f"  {'round':<8}{'plain games/s':>15}{'Game games/s':>15}{'Game / plain':>15}")
+    ratios, rates = [], []
+    results: list[Result] = []
+    for round_ in range(1, args.rounds + 1):
+        plain_seconds, plain_results = playouts(plain_playout, layout, args.games, args.seed)
+        seconds, results = playouts(game_playout, layout, args.games, args.seed)
+        if plain_results != results:
+            print("MISMATCH: the plain playout and Game ended the same games differently", file=sys.stderr)
+            return 1
+        ratios.append(plain_seconds / seconds)
+        rates.append(args.games / seconds)
+        print(
+            f"  {round_:<8}{args.games / plain_seconds:15.0f}{args.games / seconds:15.0f}"
+            f"{ratios[-1]:14.2f}×"
+        )
+    median_rate, median_ratio = statistics.median(rates), statistics.median(ratios)
+    print(f"  median: Game {median_rate:.0f} games/s, {median_ratio:.2f}× the plain playout")
+    placements = sum(result[3] for result in results)
     print(f"  {placements / args.games:.1f} placements per game (machine-independent); endings:")
+    endings = Counter(f"{2 + i % 3}p {result[0]}" for i, result in enumerate(results))
     for ending, count in sorted(endings.items()):
         print(f"  {count:10d} × {ending}")
 
@@ -172,6 +255,7 @@ def main() -> int:
     )
     print(f"  {'full':14}{evaluations / full_seconds:16.0f}{slot_checks:24.2f}{1:26.3f}")
     print(f"  incremental is {full_seconds / inc_seconds:.1f}× faster than full re-evaluation (same results)")
+    print(f"load average {os.getloadavg()[0]:.2f}")
     return 0
 
 

@@ -1,6 +1,7 @@
-"""|Hop> benchmark: random playouts per second and MCTS iterations per second, on 5×5 and 6×6.
+"""|Hop> benchmark: random playouts/s, MCTS iterations/s on 5×5 and 6×6, thinking time per decision.
 
     .venv/bin/python bench/hop.py [--playouts 100] [--positions 8] [--iterations 300]
+                                  [--games 4] [--only-thinking]
 
 For each shipped board size (5×5 with two players, 6×6 with four in two
 teams), side by side in the same run:
@@ -15,6 +16,13 @@ teams), side by side in the same run:
 
 The Doctorate level (thesis defenses, the effects market, effect tokens acting
 after each turn) is measured the same way on 5×5, with fewer playouts.
+
+Thinking time: the CPU time of each searching decision of ``mcts`` (four
+players in two teams on 6×6, two players on 5×5 at the Master level) and
+``expert`` (5×5, Master) in seeded games against greedy players: median, 95th
+percentile and worst, without a time budget (the fixed search, baseline) and
+with the level's default one (games.budget: 1 s on a Pi, i.e. 0.2 s of CPU
+here), and how many decisions the budget cut.
 
 Machine-independent counts (decisions per playout, positions evaluated per
 MCTS iteration) are printed with the rates: they change only when the rules
@@ -32,7 +40,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.hop.ai import GreedyPlayer, MctsPlayer  # noqa: E402
+from bench.decisions import HEADER, Timed, row  # noqa: E402
+from games.arena import play_out  # noqa: E402
+from games.budget import Budget, TimedLevel  # noqa: E402
+from games.frame import Player  # noqa: E402
+from games.hop.ai import AI_LEVELS, GreedyPlayer, MctsPlayer  # noqa: E402
 from games.hop.game import Hop  # noqa: E402
 from games.hop.rules import Phase, State  # noqa: E402
 
@@ -121,17 +133,49 @@ def search(size: str, count: int, iterations: int, options: dict[str, str] = OPT
     )
 
 
+THINKING = (  # (what, level, players, options; the searching level plays seats 0 and 2 of four)
+    ("6×6, 4 players, mcts team", "mcts", BOARDS["6×6"], {}),
+    ("5×5, 2 players, mcts, master", "mcts", BOARDS["5×5"], OPTIONS),
+    ("5×5, 2 players, expert, master", "expert", BOARDS["5×5"], OPTIONS),
+)
+
+
+def thinking(games: int) -> None:
+    """The searching levels' CPU time per decision in seeded games against greedy, fixed and anytime."""
+    print(f"thinking time per searching decision (CPU of the searching thread), {games} seeded games each")
+    print(HEADER)
+    for what, level, players, options in THINKING:
+        factory = AI_LEVELS[level]
+        assert isinstance(factory, TimedLevel)
+        for name, budget in (("fixed", None), ("anytime", Budget.pi_equivalent(factory.seconds))):
+            search = factory.make(random.Random(1), budget)
+            assert isinstance(search, MctsPlayer)
+            timed = Timed(search, lambda s=search: s.searched + s.cut, lambda s=search: s.cut)
+            for seed in range(games):
+                seats: list[Player] = [GreedyPlayer(random.Random(seed * 7 + k)) for k in range(len(players))]
+                for seat in range(seed % 2, len(players), 2):
+                    seats[seat] = timed
+                play_out(Hop.new(players, options=options, seed=seed), seats)
+            print(row(f"{what}, {name}", timed))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--playouts", type=int, default=100)
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--games", type=int, default=4, help="seeded games per line of thinking times")
+    parser.add_argument("--only-thinking", action="store_true", help="skip the playout and search rates")
     args = parser.parse_args(argv)
+    if args.only_thinking:
+        thinking(args.games)
+        return 0
     for size in BOARDS:
         playouts(size, args.playouts)
         search(size, args.positions, args.iterations)
     playouts("5×5", max(1, args.playouts // 4), DOCTORATE)
     search("5×5", args.positions, args.iterations, DOCTORATE)
+    thinking(args.games)
     return 0
 
 

@@ -1,6 +1,6 @@
-"""Hypnosia benchmark: random playouts per second and search nodes per second.
+"""Hypnosia benchmark: random playouts per second, search nodes per second, thinking time per decision.
 
-    .venv/bin/python bench/hypnosia.py [--playouts 300] [--positions 30]
+    .venv/bin/python bench/hypnosia.py [--playouts 300] [--positions 30] [--games 4] [--only-thinking]
 
 Side by side in the same run:
 
@@ -9,7 +9,12 @@ Side by side in the same run:
   against the baseline of the same games played through the games frame
   (JSON moves, ``legal_moves``/``push``, what the panel uses);
 * search — the expectimax player's nodes (positions reached and evaluated)
-  per second against the greedy player's, on the same seeded positions.
+  per second against the greedy player's, on the same seeded positions;
+* thinking time — the CPU time of each expectimax decision in seeded games
+  against greedy players (2 and 4 players): median, 95th percentile and worst,
+  without a time budget (the fixed search, baseline) and with the default one
+  (1 s on a Pi, i.e. 0.2 s of CPU here: games.budget), and how many
+  decisions the budget cut.
 
 Machine-independent counts (steps per playout, nodes per decision) are
 printed with the rates: they only change when the rules or the search do.
@@ -26,7 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.frame import CHANCE  # noqa: E402
+from bench.decisions import HEADER, Timed, row  # noqa: E402
+from games.arena import play_out  # noqa: E402
+from games.budget import Budget  # noqa: E402
+from games.frame import CHANCE, Player  # noqa: E402
 from games.hypnosia.ai import ExpectimaxPlayer, GreedyPlayer  # noqa: E402
 from games.hypnosia.game import Hypnosia, program_roll  # noqa: E402
 from games.hypnosia.rules import Phase, Position  # noqa: E402
@@ -120,13 +128,34 @@ def search(count: int) -> None:
     print(f"  expectimax node rate x{ratio:.2f} of greedy's")
 
 
+def thinking(games: int) -> None:
+    """Expectimax's CPU time per decision in seeded games against greedy, fixed and anytime."""
+    print(f"thinking time per expectimax decision (CPU of the searching thread), {games} seeded games each")
+    print(HEADER)
+    for name, budget in (("fixed (baseline)", None), ("anytime, 1 s on a Pi", Budget.pi_equivalent())):
+        for seats in (2, 4):
+            search = ExpectimaxPlayer(random.Random(seats), budget=budget)
+            timed = Timed(search, lambda s=search: s.stats.nodes, lambda s=search: s.stats.cut)
+            for seed in range(games):
+                players: list[Player] = [GreedyPlayer(random.Random(seed * 7 + k)) for k in range(seats)]
+                players[seed % seats] = timed
+                play_out(Hypnosia.new(PLAYERS[:seats], seed=seed), players)
+            print(row(f"{seats} players, {name}", timed))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--playouts", type=int, default=300)
     parser.add_argument("--positions", type=int, default=30)
+    parser.add_argument("--games", type=int, default=4, help="seeded games per table size for thinking times")
+    parser.add_argument("--only-thinking", action="store_true", help="skip the playout and search rates")
     args = parser.parse_args(argv)
+    if args.only_thinking:
+        thinking(args.games)
+        return 0
     playouts(args.playouts)
     search(args.positions)
+    thinking(args.games)
     return 0
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from games.budget import PI_SLOWDOWN, add_slowdown_option, match_levels
 from games.frame import CHANCE, DigitalGame, Outcome, Player, PlayerFactory
 
 G = TypeVar("G", bound=DigitalGame)
@@ -157,10 +158,18 @@ class Arena(Generic[G, T]):
     record: Callable[[T, Sequence[str], G, Outcome], None] = _nothing_more
 
     def play_game(
-        self, levels: Sequence[str], seed: int, *, options: Mapping[str, object] | None = None
+        self,
+        levels: Sequence[str],
+        seed: int,
+        *,
+        options: Mapping[str, object] | None = None,
+        slowdown: float = PI_SLOWDOWN,
     ) -> G:
-        """One game between the levels, seat ``k`` played by ``levels[k]``, to its end."""
-        return play_game(self.game_class, self.ai_levels, levels, seed, options=options)
+        """One game between the levels, seat ``k`` played by ``levels[k]``, to its end.
+
+        Searching levels think their Pi seconds in CPU time (games.budget.match_levels)."""
+        matched = match_levels(self.ai_levels, slowdown=slowdown)
+        return play_game(self.game_class, matched, levels, seed, options=options)
 
     def match(
         self,
@@ -170,12 +179,16 @@ class Arena(Generic[G, T]):
         first_seed: int = 0,
         options: Mapping[str, object] | None = None,
         progress: bool = False,
+        slowdown: float = PI_SLOWDOWN,
     ) -> T:
-        """``games`` seeded games in rotated seats, counted in a new tally."""
+        """``games`` seeded games in rotated seats, counted in a new tally.
+
+        Searching levels think their Pi seconds in CPU time of this machine, so the machine's load
+        changes neither the search nor the results; ``LEVEL-fixed`` plays one without a budget."""
         tally = self.tally()
         played = series(
             self.game_class,
-            self.ai_levels,
+            match_levels(self.ai_levels, slowdown=slowdown),
             levels,
             games,
             first_seed=first_seed,
@@ -196,12 +209,18 @@ class Arena(Generic[G, T]):
         report: Callable[[Sequence[str], T, dict[str, object]], str],
     ) -> int:
         """The arena command: levels, --games, --seed, the game's own options, then the report."""
-        command = parser(self.name, self.ai_levels, most=self.most)
+        command = parser(self.name, match_levels(self.ai_levels), most=self.most)
+        add_slowdown_option(command)
         add_options(command)
         args = parse(command, argv, self.name, most=self.most)
         options = options_of(args)
         tally = self.match(
-            args.levels, args.games, first_seed=args.seed, options=options, progress=args.progress
+            args.levels,
+            args.games,
+            first_seed=args.seed,
+            options=options,
+            progress=args.progress,
+            slowdown=args.slowdown,
         )
         print(report(args.levels, tally, options))
         return 0

@@ -98,3 +98,7 @@ class UnknownBoardError(BoardError, LookupError):
 
 class BoardFileError(GameError, ValueError):
     """A board position file (which slots hold which pawns) is malformed."""
+
+
+class ThinkingTimeError(GameError, ValueError):
+    """A computer player's thinking time that cannot be used (negative, or not a number)."""

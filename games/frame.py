@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Protocol, Self, TypeAlias
 
+from games.budget import Budget, TimedLevel
 from games.exc import GameError, GameOverError, IllegalMoveError
 
 JSON: TypeAlias = Any
@@ -276,12 +277,22 @@ def game_class(name: str) -> type[DigitalGame]:
         raise UnknownGameError(name) from None
 
 
-def ai_player(game: str, level: str, *, rng: random.Random | None = None) -> Player:
-    """A computer player of ``game`` at ``level``."""
+def ai_player(
+    game: str, level: str, *, rng: random.Random | None = None, budget: Budget | None = None
+) -> Player:
+    """A computer player of ``game`` at ``level``.
+
+    ``budget`` replaces a searching level's own thinking time (games.budget);
+    the levels that do not search ignore it.
+    """
     levels = AI_LEVELS.get(game_class(game).name, {})
     if level not in levels:
         raise BadOptionsError(f"{game} has no computer level {level!r} (known: {', '.join(levels)})")
-    return levels[level](rng or random.Random())
+    factory = levels[level]
+    if budget is not None and isinstance(factory, TimedLevel):
+        timed: TimedLevel[Player] = factory
+        return timed(rng or random.Random(), budget)
+    return factory(rng or random.Random())
 
 
 BUILTIN_GAME_MODULES: Final = ("games.qttt", "games.hypnosia", "games.hop", "games.hautetension.digital")

@@ -22,8 +22,10 @@ from store.db import transaction
 class CommandKind(enum.Enum):
     NEW_GAME = "new-game"
     """payload: {"players": [{"name", "colour"}], "first": int | "draw", "seed": int?,
-    "handicap": {lamp: n}?}"""
+    "handicap": {lamp: n}?, "assignment": id?} (``assignment``: the event's table it plays)"""
     ABANDON_GAME = "abandon-game"
+    CONFIRM_RESULT = "confirm-result"
+    """payload: {"seats": [int], "by": "player" | "staff"} — seats agree to an event game's result."""
     LAMP_TEST = "lamp-test"
     """payload: {"on": bool} — every lamp lit while on (refused during a game)."""
     SELF_TEST = "self-test"

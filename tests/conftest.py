@@ -16,6 +16,17 @@ from tests.servers.postgres import PostgresCluster, find_postgres_bindir
 from tests.servers.process import find_binary, server_folder
 
 
+@pytest.fixture(autouse=True)
+def stopped_wall_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The computer players' thinking time never runs out in tests: no test depends on timing.
+
+    In play a searching level stops at its wall-clock budget (games.budget); here the wall clock
+    stands still, so every search stops at its own cap of work, as reproducibly as before.
+    Tests of the budget inject a clock of their own.
+    """
+    monkeypatch.setattr("games.budget.wall_clock", lambda: 0.0)
+
+
 @pytest.fixture(scope="session")
 def pinwheel() -> Layout:
     """The default board layout."""

@@ -129,17 +129,27 @@ digits, punctuation and symbols, kana, CJK ideographs, Hangul (their printable o
 every printable character would be 700 ranges long, too slow for a fuzzer to draw from."""
 
 
-def name_pattern(max_length: int) -> str:
-    """1 to *max_length* characters of :data:`NAME_BLOCKS` (spaces inside) once the spaces around
-    are stripped; every one of them printable (``str.isprintable``)."""
-    visible = f"[{_character_class(_is_visible, NAME_BLOCKS)}]"
-    inner = f"[{_character_class(_is_visible, NAME_BLOCKS)} ]"
+def name_pattern(max_length: int, blocks: tuple[tuple[int, int], ...] = NAME_BLOCKS) -> str:
+    """1 to *max_length* characters of *blocks* (spaces inside) once the spaces around are
+    stripped; every one of them printable (``str.isprintable``)."""
+    visible = f"[{_character_class(_is_visible, blocks)}]"
+    inner = f"[{_character_class(_is_visible, blocks)} ]"
     return f"^ *{visible}(?:{inner}{{0,{max_length - 2}}}{visible})? *$"
 
 
-def printable_name(max_length: int) -> dict[str, Any]:
+def printable_name(max_length: int, blocks: tuple[tuple[int, int], ...] = NAME_BLOCKS) -> dict[str, Any]:
     """The schema of :func:`name_pattern`."""
-    return {"type": "string", "pattern": name_pattern(max_length)}
+    return {"type": "string", "pattern": name_pattern(max_length, blocks)}
+
+
+def matches_name(text: str, max_length: int, blocks: tuple[tuple[int, int], ...] = NAME_BLOCKS) -> bool:
+    """Whether *text* is a name :func:`name_pattern` takes (the server's check of what it documents)."""
+    return _name_regex(max_length, blocks).fullmatch(text) is not None
+
+
+@functools.cache
+def _name_regex(max_length: int, blocks: tuple[tuple[int, int], ...]) -> re.Pattern[str]:
+    return re.compile(name_pattern(max_length, blocks)[1:-1])
 
 
 def error(description: str) -> dict[str, Any]:
@@ -189,10 +199,13 @@ STATE_CHANGING = frozenset({"post", "put", "patch", "delete"})
 
 
 def document(app: Flask | None = None) -> dict[str, Any]:
-    """The whole document; with *app* (the current one by default), completed from its routes."""
+    """The whole document; with *app* (the current one by default), that app's: the operations it
+    routes (a board's panel has the event's table, the event server the event's API), completed
+    from its routes."""
     paths = {path: copy.deepcopy(ops) for path, ops in sorted(_paths.items())}
     app = app if app is not None else _current_app()
     if app is not None:
+        paths = _routed(paths, app)
         _complete(paths, app)
     return {
         "openapi": "3.1.0",
@@ -223,6 +236,17 @@ def _current_app() -> Flask | None:
         return current_app._get_current_object()  # type: ignore[attr-defined,no-any-return]
     except RuntimeError:  # no app context: the bare registry
         return None
+
+
+def _routed(paths: dict[str, dict[str, Any]], app: Flask) -> dict[str, dict[str, Any]]:
+    """The operations of *paths* that *app* has a route for (the registry holds every role's)."""
+    routed = {
+        (_RULE_ARGUMENT.sub(r"{\1}", rule.rule), method.lower())
+        for rule in app.url_map.iter_rules()
+        for method in rule.methods or set()
+    }
+    kept = {path: {m: op for m, op in ops.items() if (path, m) in routed} for path, ops in paths.items()}
+    return {path: ops for path, ops in kept.items() if ops}
 
 
 def _complete(paths: dict[str, dict[str, Any]], app: Flask) -> None:

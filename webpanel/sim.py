@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, jsonify, render_template
 
+from games.exc import GameError
+from games.hautetension.game import Game
 from games.hautetension.layout import DEFAULT_LAYOUT, load_layout
 from games.hautetension.pawn import PawnKind
 from store.commands import CommandKind
@@ -54,6 +56,29 @@ def place(slot: str) -> Response:
     return jsonify({"ok": True, "slot": slot})
 
 
+@bp.get("/api/sim/hand")
+def hand() -> Response:
+    """The pawns the player to move still holds, by kind: the simulated board stands for the players'
+    hands, so its page shows what a player sees in their own hand (never on a real board)."""
+    _require_sim()
+    state = board_state()
+    public = state.public if state else {}
+    game = public.get("game") if isinstance(public.get("game"), dict) else None
+    view = game.get("view") if game else None
+    to_move = view.get("to_move") if isinstance(view, dict) else None
+    saved = (state.private or {}).get("game") if state else None
+    running = game is not None and game.get("status") == "running"
+    if not running or not isinstance(to_move, int) or not isinstance(saved, dict):
+        return jsonify({"player": None, "name": None, "stock": None})
+    try:
+        replayed = Game.from_json(saved)
+        attack, defense = replayed.stock(to_move)
+    except GameError:
+        return jsonify({"player": None, "name": None, "stock": None})
+    name = replayed.seats[to_move].name
+    return jsonify({"player": to_move, "name": name, "stock": {"attack": attack, "defense": defense}})
+
+
 @bp.post("/api/sim/button")
 def button() -> Response:
     _require_sim()
@@ -96,6 +121,32 @@ openapi.add_paths(
                 "responses": {
                     "200": openapi.json_response("Done (the same answer whatever the pawn)"),
                     **_errors,
+                },
+            }
+        },
+        "/api/sim/hand": {
+            "get": {
+                "summary": "The pawns the player to move still holds, by kind (sim backend only: "
+                "the simulated board stands for the players' own hands)",
+                "responses": {
+                    "200": openapi.json_response(
+                        "The hand (all null outside a running game)",
+                        {
+                            "type": "object",
+                            "properties": {
+                                "player": {"type": ["integer", "null"]},
+                                "name": {"type": ["string", "null"]},
+                                "stock": {
+                                    "type": ["object", "null"],
+                                    "properties": {
+                                        "attack": {"type": "integer"},
+                                        "defense": {"type": "integer"},
+                                    },
+                                },
+                            },
+                        },
+                    ),
+                    "404": openapi.error("Not the sim backend"),
                 },
             }
         },

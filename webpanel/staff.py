@@ -9,12 +9,12 @@ view of the pawns, so staff cannot learn, or let slip, a player's secret.
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from flask_babel import lazy_gettext
 
 from games.exc import GameSetupError
 from games.hautetension.handicap import MAX_HANDICAP
@@ -40,6 +40,17 @@ bp = Blueprint("staff", __name__)
 
 JOURNAL_PAGE = 200
 GAME_RUNNING = "a game is running"
+COLOUR_NAMES = {
+    "red": lazy_gettext("red"),
+    "blue": lazy_gettext("blue"),
+    "black": lazy_gettext("black"),
+    "white": lazy_gettext("white"),
+    "green": lazy_gettext("green"),
+    "yellow": lazy_gettext("yellow"),
+    "orange": lazy_gettext("orange"),
+    "purple": lazy_gettext("purple"),
+}
+"""The players' colours (games.hautetension.setup.COLOURS) as the staff's form names them."""
 
 BAD_GAME_SETUP = define_code(
     "bad_game_setup", "The players, first player, seed or handicap cannot start a game."
@@ -70,7 +81,7 @@ def tests_page() -> str:
 @bp.get("/staff/game")
 @staff_required
 def game_page() -> str:
-    return render_template("staff/game.html", colours=COLOURS, lamps=LAMPS)
+    return render_template("staff/game.html", colours=COLOURS, colour_names=COLOUR_NAMES, lamps=LAMPS)
 
 
 @bp.get("/staff/journal")
@@ -211,10 +222,9 @@ def new_game_payload(body: Mapping[str, Any]) -> dict[str, Any]:
 def _check_names(players: Any) -> None:
     if not isinstance(players, list):
         return  # GameSetup says what is wrong
-    pattern = re.compile(openapi.name_pattern(MAX_NAME)[1:-1])
     for index, player in enumerate(players):
         name = player.get("name") if isinstance(player, dict) else player
-        if isinstance(name, str) and not pattern.fullmatch(name):
+        if isinstance(name, str) and not openapi.matches_name(name, MAX_NAME):
             raise ApiError(
                 400,
                 f"players[{index}].name must be 1 to {MAX_NAME} letters, digits, spaces, punctuation or "
@@ -240,23 +250,88 @@ def api_abandon() -> Response:
 @bp.get("/api/staff/journal")
 @staff_required
 def api_journal() -> Response:
-    after = query_int("after", 0)
+    """Oldest first after ``after`` (a program following the journal), or newest first below
+    ``before`` with ``order=newest`` (what the journal page reads); ``kind`` (one or several, comma
+    separated) and ``game`` filter."""
+    order = request.args.get("order", "oldest")
+    if order not in ("oldest", "newest"):
+        raise ApiError(400, "order must be oldest or newest", code=BAD_QUERY, params={"name": "order"})
     limit = query_int("limit", JOURNAL_PAGE, high=JOURNAL_PAGE)
-    kind = request.args.get("kind") or None
-    if kind is not None and kind not in set(JournalKind):
-        raise ApiError(
-            400, f"kind must be one of {', '.join(JournalKind)}", code=BAD_QUERY, params={"name": "kind"}
-        )
+    kinds = _query_kinds()
+    game = query_int("game", 0) or None
+    after, before = query_int("after", 0), query_int("before", 0) or None  # each checked, used or not
     journal = Journal(get_db())
     with_private = not game_running(journal.state())
-    entries = journal.tail(after, limit=limit, kinds=[JournalKind(kind)] if kind else None)
+    if order == "newest":
+        entries = journal.newest(before, limit=limit, kinds=kinds, game_id=game)
+    else:
+        entries = journal.tail(after, limit=limit, kinds=kinds)
+        entries = [e for e in entries if game is None or e.game_id == game]
     return jsonify(
         {
             "entries": [_entry(e, with_private) for e in entries],
             "last_id": journal.last_id(),
+            "last_game": journal.max_game_id(),
+            "players": _players_of({e.game_id for e in entries if e.game_id is not None}, journal),
             "private_shown": with_private,
         }
     )
+
+
+def _query_kinds() -> list[JournalKind] | None:
+    raw = request.args.get("kind") or ""
+    names = [name for name in raw.split(",") if name]
+    unknown = [name for name in names if name not in set(JournalKind)]
+    if unknown:
+        raise ApiError(
+            400,
+            f"kind must be one of {', '.join(JournalKind)} (several: comma separated),"
+            f" not {unknown[0][:32]!r}",
+            code=BAD_QUERY,
+            params={"name": "kind"},
+        )
+    return [JournalKind(name) for name in names] or None
+
+
+def _players_of(games: set[int], journal: Journal) -> dict[str, list[str]]:
+    """The players' names of each game (from its game-start entry), so journal lines can name them."""
+    players = {}
+    for game in sorted(games):
+        start = journal.newest(kinds=[JournalKind.GAME_START], game_id=game, limit=1)
+        names = start[0].public.get("players") if start else None
+        if isinstance(names, list):
+            players[str(game)] = [str(p.get("name") if isinstance(p, Mapping) else p) for p in names]
+    return players
+
+
+FAULT_HISTORY_SECONDS = 3600
+
+
+@bp.get("/api/staff/slot-history")
+@staff_required
+def api_slot_history() -> Response:
+    """Each slot's faults over the last hour (from the journal) and its flicker count now (from the
+    backend's health): the health page colours the board drawing with it. Faults without a slot
+    (a dead multiplexer, a reference channel, the link) are listed apart."""
+    journal = Journal(get_db())
+    since = time.time() - FAULT_HISTORY_SECONDS
+    slots: dict[str, dict[str, Any]] = {}
+    board_faults: dict[str, int] = {}
+    for entry in journal.newest(kinds=[JournalKind.FAULT], since=since, limit=5000):
+        kind = str(entry.public.get("kind") or "fault")
+        slot = entry.public.get("slot")
+        if isinstance(slot, str) and slot:
+            counts = slots.setdefault(slot, {"faults": {}, "flicker": 0})["faults"]
+            counts[kind] = counts.get(kind, 0) + 1
+        else:
+            board_faults[kind] = board_faults.get(kind, 0) + 1
+    state = journal.state()
+    flicker = (state.health or {}).get("flicker") if state else None
+    if isinstance(flicker, Mapping):
+        for slot, count in flicker.items():
+            if isinstance(count, int) and count > 0:
+                slots.setdefault(str(slot), {"faults": {}, "flicker": 0})["flicker"] = count
+    return jsonify({"seconds": FAULT_HISTORY_SECONDS, "slots": slots, "board": board_faults})
 
 
 @bp.get("/api/staff/journal/export")
@@ -352,6 +427,10 @@ def _new_game_schema(players: int) -> dict[str, Any]:
         },
     }
 
+
+_KINDS_PATTERN = "^,*(?:(?:{0})(?:,+(?:{0}))*,*)?$".format("|".join(JournalKind))
+"""What _query_kinds takes: journal kinds separated by commas, empty names between them ignored
+(the kinds are lowercase words and hyphens: nothing to escape)."""
 
 _no_body = {
     "required": False,
@@ -486,12 +565,26 @@ openapi.add_paths(
                         "in": "query",
                         "schema": {"type": "integer", "minimum": 0, "maximum": JOURNAL_PAGE},
                     },
-                    {"name": "kind", "in": "query", "schema": {"type": "string", "enum": list(JournalKind)}},
+                    {"name": "before", "in": "query",
+                     "schema": {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE},
+                     "description": "With order=newest: entries below this id"},
+                    {"name": "order", "in": "query", "schema": {"enum": ["oldest", "newest"]}},
+                    {"name": "kind", "in": "query", "schema": {"type": "string", "pattern": _KINDS_PATTERN},
+                     "description": "One or several journal kinds, comma separated"},
+                    {"name": "game", "in": "query",
+                     "schema": {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE}},
                 ],
                 "responses": {
                     "200": openapi.json_response("Entries"),
                     "400": openapi.error("Bad query"),
                 },
+            }
+        },
+        "/api/staff/slot-history": {
+            "get": {
+                "summary": "Each slot's faults over the last hour and its flicker count (the health page's "
+                "drawing)",
+                "responses": {"200": openapi.json_response("Fault history by slot")},
             }
         },
         "/api/staff/journal/export": {

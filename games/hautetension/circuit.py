@@ -16,7 +16,10 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from games.exc import UnknownSlotError
 from games.hautetension.layout import BATTERY, ROW_LENGTH, Layout
+
+_NO_LAMPS: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,7 @@ def lit_lamps(layout: Layout, closed_row_ids: Iterable[str], *, button: bool = F
     """Lamps connected to the battery through the closed rows (all lamps if *button*)."""
     if button:
         return frozenset(layout.lamps)
-    by_id = {row.id: row for row in layout.rows}
+    by_id = layout.rows_by_id
     neighbours: dict[str, set[str]] = {}
     for row_id in closed_row_ids:
         a, b = by_id[row_id].ends
@@ -71,7 +74,8 @@ class Circuit:
 
     def __init__(self, layout: Layout, attack: Iterable[str] = ()) -> None:
         self.layout = layout
-        self._row_ids = [row.id for row in layout.rows]
+        self._rows_of_slot = layout.rows_of_slot
+        self._rows = layout.rows
         self._count = [0] * len(layout.rows)
         self._attack: set[str] = set()
         self._closed: set[str] = set()
@@ -97,18 +101,26 @@ class Circuit:
 
     def add_attack(self, slot: str) -> frozenset[str]:
         """An attack pawn is now in *slot*; return the lamps this newly lit."""
-        self.layout.check_slot(slot)
-        if slot in self._attack:
-            return frozenset()
-        self._attack.add(slot)
+        # Called on every attack pawn of every game: the slot check and the
+        # row lookup are one dict access, and the usual answer (nothing lit)
+        # is a shared empty set.
+        rows = self._rows_of_slot.get(slot)
+        if rows is None:
+            raise UnknownSlotError(slot)
+        attack = self._attack
+        if slot in attack:
+            return _NO_LAMPS
+        attack.add(slot)
+        count = self._count
         newly_closed = False
-        for index in self.layout.rows_of_slot[slot]:
-            self._count[index] += 1
-            if self._count[index] == ROW_LENGTH:
-                self._closed.add(self._row_ids[index])
+        for index in rows:
+            pawns = count[index] + 1
+            count[index] = pawns
+            if pawns == ROW_LENGTH:
+                self._closed.add(self._rows[index].id)
                 newly_closed = True
         if not newly_closed:
-            return frozenset()
+            return _NO_LAMPS
         before = self._lit
         self._lit = lit_lamps(self.layout, self._closed)
         return self._lit - before
@@ -122,7 +134,7 @@ class Circuit:
         opened = False
         for index in self.layout.rows_of_slot[slot]:
             if self._count[index] == ROW_LENGTH:
-                self._closed.discard(self._row_ids[index])
+                self._closed.discard(self._rows[index].id)
                 opened = True
             self._count[index] -= 1
         if not opened:
@@ -134,7 +146,8 @@ class Circuit:
     def copy(self) -> Circuit:
         clone = Circuit.__new__(Circuit)
         clone.layout = self.layout
-        clone._row_ids = self._row_ids
+        clone._rows_of_slot = self._rows_of_slot
+        clone._rows = self._rows
         clone._count = list(self._count)
         clone._attack = set(self._attack)
         clone._closed = set(self._closed)

@@ -74,6 +74,15 @@ class Layout:
         return tuple(self.slot_positions)
 
     @cached_property
+    def slot_index(self) -> Mapping[str, int]:
+        """Slot name → its place in :attr:`slots` (reading order)."""
+        return {slot: index for index, slot in enumerate(self.slots)}
+
+    @cached_property
+    def rows_by_id(self) -> Mapping[str, Row]:
+        return {row.id: row for row in self.rows}
+
+    @cached_property
     def lamps(self) -> tuple[str, ...]:
         return tuple(self.lamp_positions)
 

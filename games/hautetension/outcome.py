@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from games.hautetension.pawn import PawnKind
 
@@ -15,12 +16,16 @@ BONUS_POINTS = {2: 4, 3: 8}
 """Extra points for lighting two or three opponents' lamps with a single pawn."""
 
 
-@dataclass(frozen=True)
-class Placement:
+class Placement(NamedTuple):
     """One pawn put on the board, and what it did.
 
     ``kind`` is secret to the player who placed it: views never show it to
     anyone else.
+
+    A named tuple rather than a frozen dataclass because ``Game.push`` makes
+    one per placement: building it costs a third of a frozen dataclass's
+    ``__init__`` (0.2 µs against 0.65 µs, a sixth of a whole ``push``), and it
+    is just as immutable.
     """
 
     slot: str

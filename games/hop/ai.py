@@ -12,6 +12,10 @@
 * ``expert`` is the same search with 1000 new nodes a decision instead of 300
   (four-player games: ``mcts`` already searches 1000).
 
+Both searching levels are anytime: they stop at their number of new nodes or
+at their time budget (games.budget), whichever comes first, and play the
+action searched most so far.
+
 Everything works on :class:`~games.hop.rules.State` and its action tuples.
 """
 
@@ -22,6 +26,7 @@ import random
 from collections import deque
 from typing import Final
 
+from games.budget import Budget, TimedLevel, deadline
 from games.exc import GameOverError
 from games.frame import DigitalGame, Move, PlayerFactory, RandomPlayer
 from games.hop.board import Board
@@ -310,7 +315,8 @@ class MctsPlayer:
     rather than averaging over poor ones. A position where the seat to move
     has a winning action counts as won. ``iterations`` new nodes per decision:
     by default 300, and 1000 in four-player games, where three other players'
-    turns lie between two of one's own (measured in docs/hop.md).
+    turns lie between two of one's own (measured in docs/hop.md), within
+    ``budget`` (None: no time limit).
     """
 
     def __init__(
@@ -321,8 +327,10 @@ class MctsPlayer:
         width: int = 3,
         exploration: float = 0.5,
         deep: bool | None = None,
+        budget: Budget | None = None,
     ) -> None:
         self.rng = rng or random.Random()
+        self.budget = budget
         self.deep = deep
         """Score new nodes with the tunnel-aware race (:func:`reach`); None: only in four-player games,
         where it was measured to help (docs/hop.md), while it hurt with two players."""
@@ -334,6 +342,8 @@ class MctsPlayer:
         """Positions evaluated so far: a machine-independent count of the work done."""
         self.searched = 0
         """Iterations run so far (decisions with one legal action or a win need none)."""
+        self.cut = 0
+        """Decisions whose search the time budget stopped before its number of iterations."""
 
     def choose(self, game: DigitalGame) -> Move:
         hop = _hop(game)
@@ -348,12 +358,18 @@ class MctsPlayer:
             if win is not None:
                 return win
         self.rng.shuffle(actions)
+        until = deadline(self.budget)
         root = _Node(state)
         deep = self.deep if self.deep is not None else state.players >= 4
         iterations = self.iterations or (1000 if state.players >= 4 else 300)
         for _ in range(iterations):
+            if until.passed():
+                self.cut += 1
+                break
             self._iterate(root, state.copy(), deep)
-        self.searched += iterations
+            self.searched += 1
+        if not root.children:
+            return root.untried[-1][0]  # no time to search: the best-evaluated action
         return max(root.children, key=lambda child: (child[1].visits, child[1].totals[root.actor or 0]))[0]
 
     def _iterate(self, root: _Node, state: State, deep: bool) -> None:
@@ -394,6 +410,6 @@ class MctsPlayer:
 AI_LEVELS: Final[dict[str, PlayerFactory]] = {
     "random": lambda rng: RandomPlayer(rng),
     "greedy": lambda rng: GreedyPlayer(rng),
-    "mcts": lambda rng: MctsPlayer(rng),
-    "expert": lambda rng: MctsPlayer(rng, iterations=EXPERT_ITERATIONS),
+    "mcts": TimedLevel(lambda rng, budget: MctsPlayer(rng, budget=budget)),
+    "expert": TimedLevel(lambda rng, budget: MctsPlayer(rng, iterations=EXPERT_ITERATIONS, budget=budget)),
 }

@@ -9,7 +9,9 @@
   its own next roll may offer (each enemy pawn in reach weighted by the chance
   of the dice that reach it). It keeps the turn with the best expectation, so
   it sees which of its pawns the next player can capture, and how likely,
-  where greedy does not.
+  where greedy does not. It is anytime: the turns are searched in greedy's
+  order, and when its time budget (games.budget) runs out it plays the best
+  of the turns searched to the end (greedy's best when none is).
 
 The evaluation counts the points already won (centre and captures) and how
 close each pawn still on the board is to the centre, against the best
@@ -25,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
+from games.budget import Budget, Deadline, TimedLevel, deadline
 from games.exc import GameOverError
 from games.frame import DigitalGame, Move, PlayerFactory, RandomPlayer
 from games.hypnosia.board import MAX_STEP, Board
@@ -189,6 +192,8 @@ class Stats:
     nodes: int = 0
     """Positions reached and evaluated."""
     by_decision: list[int] = field(default_factory=list)
+    cut: int = 0
+    """Decisions whose search the time budget stopped before the work cap."""
 
 
 def _hypnosia(game: DigitalGame) -> Hypnosia:
@@ -224,7 +229,12 @@ class _TurnPlayer(abc.ABC):
 
     def _best(self, options: list[tuple[Step, Position]], score: Callable[[Position], float]) -> Step:
         scored = [(score(after), self.rng.random(), first) for first, after in options]
-        return max(scored, key=lambda item: (item[0], item[1]))[2]
+        return _top(scored)
+
+
+def _top(scored: list[tuple[float, float, Step]]) -> Step:
+    """The step of the best (value, tie-break) pair."""
+    return max(scored, key=lambda item: (item[0], item[1]))[2]
 
 
 class GreedyPlayer(_TurnPlayer):
@@ -238,26 +248,52 @@ class GreedyPlayer(_TurnPlayer):
 
 
 class ExpectimaxPlayer(_TurnPlayer):
-    """Searches its turn, the dice of the next player (chance) and that player's best reply."""
+    """Searches its turn, the dice of the next player (chance) and that player's best reply.
 
-    def __init__(self, rng: random.Random | None = None, *, width: int = 12, threats: float = 2.0) -> None:
+    ``width`` turns at most (greedy's best), within ``budget`` (None: no time limit).
+    """
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        *,
+        width: int = 12,
+        threats: float = 2.0,
+        budget: Budget | None = None,
+    ) -> None:
         super().__init__(rng)
         self.width = width
         self.threats = threats
+        self.budget = budget
 
     def pick(self, position: Position) -> Step:
+        until = deadline(self.budget)
         me = position.seat
         options = turns(position)
         self.stats.nodes += len(options)
         ranked = sorted(options, key=lambda o: evaluate(o[1], me), reverse=True)[: self.width]
-        return self._best(ranked, lambda after: self.expectation(after, me))
+        # Anytime: greedy's order is the best guess, so the turns searched first are the likeliest best,
+        # and a turn counts only once its expectation is complete (a partial average would mislead).
+        scored: list[tuple[float, float, Step]] = []
+        for first, after in ranked:
+            value = self.expectation(after, me, until)
+            if value is None:
+                self.stats.cut += 1
+                break
+            scored.append((value, self.rng.random(), first))
+        return _top(scored) if scored else ranked[0][0]
 
-    def expectation(self, position: Position, me: int) -> float:
-        """The average, over the next roll, of the position after the next player's best turn."""
+    def expectation(self, position: Position, me: int, until: Deadline | None = None) -> float | None:
+        """The average, over the next roll, of the position after the next player's best turn.
+
+        None when ``until`` passes before every roll is searched.
+        """
         if position.phase != Phase.ROLL:
             return evaluate(position, me)
         total = 0.0
         for (a, b), chance in ROLLS:
+            if until is not None and until.passed():
+                return None
             rolled = position.copy()
             rolled.roll(a, b)
             if rolled.phase != Phase.MOVE:
@@ -281,5 +317,5 @@ class ExpectimaxPlayer(_TurnPlayer):
 AI_LEVELS: dict[str, PlayerFactory] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
-    "expectimax": ExpectimaxPlayer,
+    "expectimax": TimedLevel(lambda rng, budget: ExpectimaxPlayer(rng, budget=budget)),
 }

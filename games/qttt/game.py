@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import ClassVar, TypedDict
 
 from games.frame import JSON, DigitalGame, Move, Outcome
 from games.qttt import rules
@@ -31,6 +31,17 @@ class Termination(enum.Enum):
     """A collapse (or X's last classical mark) completed a line."""
     FULL_GRID = "full_grid"
     """Every square holds a classical mark and no line: a draw."""
+
+
+class CollapseMove(TypedDict):
+    """The chooser's collapse of the cycle the last pair closed: the square its mark goes to."""
+
+    collapse: int
+
+
+QtttMove = list[int] | CollapseMove
+"""What :meth:`QuantumTicTacToe.legal_moves` lists: a pair ``[a, b]``, X's last classical mark ``[a]``,
+or ``{"collapse": square}``."""
 
 
 def symbol(seat: int) -> str:
@@ -110,7 +121,7 @@ class QuantumTicTacToe(DigitalGame):
     def free_squares(self) -> list[int]:
         return rules.free_squares(self.position)
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> list[QtttMove]:
         if self.result is not None:
             return []
         squares = self.pending_squares()

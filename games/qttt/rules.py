@@ -124,22 +124,35 @@ def closes_cycle(position: bytes, a: int, b: int) -> bool:
     return label[a] == label[b]
 
 
-def collapse(position: bytes, square: int) -> bytes:
-    """Collapse the cycle closed by the last move, its mark landing on ``square``.
+Links = list[list[tuple[int, int]]]
+"""``links[s]``: ``(k - 1, other square)`` for every spooky mark of move k in square s."""
 
-    The mark settles classically in ``square``; every other spooky mark there
-    moves to its other square, pushing the marks it finds there, until every
-    mark linked to the cycle is classical. Marks not linked stay spooky.
-    """
-    codes = bytearray(position)
-    links: list[list[tuple[int, int]]] = [[] for _ in SQUARES]
-    for i, code in enumerate(codes):
+
+def spooky_links(position: bytes) -> Links:
+    """The spooky marks of each square, with the square of their twin."""
+    links: Links = [[] for _ in SQUARES]
+    for i, code in enumerate(position):
         if code >= 9:
             a, b = PAIRS[code - 9]
             links[a].append((i, b))
             links[b].append((i, a))
-    last = len(codes) - 1
-    codes[last] = square
+    return links
+
+
+def land(position: bytes, links: Links, square: int) -> tuple[bytearray, list[tuple[int, int, int]]]:
+    """A new mark lands classically on ``square`` of the settled ``position``.
+
+    Every spooky mark in ``square`` moves to its other square, pushing the
+    marks it finds there, until every mark linked to ``square`` is classical;
+    marks not linked stay spooky. ``links`` are the position's
+    (:func:`spooky_links`). Returns the codes of the position with the new
+    mark appended, and the tree the collapse walked: ``(square reached, the
+    square it was reached from, index of the mark between them)``, each
+    square after the one it was reached from.
+    """
+    codes = bytearray(position)
+    codes.append(square)
+    tree: list[tuple[int, int, int]] = []
     todo = [square]
     while todo:
         here = todo.pop()
@@ -147,6 +160,19 @@ def collapse(position: bytes, square: int) -> bytes:
             if codes[i] >= 9:
                 codes[i] = there
                 todo.append(there)
+                tree.append((there, here, i))
+    return codes, tree
+
+
+def collapse(position: bytes, square: int) -> bytes:
+    """Collapse the cycle closed by the last move, its mark landing on ``square``.
+
+    The mark settles classically in ``square``; every other spooky mark there
+    moves to its other square, pushing the marks it finds there, until every
+    mark linked to the cycle is classical. Marks not linked stay spooky.
+    """
+    settled = position[:-1]
+    codes, _ = land(settled, spooky_links(settled), square)
     return bytes(codes)
 
 

@@ -325,7 +325,7 @@ class BoardService:
         if self.journal is None or (not entries and not force_state):
             return
         game = self.referee.current
-        game_id = game.id if game is not None and (game.is_running or _ends_game(entries)) else None
+        game_id = game.id if game is not None and (game.is_running or _of_finished_game(entries)) else None
         if any(entry.kind is JournalKind.GAME_START for entry in entries) and game is not None:
             game_id = game.id
         self.journal.append_many(
@@ -403,6 +403,14 @@ class BoardService:
         running = self.referee.running
         entries = self.referee.abandon()
         return {"game": running.id if running else None}, entries
+
+    def _confirm_result(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        seats = payload.get("seats")
+        seats = seats if isinstance(seats, list) else []
+        entries = self.referee.confirm_result(seats, by=str(payload.get("by")))
+        game = self.referee.current
+        confirmed = sorted(game.confirmed) if game else []
+        return {"game": game.id if game else None, "confirmed": confirmed}, entries
 
     def _lamp_test(self, payload: Mapping[str, Any]) -> CommandOutcome:
         on = bool(payload.get("on", True))
@@ -507,6 +515,7 @@ class BoardService:
 _COMMANDS: dict[CommandKind, Callable[[BoardService, Mapping[str, Any]], CommandOutcome]] = {
     CommandKind.NEW_GAME: BoardService._new_game,
     CommandKind.ABANDON_GAME: BoardService._abandon_game,
+    CommandKind.CONFIRM_RESULT: BoardService._confirm_result,
     CommandKind.LAMP_TEST: BoardService._lamp_test,
     CommandKind.SELF_TEST: BoardService._self_test,
     CommandKind.SIM_SLOT: BoardService._sim_slot,
@@ -523,8 +532,9 @@ def _redacted(command: Command) -> dict[str, Any] | None:
     return {"slot": command.payload.get("slot"), "pawn": None if pawn is None else "hidden"}
 
 
-def _ends_game(entries: list[JournalEntry]) -> bool:
-    return any(entry.kind is JournalKind.GAME_END for entry in entries)
+def _of_finished_game(entries: list[JournalEntry]) -> bool:
+    """Entries that belong to the game just ended: its end, its players' confirmation of the result."""
+    return any(entry.kind in (JournalKind.GAME_END, JournalKind.RESULT_CONFIRMED) for entry in entries)
 
 
 def _fault_key(event: Fault | FaultCleared) -> str:

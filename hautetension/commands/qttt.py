@@ -13,7 +13,8 @@ import games.qttt.book
 from games.exc import IllegalMoveError
 from games.qttt.book import BOOK_FILE, VALUE_NAMES, generate, load_book
 from games.qttt.game import QuantumTicTacToe
-from games.qttt.solver import PerfectPlay
+from games.qttt.rules import X
+from games.qttt.solver import PerfectPlay, best_for, prove_openings
 
 ILLEGAL = 2
 
@@ -25,14 +26,20 @@ def register(subparsers: Any) -> None:
         "solve",
         help="value and best move under perfect play",
         description="Print the value under perfect play of a position, a best move "
-        "and the number of positions searched.",
+        "and the number of positions searched; with --openings, prove the value of every first move.",
     )
     solve.add_argument(
         "--moves",
-        default="[]",
+        default=None,
         metavar="MOVES_JSON",
         help='moves so far, e.g. \'[[0, 4], [4, 8], [0, 8], {"collapse": 8}]\': squares 0-8 row by row, '
         'a pair [a, b], a collapse choice {"collapse": square}, X\'s last classical mark [a]',
+    )
+    solve.add_argument(
+        "--openings",
+        action="store_true",
+        help="prove by search, without the opening book, the value of each of the 36 first moves "
+        "(8 up to symmetry; seconds of CPU)",
     )
     solve.set_defaults(func=run_solve)
     book = commands.add_parser(
@@ -64,8 +71,14 @@ def replay(moves_json: str) -> QuantumTicTacToe:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    if args.openings:
+        if args.moves is not None:
+            print("hautetension qttt solve: --openings proves the first moves: it takes no --moves",
+                  file=sys.stderr)
+            return ILLEGAL
+        return run_openings()
     try:
-        game = replay(args.moves)
+        game = replay("[]" if args.moves is None else args.moves)
     except ValueError as exc:
         print(f"hautetension qttt solve: {exc}", file=sys.stderr)
         return ILLEGAL
@@ -83,6 +96,33 @@ def run_solve(args: argparse.Namespace) -> int:
         "seconds": round(time.perf_counter() - start, 3),
         "from_book": analysis.from_book,
         "to_act": None if to_act is None else "XO"[to_act],
+    }))
+    return 0
+
+
+def run_openings() -> int:
+    """Print the value of every first move, proved by search (see docs/qttt.md)."""
+    start = mark = time.perf_counter()
+    openings: list[tuple[tuple[int, int], int]] = []
+    classes: list[dict[str, Any]] = []
+    for opening in prove_openings():
+        seconds = round(time.perf_counter() - mark, 3)
+        value = VALUE_NAMES[opening.value]
+        classes.append({"moves": [list(m) for m in opening.moves], "value": value, "nodes": opening.nodes,
+                        "seconds": seconds})
+        openings.extend((move, opening.value) for move in opening.moves)
+        print(f"{list(opening.moves[0])} and {len(opening.moves) - 1} symmetric: {value}, "
+              f"{opening.nodes:,} positions, {seconds} s", file=sys.stderr, flush=True)
+        mark = time.perf_counter()
+    root = best_for(X, [v for _, v in openings])  # X places the first pair
+    print(json.dumps({
+        "value": VALUE_NAMES[root],
+        "best": sorted(list(move) for move, v in openings if v == root),
+        "openings": [{"move": list(move), "value": VALUE_NAMES[v]} for move, v in sorted(openings)],
+        "classes": classes,
+        "nodes": sum(c["nodes"] for c in classes),
+        "seconds": round(time.perf_counter() - start, 3),
+        "from_book": False,
     }))
     return 0
 

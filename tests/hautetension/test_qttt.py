@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from pytest_mock import MockerFixture
 
-from games.qttt.book import load_book, parse_book
+from games.qttt.book import VALUE_NAMES, load_book, parse_book
+from games.qttt.rules import PAIR_CODE, PAIRS, canonical
 from hautetension.cli import main
 
 
@@ -50,6 +51,30 @@ def test_a_finished_game_has_no_best_move(capsys: pytest.CaptureFixture[str]) ->
     status, answer, _ = solve(capsys, "--moves", json.dumps(moves))
     assert status == 0 and answer is not None
     assert answer["value"] == "O" and answer["best"] is None and answer["to_act"] is None
+
+
+def test_openings_are_proved_by_search_and_agree_with_the_book(capsys: pytest.CaptureFixture[str]) -> None:
+    status, answer, err = solve(capsys, "--openings")  # a real search of every first move: seconds
+    assert status == 0 and answer is not None and answer["from_book"] is False
+    book = load_book()
+    openings = answer["openings"]
+    assert isinstance(openings, list) and [o["move"] for o in openings] == [list(p) for p in PAIRS]
+    for opening in openings:
+        a, b = opening["move"]
+        assert opening["value"] == VALUE_NAMES[book[canonical(bytes((PAIR_CODE[a][b],)))][0]]
+    # X wins with opposite corners only: every other first pair draws.
+    assert answer["value"] == "X" and answer["best"] == [[0, 8], [2, 6]]
+    classes = answer["classes"]
+    assert isinstance(classes, list) and len(classes) == 8
+    assert sorted(m for c in classes for m in c["moves"]) == [list(p) for p in PAIRS]
+    assert all(c["nodes"] > 0 for c in classes) and answer["nodes"] == sum(c["nodes"] for c in classes)
+    assert len(err.strip().splitlines()) == 8 and "[0, 8] and 1 symmetric: X" in err
+
+
+def test_openings_take_no_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    status, answer, err = solve(capsys, "--openings", "--moves", "[]")  # even an empty list
+    assert status == 2 and answer is None
+    assert "--openings proves the first moves: it takes no --moves" in err
 
 
 @pytest.mark.parametrize(

@@ -99,3 +99,20 @@ def test_entries_are_typed_and_a_kind_the_journal_does_not_know_writes_nothing(t
     # In SQL the kind is its text, as every reader of the database sees it.
     stored = journal.conn.execute("SELECT kind FROM journal ORDER BY id").fetchall()
     assert [row[0] for row in stored] == ["placement", "lamps"]
+
+
+def test_newest_first_with_filters(tmp_path: Path) -> None:
+    journal = Journal(connect(tmp_path / "j.db"))
+    ids = [
+        journal.append(JournalKind.GAME_START, {"game": 1}, game_id=1),
+        journal.append(JournalKind.PLACEMENT, {"slot": "a9"}, game_id=1),
+        journal.append(JournalKind.FAULT, {"kind": "flicker", "slot": "c3"}),
+        journal.append(JournalKind.PLACEMENT, {"slot": "b9"}, game_id=2),
+    ]
+    assert [e.id for e in journal.newest()] == ids[::-1]
+    assert [e.id for e in journal.newest(ids[3], limit=2)] == [ids[2], ids[1]]
+    assert [e.id for e in journal.newest(kinds=[JournalKind.PLACEMENT])] == [ids[3], ids[1]]
+    assert [e.id for e in journal.newest(game_id=1)] == [ids[1], ids[0]]
+    assert [e.id for e in journal.newest(kinds=[JournalKind.PLACEMENT], game_id=2)] == [ids[3]]
+    journal.conn.execute("UPDATE journal SET at = 100 WHERE id <= ?", (ids[1],))
+    assert [e.id for e in journal.newest(since=1000)] == [ids[3], ids[2]]

@@ -136,12 +136,14 @@ class FakeService:
             self.game_id += 1
             self.status = "running"
             self.board = {}
-            return {"game": self.game_id}, [JournalEntry(JournalKind.GAME_START, {"players": len(seats)})]
+            players = [{"name": s.name, "colour": s.colour, "lamp": s.lamp} for s in seats]
+            start = {"game": self.game_id, "players": players}  # as the board service writes it
+            return {"game": self.game_id}, [JournalEntry(JournalKind.GAME_START, start)]
         if kind is CommandKind.ABANDON_GAME:
             if not self.running:
                 raise ValueError("no game is running")
             self.status = "abandoned"
-            return {"game": self.game_id}, [JournalEntry(JournalKind.GAME_END, {"status": "abandoned"})]
+            return {"game": self.game_id}, [JournalEntry(JournalKind.GAME_END, self._game_end("abandoned"))]
         if kind is CommandKind.LAMP_TEST:
             if self.running:
                 raise ValueError("a game is running")
@@ -151,7 +153,7 @@ class FakeService:
             if self.running:
                 raise ValueError("a game is running")
             return {"ok": True, "checks": [{"name": "references", "ok": True}]}, [
-                JournalEntry(JournalKind.SELF_TEST, {"ok": True})
+                JournalEntry(JournalKind.SELF_TEST, {"ok": True, "checks": 1})
             ]
         if kind is CommandKind.SIM_BUTTON:
             self._require_sim()
@@ -160,6 +162,19 @@ class FakeService:
         if kind is CommandKind.SIM_SLOT:
             return self._sim_slot(payload)
         raise ValueError(f"unknown command {kind.value}")
+
+    def _game_end(self, status: str) -> dict[str, Any]:
+        """The game-end entry as the board service writes it."""
+        assert self.game is not None
+        public: dict[str, Any] = {
+            "game": self.game_id, "status": status,
+            "players": [s.name for s in self.game.seats], "moves": len(self.game.history),
+        }
+        outcome = self.game.outcome()
+        if status == "over" and outcome is not None:
+            public["outcome"] = outcome.to_dict()
+            public["points"] = list(self.game.points())
+        return public
 
     def _require_sim(self) -> None:
         if self.backend != "sim":
@@ -176,7 +191,7 @@ class FakeService:
             entries: list[JournalEntry] = [JournalEntry(JournalKind.SLOT, {"slot": slot, "event": "lifted"})]
             if self.running:
                 self.anomalies.append(
-                    {"kind": "lifted", "slot": slot, "at": 0, "message": f"pawn lifted from {slot}"}
+                    {"kind": "lifted", "slot": slot, "at": time.time(), "message": f"pawn lifted from {slot}"}
                 )
             return {"slot": slot, "occupied": False}, entries
         if slot in self.board:
@@ -189,13 +204,19 @@ class FakeService:
             except GameError:
                 # As the service does: the pawn stays, an anomaly (worded without the kind) opens.
                 message = f"the pawn on {slot} cannot be placed now: lift it"
-                self.anomalies.append({"kind": "refused", "slot": slot, "at": 0, "message": message})
+                refused = {"kind": "refused", "slot": slot, "at": time.time(), "message": message}
+                self.anomalies.append(refused)
                 entries.append(JournalEntry(JournalKind.ANOMALY, {"slot": slot}))
                 return {"slot": slot, "occupied": True}, entries
-            entries.append(JournalEntry(JournalKind.PLACEMENT, {"slot": slot}, {"kind": pawn}))
+            last = self.game.history[-1]
+            placed = {  # as the board service writes it
+                "game": self.game_id, "slot": slot, "player": last.player, "move": len(self.game.history),
+                "lit": sorted(last.lit), "eliminated": list(last.eliminated), "to_move": self.game.to_move,
+            }
+            entries.append(JournalEntry(JournalKind.PLACEMENT, placed, {"kind": pawn}))
             if self.game.is_over():
                 self.status = "over"
-                entries.append(JournalEntry(JournalKind.GAME_END, {"status": "over"}))
+                entries.append(JournalEntry(JournalKind.GAME_END, self._game_end("over")))
         return {"slot": slot, "occupied": True}, entries
 
     # -- state -----------------------------------------------------------------------
@@ -233,7 +254,8 @@ class FakeService:
         }
 
     def private(self) -> dict[str, Any]:
-        return {"board": dict(sorted(self.board.items())), "lamp_test": self.lamp_test}
+        game = self.game.to_json() if self.game is not None and self.status else None
+        return {"board": dict(sorted(self.board.items())), "game": game, "lamp_test": self.lamp_test}
 
 
 def make_settings(tmp_path: Path, **overrides: Any) -> PanelSettings:
@@ -452,3 +474,21 @@ class SseClient:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def a_possible_dark_last_pawn(layout: Any, prior: list[tuple[str, str]], final_slot: str) -> bool:
+    """Whether a two-player game of *prior* placements then one more pawn on *final_slot* can be played
+    (no hand holds a fourth defense pawn, no lamp lit before) and that last pawn, whatever its kind,
+    lights no lamp: the secrecy tests' games, where attack and defense must look the same."""
+    from games.hautetension.circuit import evaluate
+
+    if final_slot in {slot for slot, _ in prior}:
+        return False
+    final_player = len(prior) % 2
+    for player in (0, 1):
+        defense = sum(1 for i, (_, kind) in enumerate(prior) if kind == "defense" and i % 2 == player)
+        if defense + (player == final_player) > 3:
+            return False
+    attack = {slot for slot, kind in prior if kind == "attack"}
+    before = evaluate(layout, attack).lit
+    return not before and evaluate(layout, attack | {final_slot}).lit == before

@@ -150,3 +150,36 @@ def test_button_bad_bodies_are_400(api: Any, service: Any, body: Any) -> None:
     response = api.post("/api/sim/button", body)
     assert response.status_code == 400 and response.get_json()["error"]
     assert service.handled == []
+
+
+def _hand(api: Any) -> Any:
+    response = api.get("/api/sim/hand")
+    assert response.status_code == 200
+    return response.get_json()
+
+
+def test_the_hand_is_the_stock_of_the_player_to_move(staff: Any, service: Any) -> None:
+    assert _hand(staff) == {"player": None, "name": None, "stock": None}  # no game yet
+    start_game(staff)
+    assert _hand(staff) == {"player": 0, "name": "Ada", "stock": {"attack": 22, "defense": 3}}
+    for slot in ("a9", "b9", "c9"):  # Ada, Bob, Ada: a defense pawn each time
+        assert staff.post(f"/api/sim/slots/{slot}", {"pawn": "defense"}).status_code == 200
+    assert _hand(staff) == {"player": 1, "name": "Bob", "stock": {"attack": 22, "defense": 2}}
+    assert staff.post("/api/sim/slots/d9", {"pawn": "attack"}).status_code == 200
+    assert _hand(staff) == {"player": 0, "name": "Ada", "stock": {"attack": 22, "defense": 1}}
+    assert staff.post("/api/staff/game/abandon").status_code == 200
+    assert _hand(staff)["stock"] is None
+
+
+def test_no_hand_on_a_real_board(tmp_path: Any) -> None:
+    from webpanel.app import close_app, create_app
+
+    settings = make_settings(tmp_path)
+    fake = FakeService(settings.database, backend="gpio").start()
+    app = create_app({"PANEL": settings, "TESTING": True})
+    try:
+        response = app.test_client().get("/api/sim/hand")
+        assert response.status_code == 404 and "simulated board" in response.get_json()["error"]
+    finally:
+        close_app(app)
+        fake.stop()

@@ -304,3 +304,49 @@ def test_journal_hides_private_payloads_during_a_game(staff: Any, service: Any) 
 def test_journal_bad_queries_are_400(staff: Any, query: str) -> None:
     response = staff.get(f"/api/staff/journal?{query}")
     assert response.status_code == 400 and "must be a whole number" in response.get_json()["error"]
+
+
+def test_journal_newest_first_by_kinds_and_game_with_the_players_names(staff: Any, service: Any) -> None:
+    start_game(staff)  # game 1: Ada and Bob
+    staff.post("/api/sim/slots/a9", {"pawn": "attack"})
+    staff.post("/api/sim/slots/b9", {"pawn": "attack"})
+    body = staff.get("/api/staff/journal?order=newest&kind=placement,game-start").get_json()
+    assert [e["kind"] for e in body["entries"]] == ["placement", "placement", "game-start"]
+    assert [e["public"]["slot"] for e in body["entries"][:2]] == ["b9", "a9"]
+    assert body["players"] == {"1": ["Ada", "Bob"]} and body["last_game"] == 1
+    first = body["entries"][0]["id"]
+    older = staff.get(f"/api/staff/journal?order=newest&kind=placement&before={first}").get_json()
+    assert [e["public"]["slot"] for e in older["entries"]] == ["a9"]
+    assert staff.get("/api/staff/journal?order=newest&game=2").get_json()["entries"] == []
+    in_game = staff.get("/api/staff/journal?order=newest&game=1").get_json()["entries"]
+    assert in_game and all(e["game_id"] == 1 for e in in_game)
+    assert staff.get("/api/staff/journal?order=sideways").status_code == 400
+    assert staff.get("/api/staff/journal?kind=slot,slots").status_code == 400
+
+
+def test_slot_history_counts_each_slots_faults_over_the_last_hour(
+    staff: Any, service: Any, settings: Any
+) -> None:
+    import time
+
+    from store.db import connect
+    from store.journal import Journal, JournalKind
+
+    journal = Journal(connect(settings.database))
+    journal.append(JournalKind.FAULT, {"kind": "conduction-without-presence", "slot": "d4"})
+    journal.append(JournalKind.FAULT, {"kind": "conduction-without-presence", "slot": "d4"})
+    journal.append(JournalKind.FAULT, {"kind": "dead-multiplexer", "slot": None, "multiplexer": 2})
+    old = journal.append(JournalKind.FAULT, {"kind": "flicker", "slot": "h8"})
+    journal.conn.execute("UPDATE journal SET at = ? WHERE id = ?", (time.time() - 7200, old))
+    history = staff.get("/api/staff/slot-history").get_json()
+    assert history["seconds"] == 3600
+    assert history["slots"]["d4"] == {"faults": {"conduction-without-presence": 2}, "flicker": 0}
+    assert "h8" not in history["slots"]  # two hours ago
+    assert history["board"] == {"dead-multiplexer": 1}
+    # The stand-in service reports c3 flickered twice (its health report): the count comes along.
+    assert wait_for(lambda: staff.get("/api/staff/slot-history").get_json()["slots"].get("c3"))
+    assert staff.get("/api/staff/slot-history").get_json()["slots"]["c3"] == {"faults": {}, "flicker": 2}
+
+
+def test_slot_history_is_for_staff_only(api: Any, service: Any) -> None:
+    assert api.get("/api/staff/slot-history").status_code == 401

@@ -143,7 +143,7 @@ def test_staff_log_in_see_health_and_are_refused_the_slot_test_during_a_game(
     expect(page.locator("#game-msg")).to_have_text("Game started.")
     assert service.game is not None and service.game.seats[0].name == "Zoé"
     page.click("text=Tests")
-    expect(page.locator("#slots-msg")).to_contain_text("refused while a game is running")
+    expect(page.locator("#slots-msg")).to_contain_text("the slot test waits for it to end")
     page.click("#lamps-on")
     expect(page.locator("#tests-msg")).to_contain_text("game is running")
     assert not service.lamp_test
@@ -204,5 +204,5 @@ def test_an_anomaly_pauses_the_game_on_the_live_page(
     live.wait_for_selector("#slot-h3.occupied")
     staff.post("/api/sim/slots/h3", {"pawn": None})  # a pawn lifted during the game
     live.wait_for_selector("#slot-h3.anomaly")
-    expect(live.locator("#anomalies")).to_contain_text("pawn lifted from h3")
+    expect(live.locator("#anomalies")).to_contain_text("The pawn on h3 was lifted: put it back.")
     assert page_errors == []

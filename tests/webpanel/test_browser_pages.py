@@ -78,9 +78,9 @@ def test_live_simulated_and_staff_pages(visitor: Visitor, served: Any) -> None:
     page.click("#login-form button[type=submit]")  # the login script sends the PIN and opens the dashboard
     page.wait_for_selector("#health-page #health-summary dt")
     visitor.check("/staff (health)")
-    visitor.open("/staff/tests", "#slot-readings tbody tr")
+    visitor.open("/staff/tests", "#slot-board .slot[data-reading]")
     visitor.open("/staff/game", "fieldset.player[hidden]")  # the seats beyond the player count are folded
-    visitor.open("/staff/journal", "#journal tbody tr")
+    visitor.open("/staff/journal", "#journal li")
 
 
 def test_tournament_pages(visitor: Visitor) -> None:

@@ -24,7 +24,7 @@ def test_tablet_scorekeeping_in_chromium(served: Any, browser: Any, settings: An
     page.goto(f"{base}/staff/login?next=/tournaments")
     page.fill("#pin", PIN)
     page.click("button[type=submit]")
-    page.wait_for_selector("#logout")
+    page.wait_for_selector("#logout", state="attached")  # on a tablet it is in the folded menu
     page.goto(f"{base}/tournaments")
     page.fill("input[name=name]", "Tablet cup")
     page.fill("input[name=seed]", "3")

@@ -34,7 +34,10 @@ openapi.add_schemas({
     "DigitalGame": {
         "type": "object",
         "properties": {
-            "id": {"type": "integer"}, "game": {"type": "string"}, "status": {"enum": ["running", "over"]},
+            "id": {"type": "integer"}, "game": {"type": "string"},
+            "status": {"enum": ["running", "over", "abandoned", "expired"],
+                       "description": "running; over (by its rules); abandoned by its host; expired (nobody "
+                                      "played it for [lobby] expire_idle_hours)."},
             "version": {"type": "integer", "description": "Bumped by every move and join."},
             "hot_seat": {"type": "boolean"},
             "seats": {"type": "array", "items": {"$ref": "#/components/schemas/Seat"}},
@@ -60,6 +63,7 @@ TOO_MANY_GUESSES = error("Too many wrong tokens or join codes from this address 
                          "(too_many_wrong_codes)")
 TOKENS_REFUSED = error("A seat or host token of another game (wrong_token)")
 NO_GAME = error("No such game (game_not_found, not_found)")
+ENDED = error("The game is over, abandoned or expired already (game_over, game_abandoned, game_expired)")
 VERSION = {"type": "integer", "minimum": 0, "maximum": 2**62}
 
 openapi.add_paths({
@@ -72,7 +76,11 @@ openapi.add_paths({
             "summary": "Create a game (the caller becomes its host: cookie and host_token)",
             "requestBody": json_body({"$ref": "#/components/schemas/CreateGame"}),
             "responses": {"201": json_response("The new game, with host_token", GAME),
-                          "400": error("Bad JSON, unknown game, bad seats or options (see code)")},
+                          "400": error("Bad JSON, unknown game, bad seats or options (see code)"),
+                          "429": error("This device has its share of open games already "
+                                       "([lobby] max_open_games_per_device: too_many_open_games)"),
+                          "503": error("The lobby is full ([lobby] max_open_games open games: lobby_full); "
+                                       "see Retry-After")},
         },
     },
     "/api/games/{game_id}": {
@@ -104,8 +112,9 @@ openapi.add_paths({
                 "403": error("No seat (no_seat, host_only), or a token of another game (wrong_token), or "
                              "the CSRF token (csrf_failed)"),
                 "404": NO_GAME,
-                "409": error("Not your turn, the computer's turn, the game is over or moved on "
-                             "(not_your_turn, computer_turn, game_over, game_moved_on)"),
+                "409": error("Not your turn, the computer's turn, the game ended or moved on "
+                             "(not_your_turn, computer_turn, game_over, game_abandoned, game_expired, "
+                             "game_moved_on)"),
                 "422": error("The engine refuses the move in this position, with its reason (illegal_move)"),
                 "429": TOO_MANY_GUESSES,
             },
@@ -122,8 +131,20 @@ openapi.add_paths({
                           "403": TOKENS_REFUSED,
                           "404": error("No such game, or no seat of it opens with this code "
                                        "(game_not_found, code_not_found)"),
-                          "409": error("Seat taken, device already seated, or game over "
-                                       "(seat_taken, game_over)"),
+                          "409": error("Seat taken, device already seated, or the game ended "
+                                       "(seat_taken, game_over, game_abandoned, game_expired)"),
+                          "429": TOO_MANY_GUESSES},
+        },
+    },
+    "/api/games/{game_id}/abandon": {
+        "post": {
+            "summary": "The host gives the game up: it ends without a result (status abandoned)",
+            "parameters": [GAME_ID, SEAT_TOKEN, HOST_TOKEN],
+            "responses": {"200": json_response("The game, abandoned", GAME),
+                          "403": error("Not the game's host (not_host), a token of another game "
+                                       "(wrong_token), or the CSRF token (csrf_failed)"),
+                          "404": NO_GAME,
+                          "409": ENDED,
                           "429": TOO_MANY_GUESSES},
         },
     },

@@ -11,6 +11,19 @@ BAD_OPTIONS = define_code("bad_options", "The game does not take these options."
 NO_HOT_SEAT = define_code("no_hot_seat", "A game that hides each seat's secrets cannot be played hot seat.")
 NO_SUCH_POSITION = define_code("no_such_position", "The game has not reached that many moves (replay).")
 GAME_OVER = define_code("game_over", "The game is over.")
+GAME_ABANDONED = define_code(
+    "game_abandoned", "The game's host abandoned it: it takes no more moves or joins."
+)
+GAME_EXPIRED = define_code("game_expired", "Nobody played the game for too long: it expired.")
+ENDED_CODES = {"over": GAME_OVER, "abandoned": GAME_ABANDONED, "expired": GAME_EXPIRED}
+"""The code of each way a game ends (store.games.ENDED_WORDS)."""
+NOT_HOST = define_code("not_host", "Only the display that created this game may abandon it.")
+LOBBY_FULL = define_code(
+    "lobby_full", "The lobby holds as many open games as it takes: retry later (Retry-After)."
+)
+TOO_MANY_GAMES_HERE = define_code(
+    "too_many_open_games", "This device has as many open games as it may: finish or abandon one first."
+)
 GAME_MOVED_ON = define_code("game_moved_on", "The game moved on since the version sent: reload it.")
 ILLEGAL_MOVE = define_code(
     "illegal_move", "The engine refuses this move in this position (the error says why)."

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from flask import Response, current_app, request
 
-from store.games import GameRecord, GameStore
+from store.games import GameRecord
 from webpanel.errors import ApiError
 from webpanel.guesses import Attempt, GuessLimiter, GuessPolicy, TooManyGuesses
 from webpanel.lobby.codes import TOO_MANY_WRONG_CODES, WRONG_TOKEN
@@ -42,10 +42,15 @@ def guesses() -> GuessLimiter:
     return value
 
 
+def client_address() -> str:
+    """The device asking, as far as the panel can tell (the front server's X-Forwarded-For on a Pi)."""
+    return request.remote_addr or "unknown"
+
+
 def guess() -> Attempt:
     """Count a guess (a join code or a token) before it is checked, or refuse a client that must wait."""
     try:
-        return guesses().attempt(request.remote_addr or "unknown")
+        return guesses().attempt(client_address())
     except TooManyGuesses as exc:
         raise ApiError(429, f"too many wrong join codes or tokens: try again in {exc.retry_after} s",
                        code=TOO_MANY_WRONG_CODES, headers={"Retry-After": str(exc.retry_after)},
@@ -89,29 +94,32 @@ class Caller:
         return None
 
 
-def identify(store: GameStore, record: GameRecord) -> Caller:
-    """The caller's seat and host rights; a token sent in a header that is not this game's is refused."""
+def identify(record: GameRecord) -> Caller:
+    """The caller's seat and host rights; a token sent in a header that is not this game's is refused.
+
+    The record holds its version's token hashes (a join makes a new version): no query.
+    """
     header_seat = request.headers.get(SEAT_HEADER)
     header_host = request.headers.get(HOST_HEADER)
     attempt = guess() if header_seat is not None or header_host is not None else None
     seat: int | None = None
     if header_seat is not None:
-        seat = store.seat_of(record.id, header_seat)
+        seat = record.seat_of(header_seat)
         if seat is None:
             raise ApiError(403, "this seat token does not belong to this game", code=WRONG_TOKEN)
         seat_token: str | None = header_seat
     else:
         # A cookie left from an old game (or a wiped database) simply makes a spectator.
         seat_token = request.cookies.get(seat_cookie(record.id))
-        seat = store.seat_of(record.id, seat_token)
+        seat = record.seat_of(seat_token)
         if seat is None:
             seat_token = None
     if header_host is not None:
-        if not store.is_host(record.id, header_host):
+        if not record.is_host(header_host):
             raise ApiError(403, "this host token does not belong to this game", code=WRONG_TOKEN)
         host = True
     else:
-        host = store.is_host(record.id, request.cookies.get(host_cookie(record.id)))
+        host = record.is_host(request.cookies.get(host_cookie(record.id)))
     if attempt is not None:
         right_guess(attempt)
     return Caller(seat=seat, host=host, seat_token=seat_token)

@@ -1,6 +1,8 @@
 /* The live board (and the simulated board): drawn from the layout (layout-draw.js), kept live over SSE. */
+import { currentProblems, lampNews, listOf, seatItem, terminationText } from "/static/describe.js";
 import { draw as drawLayout, showLamps, showPawns } from "/static/layout-draw.js";
-import { api, byId, el, showService, svg } from "/static/panel.js";
+import { _, api, byId, el, ngettext, pgettext, showError, showService } from "/static/panel.js";
+import { Chime } from "/static/chime.js";
 
 var root = byId("board");
 var isSim = root.classList.contains("sim");
@@ -10,14 +12,20 @@ var board = null;
 var lastId = null;
 var source = null;
 var retryTimer = null;
+var announced = null;  // the placement whose lamps were last announced (null: not yet rendered)
+var chime = new Chime(byId("sound"));
 
 function draw(layout) {
   var drawn = drawLayout(root, layout, {
-    slotAttributes: function () { return { tabindex: isSim ? "0" : "-1" }; },
+    slotAttributes: function (name) {
+      return isSim ? { tabindex: "0", role: "button", "aria-label": _("Slot %(slot)s", { slot: name }) } : {};
+    },
     eachSlot: function (g, name) {
       if (isSim) {
         g.addEventListener("click", function () { simClick(name); });
-        g.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { simClick(name); } });
+        g.addEventListener("keydown", function (e) {
+          if (e.key === "Enter" || e.key === " ") { e.preventDefault(); simClick(name); }
+        });
       }
     }
   });
@@ -35,52 +43,66 @@ function render(b) {
   Object.keys(slotEls).forEach(function (name) { slotEls[name].classList.toggle("anomaly", !!troubled[name]); });
   showLamps(lampEls, b.lamps.lit, seats);
   renderStatus(b, game, seats);
+  announce(game);
   showService(b.service.running);
+  if (isSim) { refreshHand(game); }
+}
+
+function turnText(b, game, seats) {
+  if (!game) { return b.service.running ? _("No game running.") : _("Board service not running."); }
+  if (game.status === "running" && b.paused) { return _("Game paused: put the board right (see below)."); }
+  if (game.status === "running" && game.view.to_move !== null && seats[game.view.to_move]) {
+    return _("%(name)s to play", { name: seats[game.view.to_move].name });
+  }
+  if (game.status === "abandoned") { return _("Game abandoned."); }
+  return _("Game over.");
 }
 
 function renderStatus(b, game, seats) {
   var turn = byId("turn");
   var list = byId("seats");
-  var result = byId("result");
   list.textContent = "";
-  seats.forEach(function (s, i) {
-    var li = el("li", { "class": "seat" + (s.eliminated ? " out" : "") + (game.view.to_move === i ? " to-move" : "") });
-    var dot = svg("svg", { "class": "dot", viewBox: "0 0 2 2", width: "1em", height: "1em" });
-    dot.appendChild(svg("circle", { cx: 1, cy: 1, r: 0.9, fill: s.colour }));
-    li.appendChild(dot);
-    var label = s.name + " — lamp " + s.lamp + (s.eliminated ? " (out)" : "") +
-      (typeof s.pawns_left === "number" ? " — " + s.pawns_left + " pawns left" : "");
-    li.appendChild(document.createTextNode(label));
-    list.appendChild(li);
-  });
-  if (!game) {
-    turn.textContent = b.service.running ? "No game running." : "Board service not running.";
-  } else if (game.status === "running" && b.paused) {
-    turn.textContent = "Game paused: put the board right (see below)";
-  } else if (game.status === "running" && game.view.to_move !== null && seats[game.view.to_move]) {
-    turn.textContent = seats[game.view.to_move].name + " to play";
-  } else if (game.status === "abandoned") {
-    turn.textContent = "Game abandoned.";
-  } else {
-    turn.textContent = "Game over.";
-  }
-  var outcome = game && game.view.outcome;
-  if (outcome) {
-    var winners = (outcome.winners || []).map(function (i) { return seats[i] ? seats[i].name : "?"; });
-    var text = winners.length === 1 ? winners[0] + " wins" : (winners.length ? "Tie: " + winners.join(", ") : "No winner");
-    if (game.points) { text += " — points " + game.points.join(" / "); }
-    result.textContent = text + " (" + (outcome.reason || outcome.termination) + ")";
-    result.hidden = false;
-  } else {
-    result.hidden = true;
-  }
+  seats.forEach(function (s, i) { list.appendChild(seatItem(s, i, game, { toMove: game.view.to_move === i })); });
+  var text = turnText(b, game, seats);
+  if (b.lamps.test) { text += " " + _("(lamp test)"); }
+  if (b.scanner_faulted || b.lamps.safe) { text += " " + _("Board fault: the lamps are off for safety."); }
+  turn.textContent = text;
+  renderResult(game, seats);
   var anomalies = byId("anomalies");
   anomalies.textContent = "";
-  b.anomalies.concat(b.faults).slice(-5).forEach(function (a) {
-    anomalies.appendChild(el("li", {}, (a.slot ? a.slot + ": " : "") + (a.message || a.kind)));
+  currentProblems(b).forEach(function (p) {
+    anomalies.appendChild(el("li", p.words.english ? { lang: "en" } : {}, p.words.text));
   });
-  if (b.lamps.test) { turn.textContent += " (lamp test)"; }
-  if (b.scanner_faulted || b.lamps.safe) { turn.textContent += " — board fault: lamps in their safe state"; }
+}
+
+function renderResult(game, seats) {
+  var result = byId("result");
+  var outcome = game && game.view.outcome;
+  if (!outcome) { result.hidden = true; return; }
+  var winners = (outcome.winners || []).map(function (i) { return seats[i] ? seats[i].name : "?"; });
+  var text;
+  if (winners.length === 1) { text = _("%(name)s wins", { name: winners[0] }); }
+  else if (winners.length) { text = _("Tie: %(names)s", { names: listOf(winners) }); }
+  else { text = _("No winner"); }
+  var reason = terminationText(outcome);
+  result.textContent = "";
+  result.appendChild(document.createTextNode(text + " "));
+  result.appendChild(el("span", reason.english ? { lang: "en" } : {}, "(" + reason.text + ")"));
+  result.hidden = false;
+}
+
+/* The banner of a lamp that lit: who is out (the alliance, when a diagonal
+ * took two). It stays until the next placement; the chime rings only when the
+ * lamp lights while the page is open, not for what was lit before. */
+function announce(game) {
+  var banner = byId("lamp-banner");
+  var news = game ? lampNews(game.view) : null;
+  var fresh = news && news.current ? news : null;
+  banner.hidden = !fresh;
+  if (fresh) { banner.textContent = fresh.text; }
+  var move = news ? news.move : 0;
+  if (announced !== null && fresh && move !== announced) { chime.ring(); }
+  announced = move;
 }
 
 function setConn(state, label) {
@@ -93,7 +115,7 @@ function connect() {
   if (source) { source.close(); }
   var url = "/api/events" + (lastId !== null ? "?last_event_id=" + lastId : "");
   source = new EventSource(url);
-  source.addEventListener("open", function () { setConn("live", "live"); });
+  source.addEventListener("open", function () { setConn("live", pgettext("connection", "live")); });
   source.addEventListener("board", function (e) {
     lastId = Number(e.lastEventId);
     render(JSON.parse(e.data));
@@ -104,16 +126,16 @@ function connect() {
     if (board) { board.service.running = running; renderStatus(board, board.game, board.game ? board.game.view.seats : []); }
   });
   source.addEventListener("error", function () {
+    setConn("waiting", _("reconnecting…"));
     // The browser retries a dropped stream itself; a refused one (503: too many pages) it does not.
     if (source.readyState === EventSource.CLOSED) {
-      setConn("waiting", "reconnecting…");
       clearTimeout(retryTimer);
       retryTimer = setTimeout(connect, 3000 + Math.random() * 2000);
-    } else {
-      setConn("waiting", "reconnecting…");
     }
   });
 }
+
+// -- the simulated board's hand -------------------------------------------------------------
 
 async function simClick(slot) {
   var msg = byId("sim-msg");
@@ -124,8 +146,31 @@ async function simClick(slot) {
   try {
     await api("POST", "/api/sim/slots/" + encodeURIComponent(slot), { pawn: pawn });
   } catch (err) {
-    msg.textContent = err.message;
+    showError(msg, err);
   }
+}
+
+/* What the player to move holds (the simulated board stands for the players'
+ * hands): a kind they have none of left cannot be chosen. */
+async function refreshHand(game) {
+  var who = byId("hand-player");
+  var hand = null;
+  if (game && game.status === "running") {
+    try { hand = await api("GET", "/api/sim/hand"); } catch (err) { hand = null; }
+  }
+  var stock = hand && hand.stock;
+  who.textContent = hand && hand.name ? _("%(name)s's hand", { name: hand.name }) : _("Hand");
+  ["attack", "defense"].forEach(function (kind) {
+    var input = byId("pawn-" + kind);
+    var count = byId("count-" + kind);
+    var left = stock ? stock[kind] : null;
+    count.textContent = typeof left === "number" ? ngettext("(%(num)d left)", "(%(num)d left)", left) : "";
+    input.disabled = left === 0;
+    if (left === 0 && input.checked) {
+      var other = byId(kind === "attack" ? "pawn-defense" : "pawn-attack");
+      if (!other.disabled) { other.checked = true; }
+    }
+  });
 }
 
 function wireTestButton() {
@@ -135,13 +180,17 @@ function wireTestButton() {
   async function set(value) {
     if (held === value) { return; }
     held = value;
+    button.setAttribute("aria-pressed", value ? "true" : "false");
     try { await api("POST", "/api/sim/button", { held: value }); }
-    catch (err) { byId("sim-msg").textContent = err.message; }
+    catch (err) { showError(byId("sim-msg"), err); }
   }
   button.addEventListener("pointerdown", function () { set(true); });
   ["pointerup", "pointerleave", "pointercancel"].forEach(function (n) {
     button.addEventListener(n, function () { set(false); });
   });
+  // From the keyboard: held while Space or Enter is down.
+  button.addEventListener("keydown", function (e) { if (e.key === " " || e.key === "Enter") { e.preventDefault(); set(true); } });
+  button.addEventListener("keyup", function (e) { if (e.key === " " || e.key === "Enter") { set(false); } });
 }
 
 async function start() {
@@ -151,7 +200,7 @@ async function start() {
     lastId = first.id;
     render(first);
   } catch (err) {
-    setConn("error", "cannot load the board: " + err.message);
+    setConn("error", _("Cannot load the board: %(error)s", { error: err.message }));
   }
   wireTestButton();
   connect();

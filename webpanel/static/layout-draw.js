@@ -2,10 +2,14 @@
  * wires of the rows, the battery, the lamps and the slots. One drawing for the
  * live and simulated boards (board.js) and the digital game (lobby
  * hautetension.js), so the board looks the same wherever it is shown. */
-import { svg } from "/static/panel.js";
+import { outlineOn, svg } from "/static/panel.js";
 
 var UNOWNED_PAWN = "#8a8a8a";  // a pawn nobody placed (put on the board outside a game)
 var UNOWNED_LAMP = "#555";     // a lamp no seat holds
+// What pawns and lamp rings are drawn on (panel.css: .slot .hole, --bg): a colour that does not
+// stand out 3:1 from it gets a light outline.
+export var HOLE = "#2a323b";
+export var BOARD = "#101418";
 
 // A layout position is [row, column]; its centre in board units (one cell each).
 export function centre(pos) { return { x: pos[1] + 0.5, y: pos[0] + 0.5 }; }
@@ -34,7 +38,8 @@ function drawLamps(root, layout, ends) {
   Object.keys(layout.lamps).forEach(function (name) {
     var p = ends[name];
     var g = root.appendChild(svg("g", { "class": "lamp", "data-lamp": name, id: "lamp-" + name }));
-    g.appendChild(svg("circle", { cx: p.x, cy: p.y, r: 0.46 }));
+    g.appendChild(svg("circle", { "class": "halo", cx: p.x, cy: p.y, r: 0.56, fill: "none" }));
+    g.appendChild(svg("circle", { "class": "bulb", cx: p.x, cy: p.y, r: 0.46 }));
     g.appendChild(svg("text", { x: p.x, y: p.y + 0.02, "class": "label" }, name));
     lamps[name] = g;
   });
@@ -50,6 +55,8 @@ function drawSlots(root, layout, options) {
     var extra = options.slotAttributes ? options.slotAttributes(name) : {};
     Object.keys(extra).forEach(function (k) { attrs[k] = extra[k]; });
     var g = group.appendChild(svg("g", attrs));
+    // The whole cell is the slot's target: as large as a finger on a tablet, the most a phone allows.
+    g.appendChild(svg("rect", { "class": "hit", x: p.x - 0.5, y: p.y - 0.5, width: 1, height: 1 }));
     g.appendChild(svg("circle", { "class": "hole", cx: p.x, cy: p.y, r: 0.4 }));
     g.appendChild(svg("circle", { "class": "pawn", cx: p.x, cy: p.y, r: 0.3 }));
     g.appendChild(svg("text", { x: p.x, y: p.y + 0.02, "class": "name" }, name));
@@ -86,19 +93,27 @@ export function showPawns(slots, pawns, seats) {
     if (pawn) {
       g.setAttribute("data-owner", pawn.owner === null ? "none" : String(pawn.owner));
       var seat = pawn.owner === null || pawn.owner === undefined ? null : seats[pawn.owner];
-      pawnEl.setAttribute("fill", seat && seat.colour ? seat.colour : UNOWNED_PAWN);
+      var colour = seat && seat.colour ? seat.colour : UNOWNED_PAWN;
+      var outline = outlineOn(colour, HOLE);
+      pawnEl.setAttribute("fill", colour);
+      pawnEl.setAttribute("stroke", outline || "#000");
+      pawnEl.setAttribute("stroke-width", outline ? "0.07" : "0.05");
     } else {
       g.removeAttribute("data-owner");
-      pawnEl.removeAttribute("fill");
+      ["fill", "stroke", "stroke-width"].forEach(function (a) { pawnEl.removeAttribute(a); });
     }
   });
 }
 
-// Lights the lit lamps and rings each lamp in the colour of the seat that holds it.
+/* Lights the lit lamps and rings each lamp in the colour of the seat that
+ * holds it (with a light halo where that colour would not show on the board). */
 export function showLamps(lamps, lit, seats) {
   Object.keys(lamps).forEach(function (name) {
     lamps[name].classList.toggle("lit", lit.indexOf(name) >= 0);
     var owner = seats.findIndex(function (s) { return s.lamp === name; });
-    lamps[name].querySelector("circle").setAttribute("stroke", owner >= 0 ? seats[owner].colour : UNOWNED_LAMP);
+    var colour = owner >= 0 ? seats[owner].colour : UNOWNED_LAMP;
+    lamps[name].querySelector(".bulb").setAttribute("stroke", colour);
+    var halo = owner >= 0 ? outlineOn(colour, BOARD) : null;
+    lamps[name].querySelector(".halo").setAttribute("fill", halo || "none");
   });
 }

@@ -1,23 +1,49 @@
-/* Staff service mode pages: login, health, slot/lamp tests, games, journal. */
-import { api, byId, el } from "/static/panel.js";
-
-function shown(value) { return value === null || value === undefined ? "—" : String(value); }
-
-function tableRow(cells) {
-  var tr = el("tr");
-  cells.forEach(function (c) { tr.appendChild(el("td", {}, shown(c))); });
-  return tr;
-}
-
-function fillTable(id, rows) {
-  var body = byId(id).querySelector("tbody");
-  body.textContent = "";
-  rows.forEach(function (cells) { body.appendChild(tableRow(cells)); });
-}
+/* Staff service mode pages: login, health, slot/lamp tests and self-test, games, journal.
+ * Everything a volunteer reads is a sentence or a drawing in the page's
+ * language; the service's own English words (its messages) are shown beside,
+ * marked lang="en". Raw JSON is only ever a download. */
+import { backendName, faultText, journalLine, kindName, listOf, seatItem } from "/static/describe.js";
+import { draw as drawLayout } from "/static/layout-draw.js";
+import { _, api, byId, el, formatNumber, formatTime, ngettext, showError } from "/static/panel.js";
 
 function every(ms, fn) { fn(); return setInterval(fn, ms); }
 
-// -- login
+// A table body from rows of cells: a cell is text, or {text, lang, cls}; each cell carries its column's name.
+function fillTable(id, rows) {
+  var table = byId(id);
+  var names = Array.prototype.map.call(table.querySelectorAll("thead th"), function (th) { return th.textContent; });
+  var body = table.querySelector("tbody");
+  body.textContent = "";
+  rows.forEach(function (cells) {
+    var tr = el("tr");
+    cells.forEach(function (cell, i) {
+      var c = cell !== null && typeof cell === "object" ? cell : { text: cell };
+      var attrs = { "data-label": names[i] || "" };
+      if (c.lang) { attrs.lang = c.lang; }
+      if (c.cls) { attrs["class"] = c.cls; }
+      tr.appendChild(el("td", attrs, c.text === null || c.text === undefined ? "—" : String(c.text)));
+    });
+    body.appendChild(tr);
+  });
+  table.hidden = rows.length === 0;
+  return rows.length;
+}
+
+function yes(value) { return value ? _("yes") : _("no"); }
+
+function level(value) { return value === "high" ? _("high") : value === "low" ? _("low") : value; }
+
+// Open the board's event stream; call onBoard(board) with every state.
+function follow(onBoard) {
+  var source = new EventSource("/api/events");
+  source.addEventListener("board", function (e) { onBoard(JSON.parse(e.data)); });
+  return source;
+}
+
+function gameRunning(board) { return !!(board && board.game && board.game.status === "running"); }
+
+// -- login ----------------------------------------------------------------------------------
+
 var loginForm = byId("login-form");
 if (loginForm) {
   loginForm.addEventListener("submit", async function (e) {
@@ -27,100 +53,276 @@ if (loginForm) {
       var next = new URLSearchParams(window.location.search).get("next");
       window.location.href = next && next.charAt(0) === "/" && next.charAt(1) !== "/" ? next : "/staff";
     } catch (err) {
-      byId("login-msg").textContent = err.message;
+      showError(byId("login-msg"), err);
     }
   });
 }
 
-// -- health
+// -- health ---------------------------------------------------------------------------------
+
+function latency(stats) {
+  if (!stats || stats.median_ms === null || stats.median_ms === undefined) { return "—"; }
+  return ngettext("median %(median)s ms, 99th percentile %(p99)s ms (%(num)d event)",
+    "median %(median)s ms, 99th percentile %(p99)s ms (%(num)d events)", stats.count || 0,
+    { median: formatNumber(stats.median_ms), p99: formatNumber(stats.p99_ms) });
+}
+
+function linkText(health, backend) {
+  if (health.link) {
+    var text = health.link.state + (health.link.port ? " — " + health.link.port : "");
+    if (health.link.bad_frames) {
+      text += " — " + ngettext("%(num)d bad frame", "%(num)d bad frames", health.link.bad_frames);
+    }
+    return { text: text, lang: "en" };
+  }
+  return { text: backend === "sim" ? _("none (simulated board)") : _("direct GPIO") };
+}
+
+function summaryItems(h) {
+  var health = h.health || {};
+  var service = health.service || {};
+  var backend = health.backend || h.board.backend;
+  var faulted = health.faulted === undefined ? h.board.scanner_faulted : health.faulted;
+  return [
+    [_("Board service"), h.service.running ? { text: _("running"), cls: "good" } : { text: _("not running"), cls: "bad" }],
+    [_("Last heartbeat"), typeof h.service.heartbeat_age === "number"
+      ? _("%(seconds)s s ago", { seconds: formatNumber(h.service.heartbeat_age, { maximumFractionDigits: 1 }) }) : "—"],
+    [_("Service status"), service.status ? { text: service.status, lang: "en" } : "—"],
+    [_("Board"), backend ? backendName(backend) : "—"],
+    [_("Link"), linkText(health, backend)],
+    [_("Scans per second"), typeof health.scans_per_second === "number" ? formatNumber(health.scans_per_second) : "—"],
+    [_("Scan time"), typeof health.last_scan_seconds === "number"
+      ? _("%(ms)s ms", { ms: formatNumber(health.last_scan_seconds * 1000, { maximumFractionDigits: 2 }) }) : "—"],
+    [_("Pawn → lamp"), latency(service.event_to_lamp)],
+    [_("Pawn → journal"), latency(service.event_to_journal)],
+    [_("Scanner faulted"), faulted ? { text: _("yes: the lamps are off for safety"), cls: "bad" } : { text: _("no"), cls: "good" }],
+    [_("Game running"), yes(h.game_running)]
+  ];
+}
+
+function showSummary(h) {
+  var summary = byId("health-summary");
+  summary.textContent = "";
+  summaryItems(h).forEach(function (item) {
+    var value = typeof item[1] === "object" ? item[1] : { text: item[1] };
+    summary.appendChild(el("dt", {}, item[0]));
+    var attrs = {};
+    if (value.lang) { attrs.lang = value.lang; }
+    if (value.cls) { attrs["class"] = value.cls; }
+    summary.appendChild(el("dd", attrs, value.text));
+  });
+}
+
+function showHealthTables(h) {
+  var health = h.health || {};
+  var faults = (health.faults || []).concat(h.board.faults || []);
+  var seen = {};
+  faults = faults.filter(function (f) {
+    var key = f.kind + "|" + f.slot + "|" + f.message;
+    if (seen[key]) { return false; }
+    seen[key] = true;
+    return true;
+  });
+  byId("no-faults").hidden = fillTable("faults", faults.map(function (f) {
+    return [faultText(f).text, f.slot || "—", { text: f.message || "—", lang: "en" }];
+  })) > 0;
+  byId("no-references").hidden = fillTable("references", (health.references || []).map(function (r) {
+    return [r.multiplexer, r.channel, level(r.expected), level(r.read),
+      r.ok ? { text: _("yes"), cls: "good" } : { text: _("NO"), cls: "bad" }];
+  })) > 0;
+  // Lamp feedback: only boards with current inputs have any; the others say so.
+  var feedback = health.lamp_feedback && typeof health.lamp_feedback === "object" ? health.lamp_feedback : {};
+  byId("no-feedback").hidden = fillTable("lamp-feedback", Object.keys(feedback).sort().map(function (lamp) {
+    var f = feedback[lamp] || {};
+    var right = !!f.on === !!f.current;
+    return [lamp, yes(f.on), yes(f.current), right ? { text: _("yes"), cls: "good" } : { text: _("NO"), cls: "bad" }];
+  })) > 0;
+}
+
+var faultSlots = null;
+
+function severity(history) {
+  if (!history) { return "clean"; }
+  var faults = Object.keys(history.faults || {}).filter(function (k) { return k !== "flicker"; });
+  var flickers = (history.flicker || 0) + ((history.faults || {}).flicker || 0);
+  if (faults.length || flickers >= 5) { return "fault"; }
+  return flickers > 0 ? "flicker" : "clean";
+}
+
+function slotTrouble(slot, history) {
+  var parts = [];
+  var flickers = (history.flicker || 0) + ((history.faults || {}).flicker || 0);
+  if (flickers) { parts.push(ngettext("flickered %(num)d time", "flickered %(num)d times", flickers)); }
+  Object.keys(history.faults || {}).forEach(function (kind) {
+    if (kind !== "flicker") { parts.push(faultText({ kind: kind, slot: slot }).text); }
+  });
+  return slot + " (" + parts.join("; ") + ")";
+}
+
+async function showFaultHistory() {
+  var history = await api("GET", "/api/staff/slot-history");
+  var slots = history.slots || {};
+  Object.keys(faultSlots).forEach(function (name) {
+    var g = faultSlots[name];
+    var level = severity(slots[name]);
+    g.setAttribute("data-trouble", level);
+  });
+  var worst = Object.keys(slots).filter(function (s) { return faultSlots[s] && severity(slots[s]) !== "clean"; })
+    .sort(function (a, b) { return (severity(slots[b]) === "fault") - (severity(slots[a]) === "fault") || (a < b ? -1 : 1); });
+  byId("to-check").textContent = worst.length
+    ? ngettext("%(num)d contact to check: %(slots)s.", "%(num)d contacts to check: %(slots)s.", worst.length,
+      { slots: worst.map(function (s) { return slotTrouble(s, slots[s]); }).join(", ") })
+    : _("Every contact behaved over the last hour.");
+  var boardFaults = Object.keys(history.board || {});
+  byId("board-faults").textContent = boardFaults.length
+    ? _("Also over the last hour: %(faults)s", { faults: listOf(boardFaults.map(function (k) { return faultText({ kind: k }).text; })) })
+    : "";
+}
+
 if (byId("health-page")) {
-  every(1000, async function () {
+  api("GET", "/api/layout").then(function (layout) {
+    faultSlots = drawLayout(byId("fault-board"), layout, {}).slots;
+    every(10000, function () { showFaultHistory().catch(function () {}); });
+  });
+  every(2000, async function () {
     try {
       var h = await api("GET", "/api/staff/health");
-      var health = h.health || {};
-      var summary = byId("health-summary");
-      summary.textContent = "";
-      var service = health.service || {};
-      var latency = function (stats) {
-        if (!stats || stats.median_ms === null || stats.median_ms === undefined) { return "—"; }
-        return "median " + stats.median_ms + " ms, p99 " + stats.p99_ms + " ms (" + stats.count + ")";
-      };
-      var link = "direct GPIO" + (health.pin_factory ? " (" + health.pin_factory + ")" : "");
-      if (health.link) {
-        link = health.link.state + (health.link.port ? " on " + health.link.port : "") +
-          (health.link.bad_frames ? ", " + health.link.bad_frames + " bad frames" : "");
-      } else if ((health.backend || h.board.backend) === "sim") {
-        link = "simulated board";
-      }
-      var items = [
-        ["Board service", h.service.running ? "running" : "NOT RUNNING"],
-        ["Heartbeat age (s)", h.service.heartbeat_age],
-        ["Status", service.status],
-        ["Backend", health.backend || h.board.backend],
-        ["Link", link],
-        ["Scans per second", health.scans_per_second],
-        ["Scan time (s)", health.last_scan_seconds],
-        ["Event → lamp latency", latency(service.event_to_lamp)],
-        ["Event → journal latency", latency(service.event_to_journal)],
-        ["Scanner faulted", health.faulted === undefined ? h.board.scanner_faulted : health.faulted],
-        ["Game running", h.game_running ? "yes" : "no"]
-      ];
-      items.forEach(function (kv) {
-        var value = typeof kv[1] === "number" ? Number(kv[1].toPrecision(4)) : kv[1];
-        summary.appendChild(el("dt", {}, kv[0]));
-        summary.appendChild(el("dd", {}, shown(value)));
-      });
-      var faults = (health.faults || []).concat(h.board.faults || []);
-      fillTable("faults", faults.map(function (f) { return [f.kind, f.slot, f.message]; }));
-      var flicker = health.flicker || {};
-      if (typeof flicker === "object") {
-        fillTable("flicker", Object.keys(flicker).sort().map(function (s) { return [s, flicker[s]]; }));
-      } else {
-        fillTable("flicker", [["—", String(flicker)]]);  // e.g. hidden during a game
-      }
-      fillTable("references", (health.references || []).map(function (r) {
-        return [r.multiplexer, r.channel, r.expected, r.read, r.ok ? "yes" : "NO"];
-      }));
-      byId("lamp-feedback").textContent = JSON.stringify(health.lamp_feedback || null, null, 2);
-      byId("health-raw").textContent = JSON.stringify(health, null, 2);
+      showSummary(h);
+      showHealthTables(h);
     } catch (err) {
-      byId("health-summary").textContent = err.message;
+      showError(byId("health-summary"), err);
     }
   });
 }
 
-// -- slot and lamp tests
-if (byId("tests-page")) {
-  every(500, async function () {
+// -- slot, lamp and self-test ---------------------------------------------------------------------
+
+var testSlots = null;
+
+function showReadings(readings) {
+  var present = 0, conducting = 0, faulty = [];
+  Object.keys(testSlots).forEach(function (name) {
+    var r = readings[name] || { presence: false, conduction: false };
+    var state = r.presence ? (r.conduction ? "conducts" : "present") : (r.conduction ? "fault" : "empty");
+    testSlots[name].setAttribute("data-reading", state);
+    if (r.presence) { present += 1; }
+    if (r.presence && r.conduction) { conducting += 1; }
+    if (state === "fault") { faulty.push(name); }
+  });
+  var text = ngettext("%(num)d slot holds a pawn", "%(num)d slots hold a pawn", present) + ", " +
+    ngettext("%(num)d of them conducts.", "%(num)d of them conduct.", conducting);
+  if (faulty.length) {
+    text += " " + _("Conducting without a pawn: %(slots)s.", { slots: listOf(faulty) });
+  }
+  byId("slots-summary").textContent = text;
+}
+
+/* While no game runs, the readings are read twice a second; a running game
+ * refuses them, and then the page waits for the game to end (the board's
+ * event stream says so) instead of asking again and again. */
+function runSlotTest() {
+  var timer = null;
+  var waiting = null;
+  var msg = byId("slots-msg");
+  async function read() {
     try {
       var r = await api("GET", "/api/staff/slots");
-      byId("slots-msg").textContent = Object.keys(r.slots).length + " slot(s) occupied";
-      fillTable("slot-readings", Object.keys(r.slots).sort().map(function (s) {
-        return [s, r.slots[s].presence ? "yes" : "no", r.slots[s].conduction ? "conducts" : "does not conduct"];
-      }));
+      msg.textContent = _("Live readings: place and lift pawns to test each slot.");
+      showReadings(r.slots);
     } catch (err) {
-      byId("slots-msg").textContent = err.message;
-      fillTable("slot-readings", []);
+      if (err.status === 409) { wait(); return; }
+      showError(msg, err);
     }
+  }
+  function poll() { clearInterval(timer); timer = every(500, read); }
+  function wait() {
+    clearInterval(timer);
+    timer = null;
+    msg.textContent = _("A game is running: the slot test waits for it to end.");
+    showReadings({});
+    if (waiting) { return; }
+    waiting = follow(function (board) {
+      if (!gameRunning(board)) { waiting.close(); waiting = null; poll(); }
+    });
+  }
+  poll();
+}
+
+function checkName(name) {
+  var names = {
+    references: _("Reference channels"), stability: _("Stable readings"), multiplexers: _("Multiplexers"),
+    contacts: _("Contacts"), lamps: _("Lamps"), faults: _("Active faults"), link: _("Link to the board")
+  };
+  if (names[name]) { return names[name]; }
+  var lamp = /^lamp (\w+)$/.exec(name);
+  return lamp ? _("Lamp %(lamp)s", { lamp: lamp[1] }) : name;
+}
+
+function showSelfTest(report) {
+  var checks = report.checks || [];
+  var failed = checks.filter(function (c) { return !c.ok; }).length;
+  var verdict = byId("self-test-verdict");
+  verdict.className = "verdict " + (report.ok ? "good" : "bad");
+  verdict.textContent = report.ok
+    ? ngettext("Self-test passed: %(num)d check, all good.", "Self-test passed: %(num)d checks, all good.", checks.length)
+    : ngettext("Self-test failed: %(num)d check failed.", "Self-test failed: %(num)d checks failed.", failed);
+  fillTable("self-test-checks", checks.map(function (c) {
+    var result = !c.ok ? { text: _("failed"), cls: "bad" } : (c.warning ? { text: _("warning"), cls: "bad" } : { text: _("passed"), cls: "good" });
+    return [checkName(c.name), result, { text: c.message || "—", lang: "en" }];
+  }));
+  byId("self-test-report").hidden = false;
+}
+
+if (byId("tests-page")) {
+  api("GET", "/api/layout").then(function (layout) {
+    testSlots = drawLayout(byId("slot-board"), layout, {}).slots;
+    runSlotTest();
   });
-  var say = function (t) { byId("tests-msg").textContent = t; };
+  var msg = byId("tests-msg");
+  var say = function (t) { msg.removeAttribute("lang"); msg.textContent = t; };
   byId("lamps-on").addEventListener("click", async function () {
-    try { await api("POST", "/api/staff/lamp-test", { on: true }); say("Lamp test: every lamp on."); } catch (e) { say(e.message); }
+    try { await api("POST", "/api/staff/lamp-test", { on: true }); say(_("Lamp test: every lamp on.")); }
+    catch (e) { showError(msg, e); }
   });
   byId("lamps-off").addEventListener("click", async function () {
-    try { await api("POST", "/api/staff/lamp-test", { on: false }); say("Lamp test over."); } catch (e) { say(e.message); }
+    try { await api("POST", "/api/staff/lamp-test", { on: false }); say(_("Lamp test over.")); }
+    catch (e) { showError(msg, e); }
   });
   byId("self-test").addEventListener("click", async function () {
-    say("Self-test running…");
+    say(_("Self-test running…"));
     try {
       var r = await api("POST", "/api/staff/self-test");
-      say("Self-test done.");
-      byId("self-test-result").textContent = JSON.stringify(r.result, null, 2);
-    } catch (e) { say(e.message); }
+      say("");
+      showSelfTest(r.result || {});
+    } catch (e) { showError(msg, e); }
   });
 }
 
-// -- games
+// -- games ----------------------------------------------------------------------------------
+
+function showRunningGame(board) {
+  var game = board.game;
+  var running = gameRunning(board);
+  var summary = byId("running-summary");
+  var list = byId("running-seats");
+  list.textContent = "";
+  byId("abandon").hidden = !running;
+  byId("new-game-note").hidden = !running;
+  byId("new-game").querySelector("button[type=submit]").disabled = running;
+  if (!game) { summary.textContent = _("No game has been played since the board service started."); return; }
+  var view = game.view;
+  var seats = view.seats || [];
+  var moves = (view.moves || []).length;
+  var status = running
+    ? (board.paused ? _("paused: put the board right") : (seats[view.to_move] ? _("%(name)s to play", { name: seats[view.to_move].name }) : ""))
+    : (game.status === "abandoned" ? _("abandoned") : _("over"));
+  summary.textContent = ngettext("Game %(game)s · %(num)d move · %(status)s", "Game %(game)s · %(num)d moves · %(status)s",
+    moves, { game: game.id, status: status });
+  seats.forEach(function (s, i) {
+    list.appendChild(seatItem(s, i, game, { toMove: running && view.to_move === i, seatNumber: true }));
+  });
+}
+
 var gameForm = byId("new-game");
 if (gameForm) {
   var count = byId("player-count");
@@ -131,7 +333,10 @@ if (gameForm) {
   };
   count.addEventListener("change", showSeats);
   showSeats();
-  var msg = function (t) { byId("game-msg").textContent = t; };
+  var gameMsg = byId("game-msg");
+  var refresh = function () { api("GET", "/api/board").then(showRunningGame).catch(function (err) { showError(gameMsg, err); }); };
+  refresh();
+  follow(showRunningGame);
   gameForm.addEventListener("submit", async function (e) {
     e.preventDefault();
     var n = Number(count.value);
@@ -140,40 +345,101 @@ if (gameForm) {
       players.push({ name: gameForm.elements["name" + i].value, colour: gameForm.elements["colour" + i].value });
     }
     var first = gameForm.elements.first.value;
+    var handicap = {};
+    ["N", "E", "S", "W"].forEach(function (lamp) {
+      var field = gameForm.elements["handicap" + lamp];
+      if (field && Number(field.value) > 0) { handicap[lamp] = Number(field.value); }
+    });
     try {
-      var handicap = {};
-      ["N", "E", "S", "W"].forEach(function (lamp) {
-        var field = gameForm.elements["handicap" + lamp];
-        if (field && Number(field.value) > 0) { handicap[lamp] = Number(field.value); }
-      });
       await api("POST", "/api/staff/game", {
         players: players, first: first === "draw" ? "draw" : Number(first), handicap: handicap
       });
-      msg("Game started.");
-    } catch (err) { msg(err.message); }
+      gameMsg.removeAttribute("lang");
+      gameMsg.textContent = _("Game started.");
+      refresh();
+    } catch (err) { showError(gameMsg, err); }
   });
   byId("abandon").addEventListener("click", async function () {
-    if (!window.confirm("Abandon the running game?")) { return; }
-    try { await api("POST", "/api/staff/game/abandon"); msg("Game abandoned."); } catch (err) { msg(err.message); }
+    if (!window.confirm(_("Abandon the running game?"))) { return; }
+    try {
+      await api("POST", "/api/staff/game/abandon");
+      gameMsg.removeAttribute("lang");
+      gameMsg.textContent = _("Game abandoned.");
+      refresh();
+    } catch (err) { showError(gameMsg, err); }
   });
 }
 
-// -- journal
+// -- journal --------------------------------------------------------------------------------
+
+function journalItem(entry, players) {
+  var line = journalLine(entry, players);
+  var li = el("li", { "class": "journal-line kind-" + entry.kind, "data-id": String(entry.id) });
+  var head = el("span", { "class": "journal-head" });
+  head.appendChild(el("time", { datetime: new Date(entry.at * 1000).toISOString() }, formatTime(entry.at)));
+  head.appendChild(el("span", { "class": "journal-kind" }, kindName(entry.kind)));
+  if (entry.game_id) { head.appendChild(el("span", { "class": "journal-game" }, _("game %(game)s", { game: entry.game_id }))); }
+  li.appendChild(head);
+  li.appendChild(el("span", { "class": "journal-text" }, line.text));
+  if (line.detail) { li.appendChild(el("span", { "class": "journal-detail", lang: "en" }, line.detail)); }
+  return li;
+}
+
 if (byId("journal-page")) {
-  var after = 0;
-  var load = async function () {
-    try {
-      var r = await api("GET", "/api/staff/journal?after=" + after);
-      var body = byId("journal").querySelector("tbody");
-      r.entries.forEach(function (entry) {
-        body.appendChild(tableRow([entry.id, new Date(entry.at * 1000).toLocaleString(), entry.kind,
-          entry.game_id, JSON.stringify(entry.public)]));
-        after = entry.id;
-      });
-      byId("journal-msg").textContent = "Showing entries up to #" + after + " of " + r.last_id +
-        (r.private_shown ? "" : " (private payloads hidden: a game is running)");
-    } catch (err) { byId("journal-msg").textContent = err.message; }
+  var list = byId("journal");
+  var kindField = byId("journal-kind");
+  var gameField = byId("journal-game");
+  var more = byId("journal-more");
+  var oldest = null;   // the id below which older entries are read
+  var newest = 0;      // the newest id shown (newer ones are added on top)
+  var query = function (extra) {
+    var q = "?limit=100" + extra;
+    if (kindField.value) { q += "&kind=" + encodeURIComponent(kindField.value); }
+    if (gameField.value) { q += "&game=" + encodeURIComponent(gameField.value); }
+    return "/api/staff/journal" + q;
   };
-  byId("journal-more").addEventListener("click", load);
-  load();
+  var showGames = function (last) {
+    for (var g = gameField.options.length; g <= last; g++) {
+      gameField.appendChild(el("option", { value: String(g) }, _("game %(game)s", { game: g })));
+    }
+  };
+  var note = function (r) {
+    var msg = byId("journal-msg");
+    msg.textContent = r.private_shown ? "" : _("A game is running: which pawns conduct is hidden until it ends.");
+  };
+  var older = async function () {
+    try {
+      var r = await api("GET", query("&order=newest" + (oldest ? "&before=" + oldest : "")));
+      r.entries.forEach(function (entry) {
+        list.appendChild(journalItem(entry, r.players));
+        oldest = entry.id;
+        newest = Math.max(newest, entry.id);
+      });
+      if (r.entries.length === 0 && newest === 0) { newest = r.last_id; }
+      more.hidden = r.entries.length < 100;
+      if (!list.children.length) { list.appendChild(el("li", { "class": "empty-note" }, _("No entry."))); }
+      showGames(r.last_game);
+      note(r);
+    } catch (err) { showError(byId("journal-msg"), err); }
+  };
+  var newer = async function () {
+    if (!newest) { return; }
+    try {
+      var r = await api("GET", query("&order=oldest&after=" + newest));
+      r.entries.forEach(function (entry) {
+        var empty = list.querySelector(".empty-note");
+        if (empty) { empty.remove(); }
+        list.insertBefore(journalItem(entry, r.players), list.firstChild);
+      });
+      newest = Math.max(newest, r.last_id);
+      showGames(r.last_game);
+      note(r);
+    } catch (err) { /* shown by the next reading */ }
+  };
+  var restart = function () { list.textContent = ""; oldest = null; newest = 0; older(); };
+  kindField.addEventListener("change", restart);
+  gameField.addEventListener("change", restart);
+  more.addEventListener("click", older);
+  older();
+  setInterval(newer, 3000);
 }

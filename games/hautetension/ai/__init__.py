@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Final, Protocol
 
+from games.budget import Budget, TimedLevel
 from games.exc import GameOverError
 from games.frame import DigitalGame, Move, PlayerFactory
 from games.hautetension.ai.heuristic import HeuristicPlayer
@@ -59,14 +60,14 @@ def heuristic_player(rng: random.Random) -> SeatPlayer:
     return SeatPlayer(HeuristicPlayer(rng))
 
 
-def ismcts_player(rng: random.Random) -> SeatPlayer:
-    return SeatPlayer(ISMCTSPlayer(rng))
+def ismcts_player(rng: random.Random, budget: Budget | None = None) -> SeatPlayer:
+    return SeatPlayer(ISMCTSPlayer(rng, budget=budget))
 
 
 AI_LEVELS: Final[dict[str, PlayerFactory]] = {
     "random": random_player,
     "heuristic": heuristic_player,
-    "ismcts": ismcts_player,
+    "ismcts": TimedLevel(ismcts_player),
 }
 
 __all__ = [

@@ -9,7 +9,10 @@ out with a fast tactical policy: light an opponent's lamp when a row is one
 attack pawn from closing, block such a row to one's own lamp with a defense
 pawn, otherwise build rows towards opponents' lamps. The placement visited most
 is played. The tree is cut at the seat's own placement: deeper, the rollout
-policy plays, which keeps a move within a fixed, small budget.
+policy plays, which keeps a move within a fixed, small budget. The search is
+anytime: it stops at its number of iterations or at its time budget
+(games.budget), whichever comes first, with the placement visited most so far
+(the heuristic's best when no playout ran).
 
 The candidate placements are the heuristic player's best few (progressive
 pruning): scoring all 160 placements by simulation would spread a Raspberry
@@ -21,12 +24,14 @@ from __future__ import annotations
 import math
 import random
 
+from games.budget import Budget, deadline
 from games.hautetension.ai.heuristic import Evaluator
 from games.hautetension.ai.infoset import InformationSet
 from games.hautetension.ai.sim import Sim
 
 ITERATIONS = 1000
-"""Default playouts per move (about 0.3 s on a desktop core, 1-2 s on a Raspberry Pi 4)."""
+"""Default playouts per move at most (about 0.15 s on the development machine's core, so 0.5-1.2 s
+on a Raspberry Pi; the time budget stops the long ones)."""
 CANDIDATES = 10
 DEFENSE_CANDIDATES = 3
 DETERMINISATIONS = 24
@@ -109,7 +114,10 @@ def rollout(sim: Sim, signs: list[list[int]], rng: random.Random) -> None:
 
 
 class ISMCTSPlayer:
-    """Searches ``iterations`` determinised playouts per move (seeded, so reproducible)."""
+    """Searches ``iterations`` determinised playouts per move within ``budget`` (None: no time limit).
+
+    Seeded, so reproducible whenever the budget does not stop it.
+    """
 
     def __init__(
         self,
@@ -120,8 +128,10 @@ class ISMCTSPlayer:
         determinisations: int = DETERMINISATIONS,
         exploration: float = EXPLORATION,
         defense_candidates: int = DEFENSE_CANDIDATES,
+        budget: Budget | None = None,
     ) -> None:
         self.defense_candidates = defense_candidates
+        self.budget = budget
         self.rng = rng or random.Random()
         self.iterations = iterations
         self.candidates = candidates
@@ -133,8 +143,13 @@ class ISMCTSPlayer:
         """placements played in those playouts (the root placement included);"""
         self.last_determinisations = (0, 0)
         """(determinisations drawn, of which reproduce every observation)."""
+        self.searched = 0
+        """Playouts run over every move so far."""
+        self.cut = 0
+        """Moves whose search the time budget stopped before its number of iterations."""
 
     def choose_from(self, info: InformationSet) -> tuple[int, bool]:
+        until = deadline(self.budget)
         rng = self.rng
         found = Evaluator(info).candidates()
         attacks = [c for c in found if c.attack][: self.candidates]
@@ -144,7 +159,9 @@ class ISMCTSPlayer:
         self.last_iterations = 0
         if len(moves) == 1 or self.iterations <= 0:
             return moves[0]
-        drawn = [info.determinise(rng) for _ in range(min(self.determinisations, self.iterations))]
+        drawn = [info.determinise(rng)]
+        while len(drawn) < min(self.determinisations, self.iterations) and not until.passed():
+            drawn.append(info.determinise(rng))
         pool = [sim for sim, _consistent in drawn]
         self.last_determinisations = (len(drawn), sum(1 for _sim, consistent in drawn if consistent))
         placements = 0
@@ -152,7 +169,11 @@ class ISMCTSPlayer:
         me = info.me
         visits = [0] * len(moves)
         wins = [0.0] * len(moves)
+        done = 0
         for it in range(self.iterations):
+            if until.passed():
+                self.cut += 1
+                break
             k = self._select(visits, wins, it)
             sim = pool[it % len(pool)].copy()
             sim.to_move = me
@@ -162,8 +183,12 @@ class ISMCTSPlayer:
             placements += sim.moves - start
             visits[k] += 1
             wins[k] += sim.rewards()[me]
-        self.last_iterations = self.iterations
+            done += 1
+        self.last_iterations = done
+        self.searched += done
         self.last_placements = placements
+        if not done:
+            return moves[0]  # no time to search: the heuristic's best
         best = max(range(len(moves)), key=lambda k: (visits[k], wins[k]))
         return moves[best]
 

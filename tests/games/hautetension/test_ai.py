@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.budget import Budget
 from games.exc import GameOverError
 from games.hautetension.ai import (
     AI_LEVELS,
@@ -17,7 +18,9 @@ from games.hautetension.ai import (
     RandomPlayer,
     SeatPlayer,
 )
-from games.hautetension.ai.arena import report, run
+from games.hautetension.ai.arena import lineups, report, run
+from games.hautetension.ai.arena import main as arena_main
+from games.hautetension.ai.heuristic import Evaluator
 from games.hautetension.ai.sim import Sim, board_of
 from games.hautetension.digital import DigitalHauteTension
 from games.hautetension.game import Game
@@ -289,3 +292,51 @@ def test_the_information_set_reads_the_engine_view_too() -> None:
     done = InformationSet.from_view(player_view(game.game, 1))
     node_n = done.board.lamps.index("N") + 1
     assert done.lit_at == {node_n: 9}
+
+
+def _middle_game() -> tuple[DigitalHauteTension, InformationSet]:
+    game = new(3, seed=4)
+    player = SeatPlayer(HeuristicPlayer(random.Random(1)))
+    for _ in range(12):
+        game.push(player.choose(game))
+    seat = game.to_act
+    assert seat is not None
+    return game, InformationSet.from_view(game.view(seat))
+
+
+def test_ismcts_stops_at_its_budget_with_the_placement_visited_most(ticks) -> None:
+    game, info = _middle_game()
+    # Readings: one starts the clock, 7 come before the 7 determinisations after the first,
+    # then one before each playout: 32 ran, the 33rd found the budget spent.
+    timed = ISMCTSPlayer(random.Random(8), determinisations=8, budget=Budget(40, ticks))
+    choice = timed.choose_from(info)
+    assert (timed.last_iterations, timed.cut, ticks.readings) == (32, 1, 41)
+    assert timed.last_determinisations[0] == 8
+    fixed = ISMCTSPlayer(random.Random(8), determinisations=8, iterations=32)
+    assert fixed.choose_from(info) == choice and fixed.cut == 0
+    slot, attack = choice
+    assert {"slot": info.board.slots[slot], "pawn": "attack" if attack else "defense"} in game.legal_moves()
+
+
+def test_ismcts_short_of_time_plays_the_heuristics_best(ticks) -> None:
+    _game, info = _middle_game()
+    player = ISMCTSPlayer(random.Random(8), budget=Budget(3, ticks))
+    choice = player.choose_from(info)
+    assert (player.last_iterations, player.cut, player.last_determinisations[0]) == (0, 1, 3)
+    best = Evaluator(info).candidates()[0]
+    assert choice == (best.slot, best.attack)
+
+
+def test_the_arena_seats_a_lineup_in_every_order(ticks) -> None:
+    assert lineups(2, ["ismcts", "ismcts-fixed"]) == [("ismcts", "ismcts-fixed"), ("ismcts-fixed", "ismcts")]
+    match = run(2, 4, seed=3, iterations=20, progress=lambda _m: None, budget=Budget(0, ticks),
+                levels=["ismcts", "ismcts-fixed"])
+    assert match.tallies["ismcts"].games == match.tallies["ismcts-fixed"].games == 4
+    text = report(2, match, 20, Budget(0.2))
+    assert "at most 0.2 s of CPU" in text and "| ismcts-fixed | ismcts | 4 |" in text
+
+
+@pytest.mark.parametrize("argv", [["--lineup", "ismcts"], ["--lineup", *["random"] * 5], ["--slowdown", "0"]])
+def test_the_arena_refuses_a_lineup_or_slowdown_it_cannot_play(argv: list[str]) -> None:
+    with pytest.raises(SystemExit):
+        arena_main([*argv, "--games", "1"])

@@ -106,6 +106,8 @@ def test_placement_record_and_stock(pinwheel: Layout) -> None:
     assert game.pawns == {"c3": (0, PawnKind.DEFENSE)}
     assert game.pawns_left(0) == 24
     assert game.history == (placement,)
+    with pytest.raises(AttributeError):  # a record: it cannot be changed
+        placement.slot = "a9"  # type: ignore[misc]
 
 
 # -- illegal actions ----------------------------------------------------------------
@@ -154,12 +156,43 @@ def test_bad_pawn_kind(pinwheel: Layout) -> None:
 
 def test_refused_moves_change_nothing(pinwheel: Layout) -> None:
     game = new_game(pinwheel, 2)
-    game.push("a9", "attack")
-    before = game.to_json()
-    for slot, kind, player in (("a9", "attack", None), ("e5", "attack", None), ("b9", "attack", 0)):
+    play_queues(game, {0: [("b9", "defense"), ("c9", "defense"), ("d9", "defense")], 1: ["a1", "b1", "c1"]})
+
+    def state() -> tuple[Any, ...]:
+        return (game.to_json(), game.free_slots(), game.legal_moves(), game.lit, game.to_move,
+                [game.stock(seat) for seat in (0, 1)], game.history, game.pawns)
+
+    before = state()
+    for slot, kind, player in (("a1", "attack", None), ("e5", "attack", None), ("b8", "attack", 1),
+                               ("b8", "bomb", None), ("b8", "defense", None)):
         with pytest.raises(GameError):
             game.push(slot, kind, player=player)
-    assert game.to_json() == before
+        assert state() == before
+    game.push("b8", "attack")
+    game.pop()
+    assert state() == before
+
+
+@pytest.mark.parametrize(
+    ("slot", "kind", "player", "error"),
+    [
+        # Each placement breaks several rules at once: the first check in this
+        # order names the problem (turn, kind, slot, free slot, stock).
+        ("e5", "bomb", 1, NotYourTurnError),
+        ("e5", "bomb", None, IllegalMoveError),
+        ("e5", "defense", None, UnknownSlotError),
+        ("a9", "defense", None, SlotTakenError),
+        ("a8", "defense", None, NoPawnLeftError),
+    ],
+)
+def test_the_first_broken_rule_is_the_one_reported(
+    pinwheel: Layout, slot: str, kind: str, player: int | None, error: type[GameError]
+) -> None:
+    game = new_game(pinwheel, 2)
+    play_queues(game, {0: [("a9", "defense"), ("b9", "defense"), ("c9", "defense")], 1: ["a1", "b1", "c1"]})
+    with pytest.raises(GameError) as raised:
+        game.push(slot, kind, player=player)
+    assert type(raised.value) is error
 
 
 def test_game_over(pinwheel: Layout) -> None:
@@ -390,7 +423,8 @@ def test_pop_undoes_exactly(pinwheel: Layout) -> None:
         game = new_game(pinwheel, n, first=n - 1)
         snapshots = []
         while not game.is_over():
-            snapshots.append((game.to_json(), public_view(game), game.lit, game.eliminated, game.to_move))
+            snapshots.append((game.to_json(), public_view(game), game.lit, game.eliminated, game.to_move,
+                              game.free_slots(), game.legal_moves(), game.outcome()))
             game.push(rng.choice(game.free_slots()), rng.choice(game.legal_kinds()))
         final = game.history
         while snapshots:
@@ -401,6 +435,9 @@ def test_pop_undoes_exactly(pinwheel: Layout) -> None:
                 game.lit,
                 game.eliminated,
                 game.to_move,
+                game.free_slots(),
+                game.legal_moves(),
+                game.outcome(),
             ) == snapshots.pop()
         assert game.history == () and game.lit == frozenset()
         with pytest.raises(NothingToUndoError):
@@ -418,6 +455,7 @@ def test_copy_is_independent(pinwheel: Layout) -> None:
     assert clone.lit == {"S"} and clone.is_over() and clone.stock(1) == (19, 2)
     assert game.lit == frozenset() and not game.is_over() and game.to_move == 1
     assert game.stock(1) == (19, 3) and "b8" not in game.pawns and len(game.history) == 7
+    assert "b8" in game.free_slots() and "b8" not in clone.free_slots()
 
 
 def test_seats_and_lamp_owners(pinwheel: Layout) -> None:

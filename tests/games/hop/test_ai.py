@@ -6,10 +6,12 @@ import random
 
 import pytest
 
+from games.budget import Budget
 from games.exc import GameOverError
-from games.hop.ai import AI_LEVELS, GreedyPlayer, MctsPlayer, distances, evaluate
-from games.hop.arena import match
+from games.hop.ai import AI_LEVELS, GreedyPlayer, MctsPlayer, distances, evaluate, winning_action
+from games.hop.arena import main, match
 from games.hop.game import Hop
+from games.hop.rules import Phase, State
 
 
 @pytest.mark.parametrize("level", sorted(AI_LEVELS))
@@ -87,3 +89,50 @@ def test_reach_counts_tunnels_and_hops(arrange):
     game.state.place[2 * game.board.index["c3"]] = -1
     game.state.stock[0][0] = 7
     assert reach(game.state, 1, cap=10) == 8
+
+
+def _searched_position() -> State:
+    """A Master position after a few greedy moves where the search has a real choice."""
+    game = Hop.new(["a", "b"], options={"level": "master"}, seed=8)
+    greedy = GreedyPlayer(random.Random(5))
+    for _ in range(4):
+        game.push(greedy.choose(game))
+    state = game.state
+    actions = state.legal_actions()
+    assert len(actions) > 1 and (state.phase == Phase.BLOCK or winning_action(state, actions) is None)
+    return state
+
+
+def test_mcts_stops_at_its_budget_with_the_best_action_so_far(ticks) -> None:
+    state = _searched_position()
+    timed = MctsPlayer(random.Random(4), budget=Budget(25, ticks))
+    action = timed.choose_action(state.copy())
+    # One reading starts the clock, then one before each iteration: 24 ran, the 25th found it spent.
+    assert (timed.searched, timed.cut, ticks.readings) == (24, 1, 26)
+    fixed = MctsPlayer(random.Random(4), iterations=24)
+    assert fixed.choose_action(state.copy()) == action and fixed.cut == 0
+    assert action in state.legal_actions()
+
+
+def test_mcts_without_time_plays_its_best_evaluated_action(ticks) -> None:
+    state = _searched_position()
+    player = MctsPlayer(random.Random(4), budget=Budget(0, ticks))
+    action = player.choose_action(state.copy())
+    assert (player.searched, player.cut) == (0, 1)
+    assert action in state.legal_actions()
+
+
+def test_mcts_short_of_time_still_plays_a_whole_game_legally(ticks) -> None:
+    game = Hop.new(["a", "b", "c", "d"], options={"max_rounds": 4}, seed=3)
+    player = MctsPlayer(random.Random(1), budget=Budget(6, ticks))
+    while not game.is_over():
+        move = player.choose(game)
+        assert move in game.legal_moves()
+        game.push(move)
+    assert player.cut > 0 and player.searched > 0
+
+
+def test_the_arena_refuses_a_slowdown_that_is_not_positive(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["mcts", "mcts-fixed", "--slowdown", "0"])
+    assert "slowdown" in capsys.readouterr().err

@@ -8,6 +8,7 @@ from collections.abc import Callable
 import pytest
 
 import games.hypnosia  # noqa: F401  (registers the game)
+from games.budget import Budget
 from games.frame import CHANCE, ai_player, game_class
 from games.hypnosia.ai import ExpectimaxPlayer, GreedyPlayer, distances, evaluate, hit_chance, threat, turns
 from games.hypnosia.arena import main, play_game
@@ -107,3 +108,41 @@ def test_threats_count_only_the_pawns_a_unit_may_take(arrange: Arrange) -> None:
     assert threat(game.position, 0) == pytest.approx(16 / 36)
     game = arrange({"red1": "o10", "red2": "o10", "blue1": "o16", "blue2": "o12", "blue3": "o12"})
     assert threat(game.position, 0) == pytest.approx(16 / 36 + 2 * hit_chance(1 << 2))
+
+
+def _searched_position() -> Hypnosia:
+    """A two-player game after a few greedy turns, with a pawn to move and at least four distinct turns."""
+    game = Hypnosia.new(["a", "b"], seed=5)
+    greedy = GreedyPlayer(random.Random(5))
+    while True:
+        if game.to_act != CHANCE and len(turns(game.position)) >= 4 and len(game.history) > 12:
+            return game
+        game.push(greedy.choose(game))
+
+
+def test_expectimax_stops_at_its_budget_with_the_best_turn_searched(ticks) -> None:
+    game = _searched_position()
+    position = game.position
+    assert all(after.phase == Phase.ROLL for _first, after in turns(position))
+    # Each turn's expectation reads the clock before each of the 21 rolls: the budget lets three finish.
+    timed = ExpectimaxPlayer(random.Random(3), budget=Budget(1 + 3 * 21, ticks))
+    step = timed.pick(position)
+    assert timed.stats.cut == 1 and ticks.readings == 1 + 3 * 21 + 1
+    assert step == ExpectimaxPlayer(random.Random(3), width=3).pick(position)
+    assert game.step_to_move(step) in game.legal_moves()
+
+
+def test_expectimax_without_time_plays_greedys_best_turn(ticks) -> None:
+    game = _searched_position()
+    me = game.position.seat
+    player = ExpectimaxPlayer(random.Random(3), budget=Budget(0, ticks))
+    step = player.pick(game.position)
+    assert player.stats.cut == 1
+    best = max(evaluate(after, me) for _first, after in turns(game.position))
+    assert any(first == step and evaluate(after, me) == best for first, after in turns(game.position))
+
+
+def test_the_arena_refuses_a_slowdown_that_is_not_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["expectimax", "expectimax-fixed", "--slowdown", "-1"])
+    assert "slowdown" in capsys.readouterr().err

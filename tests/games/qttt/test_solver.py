@@ -13,16 +13,28 @@ from games.qttt.rules import (
     DRAW,
     PAIR_CODE,
     PAIRS,
+    SYMMETRIES,
     O,
     X,
+    board,
     canonical,
     closes_cycle,
     collapse,
+    components,
     free_squares,
+    land,
     mover,
     settle,
+    spooky_links,
 )
-from games.qttt.solver import PerfectPlay, Solver, best_for
+from games.qttt.solver import (
+    _TABLES_BY_FIRST,
+    PerfectPlay,
+    Solver,
+    best_for,
+    collapses,
+    opening_classes,
+)
 
 
 @cache
@@ -93,6 +105,56 @@ def test_the_solver_counts_nodes_and_uses_its_table() -> None:
     assert with_table.value(game.position) == without.value(game.position)
     assert 0 < with_table.stats.nodes < without.stats.nodes
     assert with_table.table_size() > 0 and without.table_size() == 0
+
+
+def settled_positions(count: int, seed: int) -> list[bytes]:
+    """Settled, unfinished positions of random games, 1 to 8 moves in."""
+    positions = []
+    for moves in range(1, 9):
+        positions += [g.position for g in random_games(count, moves, seed) if not g.pending]
+    return positions
+
+
+def test_collapses_of_a_component_are_those_of_each_square() -> None:
+    """The solver works out a component's collapses by moving the new mark
+    from square to square; each must be the collapse landing there directly."""
+    checked = 0
+    for position in settled_positions(12, seed=3):
+        links, label, cells = spooky_links(position), components(position), board(position)
+        free = free_squares(position)
+        for root in free:
+            group = [s for s in free if label[s] == label[root]]
+            if len(group) < 2 or root != group[0]:
+                continue
+            found = list(collapses(position, links, cells, root))
+            landed = [codes[-1] for codes, _ in found]
+            assert sorted(landed) == group
+            for codes, grid in found:
+                assert codes == land(position, links, codes[-1])[0]
+                assert grid == board(bytes(codes))
+                pair = next(s for s in group if s != codes[-1])
+                assert bytes(codes) == collapse(position + bytes((PAIR_CODE[codes[-1]][pair],)), codes[-1])
+                checked += 1
+    assert checked > 100
+
+
+def test_the_table_key_is_the_canonical_position() -> None:
+    """Keys are computed from the few symmetries that can give the smallest first byte."""
+    positions = settled_positions(6, seed=8)
+    positions += [bytes((s,)) + p[1:] for p in positions[:40] for s in (4, 0)]  # classical first marks
+    for position in positions:
+        key = min(position.translate(table) for table in _TABLES_BY_FIRST[position[0]])
+        assert key == canonical(position)
+    assert len(_TABLES_BY_FIRST[4]) == len(SYMMETRIES)  # the centre is fixed by every symmetry
+
+
+def test_the_first_moves_fall_into_eight_classes() -> None:
+    classes = opening_classes()
+    assert len(classes) == 8 and sorted(m for c in classes for m in c) == sorted(PAIRS)
+    for moves in classes:
+        keys = {canonical(bytes((PAIR_CODE[a][b],))) for a, b in moves}
+        assert len(keys) == 1
+    assert [(0, 8), (2, 6)] in [list(c) for c in classes]  # opposite corners
 
 
 def test_opening_positions_are_canonical_and_unfinished() -> None:
