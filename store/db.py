@@ -184,9 +184,21 @@ MIGRATIONS: list[str] = [
         note TEXT
     );
     """,
-    # 7: staff sessions kept server-side, so that a logout or a new PIN ends them (see
+    # 7: the wiring wizard's progress, so it resumes after an interruption (see store/wiring.py).
+    """
+    CREATE TABLE IF NOT EXISTS wiring_progress (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        layout TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        progress TEXT NOT NULL,
+        view TEXT NOT NULL,
+        running TEXT
+    );
+    """,
+    # 8: staff sessions kept server-side, so that a logout or a new PIN ends them (see
     # store/staff_sessions.py): the cookie carries only the session's id. Written to be applied
-    # again harmlessly, like 4 and 6.
+    # again harmlessly, like 4, 6 and 7.
     """
     CREATE TABLE IF NOT EXISTS staff_generation (
         id INTEGER PRIMARY KEY CHECK (id = 1),

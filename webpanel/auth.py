@@ -32,10 +32,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
-import os
 import re
 import secrets
-import tempfile
 import threading
 import tomllib
 from collections.abc import Callable
@@ -46,6 +44,7 @@ from flask import Response, current_app, g, redirect, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from configuration import ConfigError
+from configuration.edit import write_atomically as _atomic_write
 from store.staff_sessions import StaffSessions
 from webpanel.config import PanelSettings
 from webpanel.db import get_db
@@ -146,22 +145,6 @@ def set_panel_key(text: str, key: str, value: str) -> str:
     else:
         lines.insert(start + 1, line_for)
     return "\n".join(lines) + "\n"
-
-
-def _atomic_write(path: Path, text: str, *, mode: int, owner: tuple[int, int] | None = None) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(tmp, mode)
-        if owner is not None and (os.stat(tmp).st_uid, os.stat(tmp).st_gid) != owner:
-            # root:hautetension 0640 must stay readable by the panel's group after the edit.
-            os.chown(tmp, *owner)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def current_pin_hash() -> str:

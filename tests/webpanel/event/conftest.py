@@ -23,9 +23,7 @@ def event_settings(tmp_path: Path) -> EventSettings:
 
 @pytest.fixture
 def event_app(tmp_path: Path, event_settings: EventSettings) -> Iterator[Flask]:
-    # The tests read the English pages (French out of the box).
-    settings = make_settings(tmp_path, language="en")
-    app = create_app({"PANEL": settings, "EVENT": event_settings, "TESTING": True})
+    app = create_app({"PANEL": make_settings(tmp_path), "EVENT": event_settings, "TESTING": True})
     yield app
     close_app(app)
 
