@@ -125,11 +125,12 @@ def test_tablet_screenshot_is_not_empty(
 def test_staff_log_in_see_health_and_are_refused_the_slot_test_during_a_game(
     open_page: Any, served: Any, service: Any, page_errors: list[str]
 ) -> None:
-    page = open_page(served.url + "/staff", page_errors)
+    # Wide enough for the navigation to show its links (it folds behind Menu up to 1400 px).
+    page = open_page(served.url + "/staff", page_errors, viewport={"width": 1600, "height": 900})
     page.wait_for_selector("#login-form")
     page.fill("#pin", "000000")
     page.click("#login-form button[type=submit]")
-    expect(page.locator("#login-msg")).to_have_text("wrong PIN")
+    expect(page.locator("#login-msg")).to_have_text("Wrong PIN.")  # the wrong_pin code's text
     page.fill("#pin", PIN)
     page.click("#login-form button[type=submit]")
     page.wait_for_selector("#health-page")
