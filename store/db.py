@@ -209,6 +209,24 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (source, game_id, seat)
     );
     """,
+    # 9: staff sessions kept server-side, so that a logout or a new PIN ends them (see
+    # store/staff_sessions.py): the cookie carries only the session's id. Written to be applied
+    # again harmlessly, like 4, 6, 7 and 8.
+    """
+    CREATE TABLE IF NOT EXISTS staff_generation (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        generation INTEGER NOT NULL
+    );
+    INSERT OR IGNORE INTO staff_generation (id, generation) VALUES (1, 1);
+    CREATE TABLE IF NOT EXISTS staff_sessions (
+        id_hash TEXT PRIMARY KEY,
+        generation INTEGER NOT NULL,
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        ended_at REAL
+    );
+    CREATE INDEX IF NOT EXISTS staff_sessions_by_expiry ON staff_sessions (expires_at);
+    """,
 ]
 
 

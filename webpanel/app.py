@@ -19,8 +19,8 @@ from typing import Any
 from flask import Blueprint, Flask
 
 from store.event.settings import EventSettings
-from webpanel import csrf, db, errors, i18n, security
-from webpanel.auth import AttemptLimiter, is_staff
+from webpanel import csrf, db, errors, i18n, ids, security
+from webpanel.auth import PinChecker, is_staff, make_limiter
 from webpanel.config import PanelSettings
 from webpanel.stream import BoardFollower
 
@@ -82,9 +82,9 @@ def create_app(
 
     app.extensions["board_follower"] = BoardFollower(settings)
     app.extensions["staff_pin_hash"] = staff_pin_hash or (lambda: settings.staff_pin_hash)
-    app.extensions["staff_limiter"] = AttemptLimiter(
-        per_client=settings.login_attempts, window=settings.login_window_seconds
-    )
+    app.extensions["staff_limiter"] = make_limiter(settings)
+    app.extensions["staff_pin_checker"] = PinChecker()
+    ids.init_app(app)  # before the blueprints: their rules use the `id` converter
     errors.init_app(app)
     security.init_app(app)
     csrf.init_app(app)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template
 from flask.typing import ResponseReturnValue
 
 from games.hautetension.layout import DEFAULT_LAYOUT, load_layout
@@ -12,8 +12,9 @@ from store.commands import CommandKind
 from webpanel import csrf, openapi
 from webpanel.auth import is_staff
 from webpanel.db import board_state, service_running, submit
-from webpanel.errors import ApiError, json_object
-from webpanel.stream import BoardFollower, EventStream, sse_response
+from webpanel.errors import ApiError, bad_field, json_object
+from webpanel.openapi import sse_events
+from webpanel.stream import TOO_MANY_STREAMS, BoardFollower, EventStream, last_event_id, sse_response
 from webpanel.view import public_board
 
 bp = Blueprint("board", __name__)
@@ -59,7 +60,7 @@ def api_check_confirm() -> Response:
     body = json_object(allowed={"not_lit"}, required={"not_lit"})
     not_lit = body["not_lit"]
     if not isinstance(not_lit, list) or not all(isinstance(lamp, str) for lamp in not_lit):
-        raise ApiError(400, "not_lit must be a list of lamp names")
+        raise bad_field("not_lit", "not_lit must be a list of lamp names")
     command = submit(CommandKind.PREGAME_CHECK, {"action": "confirm", "not_lit": not_lit})
     return jsonify({"ok": True, "check": (command.result or {}).get("check")})
 
@@ -82,18 +83,16 @@ def api_events() -> Response:
     follower: BoardFollower = current_app.extensions["board_follower"]
     if not follower.try_open_stream():
         raise ApiError(
-            503, "too many live pages open: retrying shortly", headers={"Retry-After": STREAM_RETRY_AFTER}
+            503,
+            "too many live pages open: retrying shortly",
+            code=TOO_MANY_STREAMS,
+            headers={"Retry-After": STREAM_RETRY_AFTER},
         )
     return sse_response(EventStream(follower, last_event_id=last_event_id))
 
 
 def _last_event_id() -> int | None:
-    raw = request.headers.get("Last-Event-ID") or request.args.get("last_event_id")
-    if raw is None or raw == "":
-        return None
-    if not raw.isdigit() or len(raw) > 18:
-        raise ApiError(400, "Last-Event-ID must be a journal id (a whole number)")
-    return int(raw)
+    return last_event_id("last_event_id")
 
 
 _BOARD_SCHEMA = {
@@ -125,6 +124,7 @@ _BOARD_SCHEMA = {
         "scanner_faulted": {"type": "boolean"},
     },
 }
+_EVENT_ID = {"type": "string", "pattern": "^([0-9]{1,18})?$", "description": "A journal id (empty: none)"}
 openapi.add_schemas({"Board": _BOARD_SCHEMA})
 openapi.add_paths(
     {
@@ -183,24 +183,24 @@ openapi.add_paths(
                 "summary": "Server-Sent Events: `board` (id = journal id, data = Board), `service` "
                 "({running}), `reconnect` before the server ends the stream",
                 "parameters": [
-                    {
-                        "name": "Last-Event-ID",
-                        "in": "header",
-                        "required": False,
-                        "schema": {"type": "string"},
-                    },
+                    {"name": "Last-Event-ID", "in": "header", "required": False, "schema": _EVENT_ID},
                     {
                         "name": "last_event_id",
                         "in": "query",
                         "required": False,
-                        "schema": {"type": "string"},
+                        "schema": _EVENT_ID,
                         "description": "Same as the header, for clients that cannot set it",
                     },
                 ],
                 "responses": {
-                    "200": {"description": "The event stream", "content": {"text/event-stream": {}}},
-                    "400": openapi.error("Last-Event-ID is not a journal id"),
-                    "503": openapi.error("Too many open streams; retry after Retry-After seconds"),
+                    "200": {
+                        "description": "The event stream",
+                        "content": {
+                            "text/event-stream": {"schema": sse_events("board", "service", "reconnect")}
+                        },
+                    },
+                    "400": openapi.error("Last-Event-ID is not a journal id (bad_query)"),
+                    "503": openapi.error("Too many open streams; retry after Retry-After (too_many_streams)"),
                 },
             }
         },

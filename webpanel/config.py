@@ -44,7 +44,12 @@ class PanelSettings:
     secret_key_file: Path | None = None
     session_hours: float = 8.0
     login_attempts: int = 5
-    login_window_seconds: float = 60.0
+    """Wrong PINs an address (or a known staff device) may send at once; its block may send four times
+    as many. After that each try waits twice as long as the one before (webpanel/guesses.py)."""
+    login_window_seconds: float = 3600.0
+    """How long a wrong PIN counts against its address, block and device."""
+    login_max_delay_seconds: float = 900.0
+    """The longest wait between two tries of one address (block, device)."""
     secure_cookies: bool = False
     """Set when the panel is served over HTTPS (a reverse proxy) so cookies carry ``Secure``."""
     connection_limit: int = 0
@@ -87,6 +92,7 @@ class PanelSettings:
             session_hours=s.number("session_hours", cls.session_hours, above=0),
             login_attempts=s.integer("login_attempts", cls.login_attempts, minimum=1),
             login_window_seconds=s.number("login_window_seconds", cls.login_window_seconds, above=0),
+            login_max_delay_seconds=s.number("login_max_delay_seconds", cls.login_max_delay_seconds, above=0),
             secure_cookies=s.flag("secure_cookies", cls.secure_cookies),
             connection_limit=s.integer("connection_limit", cls.connection_limit, minimum=0),
             trusted_proxy=s.text("trusted_proxy", cls.trusted_proxy),

@@ -16,13 +16,17 @@ from typing import Any, TypeVar
 
 from flask import Flask, current_app, request, session
 
-from webpanel.errors import ApiError
+from webpanel.errors import ApiError, define_code
 
 HEADER = "X-CSRF-Token"
 FIELD = "csrf_token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+CSRF_FAILED = define_code(
+    "csrf_failed", "The request lacks the session's CSRF token (GET /api/session gives it)."
+)
 
 
 def token() -> str:
@@ -50,10 +54,18 @@ def _check() -> None:
     sent = request.headers.get(HEADER)
     if sent is None and request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
         sent = request.form.get(FIELD)
-    if not isinstance(expected, str) or not sent or not hmac.compare_digest(sent, expected):
+    if not isinstance(expected, str) or not sent or not _same(sent, expected):
         raise ApiError(
-            403, f"missing or wrong CSRF token: send the {HEADER} header (GET /api/session gives it)"
+            403,
+            f"missing or wrong CSRF token: send the {HEADER} header (GET /api/session gives it)",
+            code=CSRF_FAILED,
         )
+
+
+def _same(sent: str, expected: str) -> bool:
+    """Compare as bytes: ``compare_digest`` refuses str with non-ASCII characters (a header may
+    carry any Latin-1 character, a form field any character)."""
+    return hmac.compare_digest(sent.encode("utf-8", "surrogatepass"), expected.encode("utf-8"))
 
 
 def init_app(app: Flask) -> None:

@@ -24,9 +24,20 @@ from store.db import connect
 from store.event.db import connect_event
 from store.journal import BoardState, Journal
 from webpanel.config import PanelSettings
-from webpanel.errors import ApiError
+from webpanel.errors import ApiError, define_code
 
 NOT_RESPONDING = "board service not responding"
+
+SERVICE_NOT_RESPONDING = define_code(
+    "service_not_responding", "The board service did not answer in time: is it running? (see Retry-After)"
+)
+BOARD_GAME_RUNNING = define_code(
+    "board_game_running", "A game is running on the board: refused until it ends."
+)
+NO_BOARD_GAME = define_code("no_board_game", "No game is running on the board.")
+SERVICE_REFUSED = define_code(
+    "service_refused", "The board service refused the command (the error says why)."
+)
 
 log = logging.getLogger(__name__)
 
@@ -143,10 +154,10 @@ def submit(
         commands.fail(command_id, "withdrawn: " + NOT_RESPONDING)
         command = commands.get(command_id)
         if command is None or command.status is not CommandStatus.DONE:
-            raise ApiError(503, NOT_RESPONDING, headers={"Retry-After": "5"})
+            raise ApiError(503, NOT_RESPONDING, code=SERVICE_NOT_RESPONDING, headers={"Retry-After": "5"})
     if command.status is CommandStatus.FAILED:
         reason = (command.result or {}).get("error") or "the board service refused the command"
-        raise ApiError(failed_status, str(reason))
+        raise ApiError(failed_status, str(reason), code=SERVICE_REFUSED)
     return command
 
 

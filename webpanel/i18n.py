@@ -29,11 +29,12 @@ from urllib.parse import urlencode
 from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, abort, current_app, redirect, request, url_for
 from flask.typing import ResponseReturnValue
-from flask_babel import Babel, force_locale, get_locale, lazy_gettext
+from flask_babel import Babel, force_locale, get_locale
 from flask_babel.speaklater import LazyString
 from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
+from webpanel import error_texts
 from webpanel.config import LANGUAGES
 
 TRANSLATIONS = Path(__file__).parent / "translations"
@@ -47,33 +48,15 @@ LANGUAGE_NAMES = {"fr": "Français", "en": "English"}
 
 bp = Blueprint("i18n", __name__)
 
-ERROR_TEXTS: dict[str, LazyString] = {}
-"""What a page shows for an API error ``code``, by code (the API's ``error`` stays English).
-Areas add theirs with :func:`add_error_texts`."""
+ERROR_TEXTS: dict[str, LazyString] = dict(error_texts.TEXTS)
+"""What a page shows for an API error ``code``, by code (the API's ``error`` stays English): every
+code's text is in :mod:`webpanel.error_texts`; an area may add or reword with :func:`add_error_texts`."""
 
 
 def add_error_texts(texts: Mapping[str, LazyString]) -> None:
     """Register the readable text of API error codes (``lazy_gettext`` strings, so Babel extracts
     them and each page gets them in its language)."""
     ERROR_TEXTS.update(texts)
-
-
-# The errors the board, sim and staff pages meet. The codes are the API's (webpanel/errors.py);
-# a code without a text here is shown with the API's English sentence.
-add_error_texts(
-    {
-        "not_staff": lazy_gettext("Log in as staff first."),
-        "wrong_pin": lazy_gettext("Wrong PIN."),
-        "too_many_attempts": lazy_gettext("Too many wrong PINs: wait a minute, then try again."),
-        "no_pin": lazy_gettext("No staff PIN is set: set one with “hautetension staff set-pin”."),
-        "csrf": lazy_gettext("This page has expired: reload it."),
-        "game_running": lazy_gettext("A game is running: finish or abandon it first."),
-        "no_game": lazy_gettext("No game is running."),
-        "service_not_responding": lazy_gettext("The board service is not responding: try again in a moment."),
-        "not_sim": lazy_gettext("This is not the simulated board."),
-        "too_many_streams": lazy_gettext("Too many live pages are open: retrying shortly."),
-    }
-)
 
 
 def select_language() -> str:

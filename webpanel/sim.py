@@ -17,17 +17,19 @@ from games.hautetension.pawn import PawnKind
 from store.commands import CommandKind
 from webpanel import openapi
 from webpanel.db import board_state, submit
-from webpanel.errors import ApiError, json_object, require_bool
+from webpanel.errors import ApiError, bad_field, define_code, json_object, require_bool
 
 bp = Blueprint("sim", __name__)
 
 PAWN_VALUES = [kind.value for kind in PawnKind]
+NOT_SIMULATED = define_code("not_simulated", "The board service is not running the simulated board.")
+NO_SUCH_SLOT = define_code("no_such_slot", "The board has no slot of this name.")
 
 
 def _require_sim() -> None:
     state = board_state()
     if state is None or state.public.get("backend") != "sim":
-        raise ApiError(404, "the board service is not running the simulated board")
+        raise ApiError(404, "the board service is not running the simulated board", code=NOT_SIMULATED)
 
 
 @bp.get("/sim")
@@ -44,11 +46,11 @@ def place(slot: str) -> Response:
     state = board_state()
     layout = load_layout(str((state.public.get("layout") if state else None) or DEFAULT_LAYOUT))
     if slot not in layout.slot_positions:
-        raise ApiError(404, f"no slot named {slot[:16]!r} on the {layout.name} board")
+        raise ApiError(404, f"no slot named {slot[:16]!r} on the {layout.name} board", code=NO_SUCH_SLOT)
     body = json_object(allowed={"pawn"}, required={"pawn"})
     pawn = body["pawn"]
     if pawn is not None and pawn not in PAWN_VALUES:
-        raise ApiError(400, f"pawn must be one of {', '.join(PAWN_VALUES)} or null (to lift it)")
+        raise bad_field("pawn", f"pawn must be one of {', '.join(PAWN_VALUES)} or null (to lift it)")
     submit(CommandKind.SIM_SLOT, {"slot": slot, "pawn": pawn})
     # The same answer for an attack and a defense pawn: the kind stays with the hand that placed it.
     return jsonify({"ok": True, "slot": slot})

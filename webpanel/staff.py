@@ -19,13 +19,21 @@ from flask_babel import lazy_gettext
 from games.exc import GameSetupError
 from games.hautetension.handicap import MAX_HANDICAP
 from games.hautetension.seats import MAX_PLAYERS, MIN_PLAYERS
-from games.hautetension.setup import COLOURS, HEX_COLOUR, LAMPS, MAX_NAME, GameSetup
+from games.hautetension.setup import COLOURS, HEX_COLOUR, LAMPS, MAX_NAME, MAX_SEED, GameSetup
 from store.commands import CommandKind
 from store.journal import BoardState, Entry, Journal, JournalKind
 from webpanel import auth, csrf, openapi
 from webpanel.auth import staff_required
-from webpanel.db import board_state, game_running, get_db, service_running, submit
-from webpanel.errors import ApiError, json_object, require_bool
+from webpanel.db import (
+    BOARD_GAME_RUNNING,
+    NO_BOARD_GAME,
+    board_state,
+    game_running,
+    get_db,
+    service_running,
+    submit,
+)
+from webpanel.errors import BAD_QUERY, MAX_WHOLE, ApiError, define_code, json_object, query_int, require_bool
 from webpanel.view import public_board
 
 bp = Blueprint("staff", __name__)
@@ -43,6 +51,10 @@ COLOUR_NAMES = {
     "purple": lazy_gettext("purple"),
 }
 """The players' colours (games.hautetension.setup.COLOURS) as the staff's form names them."""
+
+BAD_GAME_SETUP = define_code(
+    "bad_game_setup", "The players, first player, seed or handicap cannot start a game."
+)
 
 
 # -- pages ------------------------------------------------------------------------
@@ -85,13 +97,18 @@ def journal_page() -> str:
 def api_login() -> Response:
     body = json_object(allowed={"pin"}, required={"pin"})
     auth.log_in(body["pin"])
-
-    return jsonify({"staff": True, "csrf_token": csrf.token()})
+    response = jsonify({"staff": True, "csrf_token": csrf.token()})
+    auth.remember_device(response)
+    return response
 
 
 @bp.post("/api/staff/logout")
 def api_logout() -> Response:
-    auth.log_out()
+    """End this staff session (any copy of its cookie too); ``{"everywhere": true}`` ends all of them."""
+    everywhere = False
+    if request.content_length:
+        everywhere = require_bool(json_object(allowed={"everywhere"}, required={"everywhere"}), "everywhere")
+    auth.log_out(everywhere=everywhere)
     return jsonify({"staff": False})
 
 
@@ -172,7 +189,7 @@ def api_self_test() -> Response:
 
 def _refuse_during_game(state: BoardState | None, message: str) -> None:
     if game_running(state):
-        raise ApiError(409, message)
+        raise ApiError(409, message, code=BOARD_GAME_RUNNING)
 
 
 # -- games ------------------------------------------------------------------------
@@ -185,18 +202,35 @@ def api_new_game() -> tuple[Response, int]:
         json_object(allowed={"players", "first", "seed", "handicap", "pregame_check"}, required={"players"})
     )
     if game_running(board_state()):
-        raise ApiError(409, f"{GAME_RUNNING}: abandon it first")
+        raise ApiError(409, f"{GAME_RUNNING}: abandon it first", code=BOARD_GAME_RUNNING)
     command = submit(CommandKind.NEW_GAME, payload, failed_status=422)
     return jsonify({"ok": True, "result": command.result}), 201
 
 
 def new_game_payload(body: Mapping[str, Any]) -> dict[str, Any]:
     """The NEW_GAME command for a request body (the first player drawn unless the body says), or an
-    :class:`ApiError` listing every bad field (the rules are :class:`GameSetup`'s, as the service's)."""
+    :class:`ApiError` listing every bad field (the rules are :class:`GameSetup`'s, as the service's,
+    and names in the characters the OpenAPI document lists, :data:`webpanel.openapi.NAME_BLOCKS`)."""
     try:
-        return GameSetup.from_payload(body, first="draw").to_payload()
+        payload = GameSetup.from_payload(body, first="draw").to_payload()
     except GameSetupError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, str(exc), code=BAD_GAME_SETUP) from None
+    _check_names(body.get("players"))
+    return payload
+
+
+def _check_names(players: Any) -> None:
+    if not isinstance(players, list):
+        return  # GameSetup says what is wrong
+    for index, player in enumerate(players):
+        name = player.get("name") if isinstance(player, dict) else player
+        if isinstance(name, str) and not openapi.matches_name(name, MAX_NAME):
+            raise ApiError(
+                400,
+                f"players[{index}].name must be 1 to {MAX_NAME} letters, digits, spaces, punctuation or "
+                "symbols (Latin, Greek, Cyrillic, kana, CJK or Hangul)",
+                code=BAD_GAME_SETUP,
+            )
 
 
 @bp.post("/api/staff/game/abandon")
@@ -205,7 +239,7 @@ def api_abandon() -> Response:
     if request.content_length:
         json_object(allowed=set())
     if not game_running(board_state()):
-        raise ApiError(409, "no game is running")
+        raise ApiError(409, "no game is running", code=NO_BOARD_GAME)
     submit(CommandKind.ABANDON_GAME)
     return jsonify({"ok": True})
 
@@ -231,17 +265,17 @@ def api_journal() -> Response:
     separated) and ``game`` filter."""
     order = request.args.get("order", "oldest")
     if order not in ("oldest", "newest"):
-        raise ApiError(400, "order must be oldest or newest")
-    limit = _query_int("limit", JOURNAL_PAGE, high=JOURNAL_PAGE)
+        raise ApiError(400, "order must be oldest or newest", code=BAD_QUERY, params={"name": "order"})
+    limit = query_int("limit", JOURNAL_PAGE, high=JOURNAL_PAGE)
     kinds = _query_kinds()
-    game = _query_int("game", 0) or None
+    game = query_int("game", 0) or None
+    after, before = query_int("after", 0), query_int("before", 0) or None  # each checked, used or not
     journal = Journal(get_db())
     with_private = not game_running(journal.state())
     if order == "newest":
-        before = _query_int("before", 0) or None
         entries = journal.newest(before, limit=limit, kinds=kinds, game_id=game)
     else:
-        entries = journal.tail(_query_int("after", 0), limit=limit, kinds=kinds)
+        entries = journal.tail(after, limit=limit, kinds=kinds)
         entries = [e for e in entries if game is None or e.game_id == game]
     return jsonify(
         {
@@ -263,6 +297,8 @@ def _query_kinds() -> list[JournalKind] | None:
             400,
             f"kind must be one of {', '.join(JournalKind)} (several: comma separated),"
             f" not {unknown[0][:32]!r}",
+            code=BAD_QUERY,
+            params={"name": "kind"},
         )
     return [JournalKind(name) for name in names] or None
 
@@ -347,71 +383,133 @@ def _entry(entry: Entry, with_private: bool) -> dict[str, Any]:
     return out
 
 
-def _query_int(name: str, default: int, *, high: int = 2**62) -> int:
-    raw = request.args.get(name)
-    if raw is None or raw == "":
-        return default
-    if not raw.isdigit() or len(raw) > 18 or not 0 <= int(raw) <= high:
-        raise ApiError(400, f"{name} must be a whole number from 0 to {high}")
-    return int(raw)
-
-
 # -- OpenAPI -------------------------------------------------------------------------
 
-_staff = {
-    "401": openapi.error("Not logged in as staff"),
-    "403": openapi.error("Missing or wrong CSRF token"),
-}
 _command_errors = {
     "409": openapi.error("Refused (a game is running, or the service's reason)"),
     "503": openapi.error("Board service not responding"),
 }
-_bad = {"400": openapi.error("Malformed body or field"), "415": openapi.error("Body is not JSON")}
-_csrf = [openapi.CSRF_PARAMETER]
+_name_schema = {**openapi.printable_name(MAX_NAME), "description": f"1 to {MAX_NAME} printable characters"}
 _player_schema = {
-    "type": "object",
-    "required": ["name"],
-    "additionalProperties": False,
-    "properties": {
-        "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
-        "colour": {"anyOf": [{"enum": list(COLOURS)}, {"type": "string", "pattern": HEX_COLOUR.pattern}],
-                   "description": "Default: red, blue, black, white in seat order"},
-    },
-    "description": "Names and colours are compared without case: no two players alike",
+    "anyOf": [
+        _name_schema,
+        {
+            "type": "object",
+            "required": ["name"],
+            "additionalProperties": False,
+            "properties": {
+                "name": _name_schema,
+                "colour": {
+                    "anyOf": [{"enum": list(COLOURS)}, {"type": "string", "pattern": HEX_COLOUR.pattern}],
+                    "description": "Default: red, blue, black, white in seat order",
+                },
+            },
+        },
+    ],
+    "description": "A name, or a name and a colour. Names and colours are compared without case: "
+    "no two players alike",
+}
+
+
+def _new_game_schema(players: int) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["players"],
+        "additionalProperties": False,
+        "properties": {
+            "players": {"type": "array", "minItems": players, "maxItems": players, "items": _player_schema},
+            "first": {
+                "anyOf": [{"type": "integer", "minimum": 0, "maximum": players - 1}, {"const": "draw"}],
+                "description": 'First seat, or "draw" (the default)',
+            },
+            "seed": {"type": "integer", "minimum": 0, "maximum": MAX_SEED},
+            "handicap": {
+                "anyOf": [
+                    {"type": "null"},
+                    {
+                        "type": "object",
+                        "propertyNames": {"enum": list(LAMPS)},
+                        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": MAX_HANDICAP},
+                    },
+                ],
+                "description": "Lamp -> attack pawns placed before play",
+            },
+            "pregame_check": {
+                "enum": ["ask", "skip"],
+                "description": 'Lamps checked before play ("ask", the default) or skipped',
+            },
+        },
+    }
+
+
+_KINDS_PATTERN = "^,*(?:(?:{0})(?:,+(?:{0}))*,*)?$".format("|".join(JournalKind))
+"""What _query_kinds takes: journal kinds separated by commas, empty names between them ignored
+(the kinds are lowercase words and hyphens: nothing to escape)."""
+
+_no_body = {
+    "required": False,
+    "content": {"application/json": {"schema": {"type": "object", "additionalProperties": False}}},
 }
 openapi.add_paths(
     {
         "/api/staff/login": {
             "post": {
                 "summary": "Open a staff session with the staff PIN (rate-limited)",
-                "parameters": _csrf,
+                "description": "Wrong PINs are counted per address, per address block and per staff "
+                "device, never in total: a guesser waits, nobody else (docs/webpanel.md).",
                 "requestBody": openapi.json_body(
-                    {"type": "object", "required": ["pin"], "properties": {"pin": {"type": "string"}}}
+                    {
+                        "type": "object",
+                        "required": ["pin"],
+                        "additionalProperties": False,
+                        "properties": {"pin": {"type": "string", "minLength": 1}},
+                    }
                 ),
                 "responses": {
-                    "200": openapi.json_response("Logged in"),
-                    "401": openapi.error("Wrong PIN"),
-                    "403": openapi.error("No PIN set, or missing CSRF token"),
-                    "429": openapi.error("Too many wrong PINs; see Retry-After"),
-                    **_bad,
+                    "200": openapi.json_response(
+                        "Logged in (and this device remembered: the hts_staff_device cookie)",
+                        {
+                            "type": "object",
+                            "required": ["staff", "csrf_token"],
+                            "additionalProperties": False,
+                            "properties": {"staff": {"const": True}, "csrf_token": {"type": "string"}},
+                        },
+                    ),
+                    "401": openapi.error("Wrong PIN (wrong_pin)"),
+                    "403": openapi.error("No PIN set (no_pin_set), or missing CSRF token (csrf_failed)"),
+                    "429": openapi.error(
+                        "Too many wrong PINs from this address or device (too_many_wrong_pins)"
+                    ),
+                    "500": openapi.error("The stored PIN hash is damaged (pin_hash_damaged)"),
+                    "503": openapi.error("The panel is busy checking PINs: retry (pin_check_busy)"),
                 },
             }
         },
         "/api/staff/logout": {
             "post": {
-                "summary": "End the staff session",
-                "parameters": _csrf,
-                "responses": {
-                    "200": openapi.json_response("Logged out"),
-                    "403": openapi.error("Missing CSRF token"),
+                "summary": "End the staff session (every copy of its cookie); with everywhere, every "
+                "staff session",
+                "requestBody": {
+                    "required": False,
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "required": ["everywhere"],
+                                "additionalProperties": False,
+                                "properties": {"everywhere": {"type": "boolean"}},
+                            }
+                        }
+                    },
                 },
+                "responses": {"200": openapi.json_response("Logged out")},
             }
         },
         "/api/staff/health": {
             "get": {
                 "summary": "Service heartbeat, backend health (link, scan rate, latency, faults, flicker, "
                 "references, lamp feedback) and the public board",
-                "responses": {"200": openapi.json_response("Health"), **_staff},
+                "responses": {"200": openapi.json_response("Health")},
             }
         },
         "/api/staff/slots": {
@@ -419,7 +517,6 @@ openapi.add_paths(
                 "summary": "Slot test: raw presence and conduction per slot (refused during a game)",
                 "responses": {
                     "200": openapi.json_response("Readings"),
-                    **_staff,
                     "409": openapi.error("A game is running"),
                 },
             }
@@ -427,20 +524,23 @@ openapi.add_paths(
         "/api/staff/lamp-test": {
             "post": {
                 "summary": "Light every lamp (on) or end the lamp test (refused during a game)",
-                "parameters": _csrf,
                 "requestBody": openapi.json_body(
-                    {"type": "object", "required": ["on"], "properties": {"on": {"type": "boolean"}}}
+                    {
+                        "type": "object",
+                        "required": ["on"],
+                        "additionalProperties": False,
+                        "properties": {"on": {"type": "boolean"}},
+                    }
                 ),
-                "responses": {"200": openapi.json_response("Done"), **_staff, **_bad, **_command_errors},
+                "responses": {"200": openapi.json_response("Done"), **_command_errors},
             }
         },
         "/api/staff/self-test": {
             "post": {
                 "summary": "Run the board's self-test (refused during a game)",
-                "parameters": _csrf,
+                "requestBody": _no_body,
                 "responses": {
                     "200": openapi.json_response("The self-test result"),
-                    **_staff,
                     **_command_errors,
                 },
             }
@@ -448,43 +548,11 @@ openapi.add_paths(
         "/api/staff/game": {
             "post": {
                 "summary": "Start a new game",
-                "parameters": _csrf,
                 "requestBody": openapi.json_body(
-                    {
-                        "type": "object",
-                        "required": ["players"],
-                        "additionalProperties": False,
-                        "properties": {
-                            "players": {
-                                "type": "array",
-                                "minItems": MIN_PLAYERS,
-                                "maxItems": MAX_PLAYERS,
-                                "items": _player_schema,
-                            },
-                            "first": {
-                                "anyOf": [{"type": "integer", "minimum": 0}, {"const": "draw"}],
-                                "description": 'First seat, or "draw" (the default)',
-                            },
-                            "seed": {"type": "integer", "minimum": 0},
-                            "handicap": {
-                                "type": "object",
-                                "additionalProperties": {
-                                    "type": "integer",
-                                    "minimum": 0,
-                                    "maximum": MAX_HANDICAP,
-                                },
-                            },
-                            "pregame_check": {
-                                "enum": ["ask", "skip"],
-                                "description": 'Lamps checked before play ("ask", the default) or skipped',
-                            },
-                        },
-                    }
+                    {"oneOf": [_new_game_schema(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]}
                 ),
                 "responses": {
                     "201": openapi.json_response("Started"),
-                    **_staff,
-                    **_bad,
                     **_command_errors,
                     "422": openapi.error("The service could not set up this game (its reason)"),
                 },
@@ -493,37 +561,42 @@ openapi.add_paths(
         "/api/staff/game/abandon": {
             "post": {
                 "summary": "Abandon the running game",
-                "parameters": _csrf,
-                "responses": {"200": openapi.json_response("Abandoned"), **_staff, **_command_errors},
+                "requestBody": _no_body,
+                "responses": {"200": openapi.json_response("Abandoned"), **_command_errors},
             }
         },
         "/api/staff/game/check/skip": {
             "post": {
                 "summary": "Skip the pre-game check of the game being set up (journaled as skipped)",
-                "parameters": _csrf,
-                "responses": {"200": openapi.json_response("Skipped"), **_staff, **_command_errors},
+                "requestBody": _no_body,
+                "responses": {"200": openapi.json_response("Skipped"), **_command_errors},
             }
         },
         "/api/staff/journal": {
             "get": {
                 "summary": "Read the journal (private payloads only when no game is running)",
                 "parameters": [
-                    {"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                    {
+                        "name": "after",
+                        "in": "query",
+                        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE},
+                    },
                     {
                         "name": "limit",
                         "in": "query",
                         "schema": {"type": "integer", "minimum": 0, "maximum": JOURNAL_PAGE},
                     },
-                    {"name": "before", "in": "query", "schema": {"type": "integer", "minimum": 0},
+                    {"name": "before", "in": "query",
+                     "schema": {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE},
                      "description": "With order=newest: entries below this id"},
                     {"name": "order", "in": "query", "schema": {"enum": ["oldest", "newest"]}},
-                    {"name": "kind", "in": "query", "schema": {"type": "string"},
+                    {"name": "kind", "in": "query", "schema": {"type": "string", "pattern": _KINDS_PATTERN},
                      "description": "One or several journal kinds, comma separated"},
-                    {"name": "game", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                    {"name": "game", "in": "query",
+                     "schema": {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE}},
                 ],
                 "responses": {
                     "200": openapi.json_response("Entries"),
-                    **_staff,
                     "400": openapi.error("Bad query"),
                 },
             }
@@ -532,7 +605,7 @@ openapi.add_paths(
             "get": {
                 "summary": "Each slot's faults over the last hour and its flicker count (the health page's "
                 "drawing)",
-                "responses": {"200": openapi.json_response("Fault history by slot"), **_staff},
+                "responses": {"200": openapi.json_response("Fault history by slot")},
             }
         },
         "/api/staff/journal/export": {
@@ -540,7 +613,6 @@ openapi.add_paths(
                 "summary": "The whole journal as JSON Lines (a download)",
                 "responses": {
                     "200": {"description": "JSON Lines", "content": {"application/x-ndjson": {}}},
-                    **_staff,
                 },
             }
         },

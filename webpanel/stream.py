@@ -25,15 +25,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Response
+from flask import Response, request
 
 from store.db import connect
 from webpanel.config import PanelSettings
+from webpanel.errors import define_code, whole_number
 from webpanel.view import public_board
 
 log = logging.getLogger(__name__)
 
 RETRY_MS = 1000
+TOO_MANY_STREAMS = define_code(
+    "too_many_streams", "Too many live pages are open: retry after Retry-After seconds."
+)
 """What the browser waits before reconnecting when a stream ends."""
 
 
@@ -225,3 +229,11 @@ class EventStream(CountedStream):
                 sent_running = snap.running
         # Ending is routine: the browser reconnects after ``retry`` and resumes from its last id.
         yield sse("reconnect", json.dumps({"after_ms": RETRY_MS}))
+
+
+def last_event_id(query: str) -> int | None:
+    """Where a stream resumes: ``Last-Event-ID`` or the *query* parameter (empty: from now on), each
+    a whole number when given."""
+    sent = (("Last-Event-ID", request.headers.get("Last-Event-ID")), (query, request.args.get(query)))
+    found = [whole_number(raw, name) for name, raw in sent if raw]
+    return found[0] if found else None

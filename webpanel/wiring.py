@@ -24,14 +24,18 @@ from store.commands import WIRING_ACTIONS, CommandKind
 from store.wiring import WiringProgress
 from webpanel import openapi
 from webpanel.auth import staff_required
-from webpanel.db import board_state, game_running, get_db, service_running, submit
-from webpanel.errors import ApiError, json_object
+from webpanel.db import BOARD_GAME_RUNNING, board_state, game_running, get_db, service_running, submit
+from webpanel.errors import ApiError, bad_field, json_object
 
 bp = Blueprint("wiring", __name__)
 
 DURING_GAME = "the wiring wizard is refused while a game is running: it reads raw slot readings"
 LIVE_S = 5.0
 """A wizard whose row was written this recently is running (its runner writes it every 2 s at least)."""
+MIN_HOLD_S, MAX_HOLD_S = 0.02, 5.0
+"""How long the contacts must stay still, at least and at most (``start``'s ``hold``): the wizard's
+own range (hardware.wiring_session.HOLD_RANGE, which the panel may not import), checked here so
+that the API refuses what its document refuses."""
 IN_SERVICE = "board service"
 """Who runs the wizard, when the board service does (``store.wiring``'s ``running``)."""
 
@@ -47,7 +51,7 @@ def wiring_page() -> str:
 def api_wiring() -> Response:
     state = board_state()
     if game_running(state):
-        raise ApiError(409, DURING_GAME)
+        raise ApiError(409, DURING_GAME, code=BOARD_GAME_RUNNING)
     record = WiringProgress(get_db()).load()
     running = service_running(state)
     # Whoever runs the wizard writes its row every few seconds at least: an older one was left behind.
@@ -67,17 +71,19 @@ def api_wiring() -> Response:
 def api_wiring_action() -> Response:
     body = json_object(allowed={"action", "slot", "restart", "hold"}, required={"action"})
     action = body["action"]
-    if action not in WIRING_ACTIONS:
-        raise ApiError(400, f"action must be one of {', '.join(WIRING_ACTIONS)}")
+    if not isinstance(action, str) or action not in WIRING_ACTIONS:
+        raise bad_field("action", f"action must be one of {', '.join(WIRING_ACTIONS)}")
     if "slot" in body and not isinstance(body["slot"], str):
-        raise ApiError(400, "slot must be a slot name")
+        raise bad_field("slot", "slot must be a slot name")
     if "restart" in body and not isinstance(body["restart"], bool):
-        raise ApiError(400, "restart must be true or false")
+        raise bad_field("restart", "restart must be true or false")
     hold = body.get("hold")
-    if "hold" in body and (isinstance(hold, bool) or not isinstance(hold, int | float)):
-        raise ApiError(400, "hold must be a number of seconds")
+    if "hold" in body and (
+        isinstance(hold, bool) or not isinstance(hold, int | float) or not MIN_HOLD_S <= hold <= MAX_HOLD_S
+    ):
+        raise bad_field("hold", f"hold must be a number of seconds from {MIN_HOLD_S} to {MAX_HOLD_S}")
     if action != "stop" and game_running(board_state()):
-        raise ApiError(409, DURING_GAME)
+        raise ApiError(409, DURING_GAME, code=BOARD_GAME_RUNNING)
     command = submit(CommandKind.WIRING, dict(body))
     return jsonify({"ok": True, "result": command.result})
 
@@ -93,29 +99,26 @@ openapi.add_paths({
                        "(refused during a game)",
             "responses": {
                 "200": openapi.json_response("The wizard"),
-                "401": openapi.error("Not logged in as staff"),
-                "409": openapi.error("A game is running"),
+                "409": openapi.error("A game is running (board_game_running)"),
             },
         },
         "post": {
             "summary": "Start (or resume), stop, redo a slot, leave out channels closed on the empty board, "
                        "or forget the progress",
-            "parameters": [openapi.CSRF_PARAMETER],
             "requestBody": openapi.json_body(_schema({
                 "action": {"enum": list(WIRING_ACTIONS)},
                 "slot": {"type": "string", "description": "redo: the slot to learn again"},
                 "restart": {"type": "boolean", "description": "start: forget the saved progress"},
-                "hold": {"type": "number", "minimum": 0.02, "maximum": 5,
+                "hold": {"type": "number", "minimum": MIN_HOLD_S, "maximum": MAX_HOLD_S,
                          "description": "start: seconds the contacts must stay still (default 0.5)"},
             })),
             "responses": {
                 "200": openapi.json_response("Done: the wizard's view"),
-                "400": openapi.error("Malformed body or field"),
-                "401": openapi.error("Not logged in as staff"),
-                "403": openapi.error("Missing or wrong CSRF token"),
-                "409": openapi.error("Refused (a game is running, or the service's reason)"),
-                "415": openapi.error("Body is not JSON"),
-                "503": openapi.error("Board service not responding"),
+                "409": openapi.error(
+                    "Refused: a game is running (board_game_running), or the service's reason "
+                    "(service_refused)"
+                ),
+                "503": openapi.error("Board service not responding (service_not_responding)"),
             },
         },
     },

@@ -17,7 +17,7 @@ def register(subparsers: Any) -> None:
         help="set the staff PIN (stored as a salted scrypt hash)",
         description="Set the staff PIN. With a configuration file, its hash goes to [panel] staff_pin_hash "
         "there; without one, to staff-pin.hash next to the database. The panel reads it at "
-        "each login: no restart needed.",
+        "each login: no restart needed. Every staff session opened before ends.",
     )
     set_pin.add_argument("--config", help="configuration file to write the hash into")
     set_pin.add_argument("--db", help="database file (locates staff-pin.hash without a configuration file)")
@@ -41,19 +41,18 @@ def set_pin_command(args: argparse.Namespace) -> int:
     from webpanel.auth import PinError, hash_pin, write_pin_hash_file, write_pin_hash_to_config
     from webpanel.config import PanelSettings
 
+    database: Path | None = None
+
     try:
         config = load_config(args.config)
         settings = PanelSettings.from_config(config)
         pin_hash = hash_pin(_read_pin(args.pin_stdin))
+        database = Path(args.db) if args.db else settings.database
         if config.path is not None:
             write_pin_hash_to_config(config.path, pin_hash)
             where = f"{config.path} ([panel] staff_pin_hash)"
         else:
-            path = (
-                settings.staff_pin_path
-                if not args.db
-                else Path(args.db).parent / settings.staff_pin_path.name
-            )
+            path = settings.staff_pin_path if not args.db else database.parent / settings.staff_pin_path.name
             write_pin_hash_file(path, pin_hash)
             where = str(path)
     except (PinError, ValueError, ConfigError) as exc:
@@ -63,4 +62,31 @@ def set_pin_command(args: argparse.Namespace) -> int:
         print(f"hautetension staff set-pin: cannot write the PIN ({exc})", file=sys.stderr)
         return 1
     print(f"staff PIN set in {where}", file=sys.stderr)
+    return _end_staff_sessions(database)
+
+
+def _end_staff_sessions(database: Path) -> int:
+    """End every staff session opened with the old PIN (after the new hash is written: see
+    store/staff_sessions.py)."""
+    import sqlite3
+
+    from store.db import connect
+    from store.staff_sessions import StaffSessions
+
+    if not database.exists():
+        return 0  # no database yet, so no session to end (and none is made for it)
+    try:
+        conn = connect(database)
+        try:
+            StaffSessions(conn).end_all()
+        finally:
+            conn.close()
+    except (sqlite3.Error, OSError) as exc:
+        print(
+            f"hautetension staff set-pin: the PIN is set, but the staff sessions opened before could not "
+            f"be ended in {database} ({exc}): they last until they expire",
+            file=sys.stderr,
+        )
+        return 1
+    print("every staff session opened before has ended", file=sys.stderr)
     return 0

@@ -129,3 +129,42 @@ def test_a_pin_set_while_the_panel_runs_works_at_the_next_login(
         assert configured_pin_hash(config) == ""
     finally:
         close_app(app)
+
+
+def test_cli_set_pin_ends_the_staff_sessions_in_the_database(tmp_path: Path, monkeypatch: Any,
+                                                             capsys: Any) -> None:
+    from store.db import connect
+    from store.staff_sessions import StaffSessions
+
+    database = tmp_path / "h.db"
+    conn = connect(database)
+    sessions = StaffSessions(conn)
+    before = sessions.open(hours=8, generation=sessions.generation())
+    config = tmp_path / "config.toml"
+    config.write_text(f'[store]\npath = "{database}"\n')
+    monkeypatch.setattr("sys.stdin", io.StringIO("482915\n"))
+    assert main(["staff", "set-pin", "--config", str(config), "--pin-stdin"]) == 0
+    assert not sessions.is_live(before)
+    assert "every staff session opened before has ended" in capsys.readouterr().err
+    conn.close()
+
+
+def test_cli_set_pin_makes_no_database_where_there_is_none(tmp_path: Path, monkeypatch: Any) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[store]\npath = "{tmp_path / "later" / "h.db"}"\n')
+    monkeypatch.setattr("sys.stdin", io.StringIO("482915\n"))
+    assert main(["staff", "set-pin", "--config", str(config), "--pin-stdin"]) == 0
+    assert not (tmp_path / "later").exists()
+
+
+def test_cli_set_pin_says_when_the_sessions_could_not_be_ended(tmp_path: Path, monkeypatch: Any,
+                                                              capsys: Any) -> None:
+    database = tmp_path / "h.db"
+    database.write_bytes(b"not a database, but a file in its place" * 100)
+    config = tmp_path / "config.toml"
+    config.write_text(f'[store]\npath = "{database}"\n')
+    monkeypatch.setattr("sys.stdin", io.StringIO("482915\n"))
+    assert main(["staff", "set-pin", "--config", str(config), "--pin-stdin"]) == 1
+    err = capsys.readouterr().err
+    assert "the PIN is set" in err and "could not be ended" in err
+    assert "staff_pin_hash" in config.read_text()

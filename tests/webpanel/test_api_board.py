@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Any
 
@@ -104,7 +105,7 @@ def test_openapi_documents_every_api_route(client: Any, app: Flask) -> None:
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/api/"):
             continue
-        path = rule.rule.replace("<", "{").replace(">", "}")
+        path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)  # <id:game_id> is {game_id}
         for method in rule.methods - {"HEAD", "OPTIONS"}:
             assert (path, method.lower()) in documented, f"{method} {path} is not in openapi.json"
 

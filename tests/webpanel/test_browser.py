@@ -130,7 +130,7 @@ def test_staff_log_in_see_health_and_are_refused_the_slot_test_during_a_game(
     page.wait_for_selector("#login-form")
     page.fill("#pin", "000000")
     page.click("#login-form button[type=submit]")
-    expect(page.locator("#login-msg")).to_have_text("wrong PIN")
+    expect(page.locator("#login-msg")).to_have_text("Wrong PIN.")  # the wrong_pin code's text
     page.fill("#pin", PIN)
     page.click("#login-form button[type=submit]")
     page.wait_for_selector("#health-page")

@@ -279,3 +279,26 @@ def test_the_catalogue_in_the_page_cannot_end_its_block(monkeypatch: pytest.Monk
         assert _script_catalogue(html)["errors"]["x"] == "</script><script>alert(1)</script>"
     finally:
         i18n._catalogue_json.cache_clear()
+
+
+def test_every_api_error_code_has_a_page_text_and_every_text_is_a_code(app: Flask) -> None:
+    """A page shows an error by its code (errorText): a code the API answers without a text would
+    show the English sentence on a French page, and a text for a code the API never sends is a guess."""
+    import webpanel.event.api
+    import webpanel.table  # noqa: F401  # the event server's and the board's event codes too
+    from webpanel.errors import CODES
+
+    assert sorted(set(CODES) - set(i18n.ERROR_TEXTS)) == [], "API codes without a page text"
+    assert sorted(set(i18n.ERROR_TEXTS) - set(CODES)) == [], "page texts for codes the API does not have"
+
+
+def test_every_error_text_reaches_the_pages_in_french(client: FlaskClient) -> None:
+    from webpanel.errors import CODES
+
+    french = _script_catalogue(client.get("/board").get_data(as_text=True))["errors"]
+    english = _script_catalogue(client.get("/board?lang=en").get_data(as_text=True))["errors"]
+    for code in CODES:
+        assert french[code] and french[code] != english[code], code
+    assert french["too_many_wrong_pins"] == (
+        "Trop de codes incorrects\u00a0: attendez %(retry_after)s\u00a0s, puis réessayez."
+    )

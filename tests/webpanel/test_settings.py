@@ -11,7 +11,7 @@ import pytest
 
 from configuration import ConfigError, ConfigFile
 from tests.webpanel.helpers import make_settings
-from webpanel.auth import AttemptLimiter, PinError, check_new_pin, set_panel_key
+from webpanel.auth import PinError, check_new_pin, set_panel_key
 from webpanel.config import PanelSettings
 from webpanel.security import SecretKeyError, load_or_create_secret_key
 
@@ -106,19 +106,3 @@ def test_set_panel_key_keeps_every_other_line() -> None:
         "board": {"x": 1},
         "panel": {"k": "v"},
     }
-
-
-def test_attempt_limiter_window() -> None:
-    now = [0.0]
-    limiter = AttemptLimiter(per_client=2, window=60, clock=lambda: now[0])
-    limiter.failed("a")
-    assert limiter.retry_after("a") == 0
-    limiter.failed("a")
-    assert limiter.retry_after("a") == 61 and limiter.retry_after("b") == 0
-    now[0] = 30
-    assert limiter.retry_after("a") == 31
-    now[0] = 60.5
-    assert limiter.retry_after("a") == 0
-    for client in "bcdefghi":  # many addresses: the total limit (4 x 2) holds them all back
-        limiter.failed(client)
-    assert limiter.retry_after("z") > 0

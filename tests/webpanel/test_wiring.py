@@ -103,19 +103,29 @@ def test_start_steer_and_stop_the_wizard_of_the_board_service(staff: Api, board:
     ({"action": "redo", "slot": 9}, "slot must be a slot name"),
     ({"action": "start", "restart": "yes"}, "restart must be true or false"),
     ({"action": "start", "hold": "long"}, "hold must be a number of seconds"),
+    ({"action": "start", "hold": 10}, "hold must be a number of seconds from 0.02 to 5.0"),
+    ({"action": ["start"]}, "action must be one of"),
     ({"action": "start", "colour": "red"}, "colour"),
     ({}, "action"),
 ])
 def test_bad_requests_are_refused_and_change_nothing(staff: Api, board: Board, body: Any, error: str) -> None:
     response = staff.post("/api/staff/wiring", body)
     assert response.status_code == 400 and error in response.get_json()["error"]
+    assert response.get_json()["code"] in {"bad_field", "unknown_fields", "missing_fields"}
     assert wizard(staff)["running"] is None
+
+
+def test_the_panel_takes_the_wizards_own_hold_range() -> None:
+    from hardware.wiring_session import HOLD_RANGE
+    from webpanel.wiring import MAX_HOLD_S, MIN_HOLD_S
+
+    assert (MIN_HOLD_S, MAX_HOLD_S) == HOLD_RANGE
 
 
 def test_refused_during_a_game_as_the_slot_test_is(staff: Api, board: Board) -> None:
     assert staff.post("/api/staff/game", {"players": [{"name": "Ana"}, {"name": "Ben"}]}).status_code == 201
     for response in (staff.get("/api/staff/wiring"), staff.post("/api/staff/wiring", {"action": "start"})):
-        assert response.status_code == 409
+        assert response.status_code == 409 and response.get_json()["code"] == "board_game_running"
         assert response.get_json()["error"] == (
             "the wiring wizard is refused while a game is running: it reads raw slot readings")
     assert staff.post("/api/staff/wiring", {"action": "stop"}).status_code == 200

@@ -7,19 +7,38 @@ from typing import Any
 from flask import Response, current_app, jsonify
 
 from store.event.assignments import AssignmentError, Assignments
-from store.event.boards import BoardNotFoundError, Boards
+from store.event.boards import MAX_LABEL, BoardNotFoundError, Boards
 from store.event.results import ResultNotFoundError, Results, ResultStateError
 from store.tournaments import TournamentNotFoundError
 from webpanel import openapi
 from webpanel.auth import staff_required
 from webpanel.db import get_db
-from webpanel.errors import ApiError, json_object
+from webpanel.errors import MAX_WHOLE, NOT_FOUND, ApiError, bad_field, define_code, json_object, query_int
 from webpanel.event import present
-from webpanel.event.blueprint import actor, bp, requested_tournament
+from webpanel.event.blueprint import actor, bp
 from webpanel.event.follow import ChangeStream, EventFollower
-from webpanel.stream import sse_response
+from webpanel.ids import path_id
+from webpanel.stream import TOO_MANY_STREAMS, sse_response
+from webpanel.tournaments.views import TOURNAMENT_NOT_FOUND
 
 RESULT_ACTIONS = ("confirm", "use-board", "dismiss")
+
+BOARD_NOT_FOUND = define_code("board_not_found", "The event has not heard from a board of this id.")
+BAD_LABEL = define_code(
+    "bad_label",
+    f"A board's label is 1 to {MAX_LABEL} letters, digits, spaces, punctuation or symbols, not only spaces.",
+)
+LABEL_BLOCKS = (*openapi.NAME_BLOCKS, (0x2010, 0x205E))
+"""A label's characters: a player's name's (openapi.NAME_BLOCKS) and the general punctuation
+(dashes, quotes, bullets: "Table 2 — by the window")."""
+ASSIGNMENT_NOT_FOUND = define_code("assignment_not_found", "No table assignment has this id.")
+ASSIGNMENT_REFUSED = define_code(
+    "assignment_refused",
+    "The tables cannot go to boards so: no round made yet, the table has its result, a game of it "
+    "started, or the board is not accepted into the event.",
+)
+RESULT_NOT_FOUND = define_code("result_not_found", "No board sent a result for this game.")
+RESULT_STATE = define_code("result_state", "The result is not in a state this action applies to.")
 
 
 @bp.get("/api/event/boards")
@@ -35,31 +54,36 @@ def api_boards() -> Response:
 @staff_required
 def api_accept(board: str) -> Response:
     body = json_object(allowed={"label"}, required={"label"})
-    if not isinstance(body["label"], str):
-        raise ApiError(400, "label must be a string")
+    label = body["label"]
+    if not isinstance(label, str):
+        raise bad_field("label", "label must be a string")
+    if not openapi.matches_name(label, MAX_LABEL, LABEL_BLOCKS):
+        raise ApiError(422, f"a label is 1 to {MAX_LABEL} letters, digits, spaces, punctuation or symbols, "
+                            "like “Table 3”", code=BAD_LABEL)
     try:
-        accepted = Boards(get_db()).accept(board, body["label"], actor=actor())
+        accepted = Boards(get_db()).accept(board, label, actor=actor())
     except BoardNotFoundError as exc:
-        raise ApiError(404, str(exc)) from None
+        raise ApiError(404, str(exc), code=BOARD_NOT_FOUND) from None
     except ValueError as exc:
-        raise ApiError(422, str(exc)) from None
+        raise ApiError(422, str(exc), code=BAD_LABEL) from None
     return jsonify(present.board_view(accepted, None, with_live=False))
 
 
 @bp.get("/api/event/wall")
 def api_wall() -> Response:
-    return jsonify(present.wall_view(get_db(), requested_tournament()))
+    return jsonify(present.wall_view(get_db(), query_int("t", 0) or None))
 
 
 @bp.get("/api/event/stream")
 def api_stream() -> Response:
     follower: EventFollower = current_app.extensions["event_follower"]
     if not follower.try_open_stream():
-        raise ApiError(503, "too many live pages open: retrying shortly", headers={"Retry-After": "5"})
+        raise ApiError(503, "too many live pages open: retrying shortly", code=TOO_MANY_STREAMS,
+                       headers={"Retry-After": "5"})
     return sse_response(ChangeStream(follower))
 
 
-@bp.post("/api/event/tournaments/<int:tid>/assignments")
+@bp.post("/api/event/tournaments/<id:tid>/assignments")
 @staff_required
 def api_assign(tid: int) -> tuple[Response, int]:
     """Propose boards for the current round's tables that have none, and send them to the boards."""
@@ -67,9 +91,9 @@ def api_assign(tid: int) -> tuple[Response, int]:
     try:
         assignments = Assignments(get_db()).assign_round(tid)
     except TournamentNotFoundError as exc:
-        raise ApiError(404, str(exc)) from None
+        raise ApiError(404, str(exc), code=TOURNAMENT_NOT_FOUND) from None
     except AssignmentError as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, str(exc), code=ASSIGNMENT_REFUSED) from None
     return jsonify([_assignment(a) for a in assignments]), 201
 
 
@@ -80,13 +104,16 @@ def api_move(assignment: str) -> Response:
     body = json_object(allowed={"board"}, required={"board"})
     board = body["board"]
     if board is not None and not isinstance(board, str):
-        raise ApiError(400, "board must be a board id or null")
+        raise bad_field("board", "board must be a board id or null")
+    assignments = Assignments(get_db())
+    if assignments.get(assignment) is None:
+        raise ApiError(404, f"no table assignment {assignment[:40]!r}", code=ASSIGNMENT_NOT_FOUND)
     try:
-        moved = Assignments(get_db()).move(assignment, board)
+        moved = assignments.move(assignment, board)
     except BoardNotFoundError as exc:
-        raise ApiError(404, str(exc)) from None
+        raise ApiError(404, str(exc), code=BOARD_NOT_FOUND) from None
     except AssignmentError as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, str(exc), code=ASSIGNMENT_REFUSED) from None
     return jsonify([_assignment(a) for a in moved])
 
 
@@ -96,7 +123,7 @@ def api_results() -> Response:
     return jsonify([r.to_json() for r in Results(get_db()).all()])
 
 
-@bp.post("/api/event/results/<int:game>/<action>")
+@bp.post("/api/event/results/<id:game>/<action>")
 @staff_required
 def api_result_action(game: int, action: str) -> Response:
     """Staff on a board's result: confirm it for the players, take the board's result over a hand entry,
@@ -111,11 +138,12 @@ def api_result_action(game: int, action: str) -> Response:
         elif action == "dismiss":
             result = results.dismiss(game, actor=actor())
         else:
-            raise ApiError(404, f"no such action {action[:20]!r} (one of {', '.join(RESULT_ACTIONS)})")
+            raise ApiError(404, f"no such action {action[:20]!r} (one of {', '.join(RESULT_ACTIONS)})",
+                           code=NOT_FOUND)
     except ResultNotFoundError as exc:
-        raise ApiError(404, str(exc)) from None
+        raise ApiError(404, str(exc), code=RESULT_NOT_FOUND) from None
     except ResultStateError as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, str(exc), code=RESULT_STATE) from None
     return jsonify(result.to_json())
 
 
@@ -156,9 +184,21 @@ _BOARD_SCHEMA = {
         "table": {"type": ["object", "null"], "description": "The table it plays now: round, table"},
     },
 }
-_ID = {"in": "path", "required": True, "schema": {"type": "string"}}
-_INT = {"in": "path", "required": True, "schema": {"type": "integer"}}
-openapi.add_schemas({"EventBoard": _BOARD_SCHEMA})
+_ID = {"in": "path", "required": True, "schema": {"type": "string", "pattern": "^[^/]+$"}}
+_ASSIGNMENT_SCHEMA = {
+    "type": "object",
+    "required": ["id", "tournament", "round", "table", "board", "done"],
+    "properties": {
+        "id": {"type": "string"},
+        "tournament": {"type": "integer"},
+        "round": {"type": "integer"},
+        "table": {"type": "integer"},
+        "board": {"type": ["string", "null"], "description": "The board that plays the table (null: none)"},
+        "done": {"type": "boolean", "description": "The table has its result"},
+    },
+}
+_ASSIGNMENTS = {"type": "array", "items": {"$ref": "#/components/schemas/EventAssignment"}}
+openapi.add_schemas({"EventBoard": _BOARD_SCHEMA, "EventAssignment": _ASSIGNMENT_SCHEMA})
 openapi.add_paths(
     {
         "/api/event/boards": {
@@ -174,15 +214,22 @@ openapi.add_paths(
         "/api/event/boards/{board}": {
             "post": {
                 "summary": "Accept a board into the event with a label (or change its label)",
-                "parameters": [{"name": "board", **_ID}, openapi.CSRF_PARAMETER],
+                "parameters": [{"name": "board", **_ID}],
                 "requestBody": openapi.json_body(
-                    {"type": "object", "required": ["label"], "properties": {"label": {"type": "string"}}}
+                    {
+                        "type": "object",
+                        "required": ["label"],
+                        "additionalProperties": False,
+                        "properties": {"label": openapi.printable_name(MAX_LABEL, LABEL_BLOCKS)},
+                    }
                 ),
                 "responses": {
                     "200": openapi.json_response("The board", {"$ref": "#/components/schemas/EventBoard"}),
-                    "401": openapi.error("Staff only"),
-                    "404": openapi.error("The event never heard from that board"),
-                    "422": openapi.error("A label that cannot be used"),
+                    "404": openapi.error("The event never heard from that board (board_not_found)"),
+                    "422": openapi.error(
+                        f"A label that cannot be used: only spaces, longer than {MAX_LABEL} characters, or "
+                        "a character outside the ones the label's pattern lists (bad_label)"
+                    ),
                 },
             }
         },
@@ -191,9 +238,18 @@ openapi.add_paths(
                 "summary": "The wall display: every accepted board live (public views), the standings, the"
                 " round's tables and where each stands, the next round's proposal",
                 "parameters": [
-                    {"name": "t", "in": "query", "required": False, "schema": {"type": "integer"}}
+                    {
+                        "name": "t",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE},
+                        "description": "The tournament to show (0 or none: the event's own choice)",
+                    }
                 ],
-                "responses": {"200": openapi.json_response("The wall")},
+                "responses": {
+                    "200": openapi.json_response("The wall"),
+                    "400": openapi.error("t is not a whole number (bad_query)"),
+                },
             }
         },
         "/api/event/stream": {
@@ -201,7 +257,9 @@ openapi.add_paths(
                 "summary": "Server-Sent Events: `change` ({version}) whenever the event changes",
                 "responses": {
                     "200": {"description": "The event stream", "content": {"text/event-stream": {}}},
-                    "503": openapi.error("Too many open streams; retry after Retry-After seconds"),
+                    "503": openapi.error(
+                        "Too many open streams; retry after Retry-After seconds (too_many_streams)"
+                    ),
                 },
             }
         },
@@ -209,32 +267,36 @@ openapi.add_paths(
             "post": {
                 "summary": "Give the current round's tables to boards (proposed: label order, online boards"
                 " first) and send each board its table",
-                "parameters": [{"name": "tid", **_INT}, openapi.CSRF_PARAMETER],
+                "parameters": [path_id("tid")],
                 "requestBody": openapi.json_body({"type": "object", "additionalProperties": False}),
                 "responses": {
-                    "201": openapi.json_response("The round's assignments"),
-                    "401": openapi.error("Staff only"),
-                    "404": openapi.error("No such tournament"),
-                    "409": openapi.error("No round made yet"),
+                    "201": openapi.json_response("The round's assignments", _ASSIGNMENTS),
+                    "404": openapi.error("No such tournament (tournament_not_found)"),
+                    "409": openapi.error("No round made yet (assignment_refused)"),
                 },
             }
         },
         "/api/event/assignments/{assignment}": {
             "post": {
                 "summary": "Move a table to another board (two tables swap boards) or to none",
-                "parameters": [{"name": "assignment", **_ID}, openapi.CSRF_PARAMETER],
+                "parameters": [{"name": "assignment", **_ID}],
                 "requestBody": openapi.json_body(
                     {
                         "type": "object",
                         "required": ["board"],
+                        "additionalProperties": False,
                         "properties": {"board": {"type": ["string", "null"]}},
                     }
                 ),
                 "responses": {
-                    "200": openapi.json_response("The round's assignments"),
-                    "401": openapi.error("Staff only"),
-                    "404": openapi.error("No such board"),
-                    "409": openapi.error("A game of either table has started, or the table has its result"),
+                    "200": openapi.json_response("The round's assignments", _ASSIGNMENTS),
+                    "404": openapi.error(
+                        "No such assignment or board (assignment_not_found, board_not_found)"
+                    ),
+                    "409": openapi.error(
+                        "A game of either table has started, the table has its result, or the board is "
+                        "not accepted (assignment_refused)"
+                    ),
                 },
             }
         },
@@ -243,8 +305,9 @@ openapi.add_paths(
                 "summary": "Every result the boards sent: waiting, confirmed, entered, clash, refused,"
                 " dismissed",
                 "responses": {
-                    "200": openapi.json_response("The results"),
-                    "401": openapi.error("Staff only"),
+                    "200": openapi.json_response(
+                        "The results", {"type": "array", "items": {"type": "object"}}
+                    )
                 },
             }
         },
@@ -253,21 +316,24 @@ openapi.add_paths(
                 "summary": "confirm (for the players), use-board (correct the table with the board's result"
                 " after a clash) or dismiss (keep the tournament as it is)",
                 "parameters": [
-                    {"name": "game", **_INT},
+                    path_id("game"),
                     {
                         "name": "action",
                         "in": "path",
                         "required": True,
                         "schema": {"type": "string", "enum": list(RESULT_ACTIONS)},
                     },
-                    openapi.CSRF_PARAMETER,
                 ],
                 "requestBody": openapi.json_body({"type": "object", "additionalProperties": False}),
                 "responses": {
                     "200": openapi.json_response("The result"),
-                    "401": openapi.error("Staff only"),
-                    "404": openapi.error("No such action, or no result from a board for that game"),
-                    "409": openapi.error("The result is not in a state that action applies to"),
+                    "404": openapi.error(
+                        "No such action (not_found), or no result from a board for that game "
+                        "(result_not_found)"
+                    ),
+                    "409": openapi.error(
+                        "The result is not in a state that action applies to (result_state)"
+                    ),
                 },
             }
         },

@@ -88,7 +88,7 @@ def accept_board(board: str) -> ResponseReturnValue:
     return _back(requested_tournament())
 
 
-@bp.post("/event/tournaments/<int:tid>/rounds")
+@bp.post("/event/tournaments/<id:tid>/rounds")
 @staff_required
 def make_round(tid: int) -> ResponseReturnValue:
     """One click: make the next round and send each of its tables to a board."""
@@ -111,7 +111,7 @@ def make_round(tid: int) -> ResponseReturnValue:
     return _back(tid)
 
 
-@bp.post("/event/tournaments/<int:tid>/assignments")
+@bp.post("/event/tournaments/<id:tid>/assignments")
 @staff_required
 def assign(tid: int) -> ResponseReturnValue:
     try:
@@ -136,7 +136,7 @@ def move(assignment: str) -> ResponseReturnValue:
     return _back(tid)
 
 
-@bp.post("/event/results/<int:game>/<action>")
+@bp.post("/event/results/<id:game>/<action>")
 @staff_required
 def result_action(game: int, action: str) -> ResponseReturnValue:
     results = Results(get_db())

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from flask import Flask
 
-from webpanel.auth import AttemptLimiter
-
 # The route modules, each adding its routes to the blueprint and its paths to the API description.
 # Named here, and only here: no route module registers another as a side effect of an import.
 from webpanel.lobby import (  # noqa: F401
@@ -27,7 +25,7 @@ from webpanel.lobby import (  # noqa: F401
 from webpanel.lobby.blueprint import bp, lobby_settings
 from webpanel.lobby.cache import GameCache
 from webpanel.lobby.runner import AiRunner
-from webpanel.lobby.seats import GUESSES_PER_MINUTE
+from webpanel.lobby.seats import make_guess_limiter
 
 
 def init_app(app: Flask) -> None:
@@ -37,7 +35,7 @@ def init_app(app: Flask) -> None:
     app.extensions["lobby_ai"] = AiRunner(app.config["PANEL"].database, games=games,
                                           workers=settings.computer_workers,
                                           thinking_seconds=settings.thinking_seconds)
-    app.extensions["lobby_guesses"] = AttemptLimiter(per_client=GUESSES_PER_MINUTE, window=60.0)
+    app.extensions["lobby_guesses"] = make_guess_limiter()
 
 
 __all__ = ["bp", "init_app"]

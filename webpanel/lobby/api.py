@@ -24,6 +24,7 @@ from games.exc import GameError, GameOverError, IllegalMoveError
 from games.frame import AI_LEVELS, CHANCE, GAMES, BadOptionsError, DigitalGame, UnknownGameError
 from store.db import connect
 from store.games import (
+    ENDED_WORDS,
     OPEN,
     GameEndedError,
     GameNotFoundError,
@@ -37,23 +38,52 @@ from store.games import (
     TooManyGamesError,
 )
 from webpanel.auth import is_staff
-from webpanel.errors import ApiError, json_object, require_int
+from webpanel.errors import ApiError, bad_field, json_object, require_int, whole_number
 from webpanel.lobby.blueprint import bp, games, lobby_settings, runner, store
 from webpanel.lobby.cache import LoadedGame
 from webpanel.lobby.clock import watch_game
+from webpanel.lobby.codes import (
+    BAD_OPTIONS,
+    BAD_SEATS,
+    CODE_NOT_FOUND,
+    COMPUTER_TURN,
+    ENDED_CODES,
+    GAME_MOVED_ON,
+    GAME_NOT_FOUND,
+    GAME_OVER,
+    HOST_ONLY,
+    ILLEGAL_MOVE,
+    LOBBY_FULL,
+    NO_HOT_SEAT,
+    NO_SEAT,
+    NO_SUCH_POSITION,
+    NOT_HOST,
+    NOT_YOUR_TURN,
+    SEAT_TAKEN,
+    TOO_MANY_GAMES_HERE,
+    UNKNOWN_GAME,
+)
 from webpanel.lobby.names import default_seat_name
 from webpanel.lobby.runner import computer_to_act, dice_entered, settle_chance
 from webpanel.lobby.seats import (
     Caller,
-    check_guessing,
     client_address,
+    guess,
     host_cookie,
     identify,
+    right_guess,
     seat_cookie,
     set_token_cookie,
-    wrong_guess,
 )
-from webpanel.stream import RETRY_MS, BoardFollower, CountedStream, sse, sse_response
+from webpanel.stream import (
+    RETRY_MS,
+    TOO_MANY_STREAMS,
+    BoardFollower,
+    CountedStream,
+    last_event_id,
+    sse,
+    sse_response,
+)
 
 MAX_NAME = 40
 MAX_SEED = 2**32 - 1
@@ -68,14 +98,11 @@ def known_games() -> dict[str, type[DigitalGame]]:
     return dict(sorted(GAMES.items()))
 
 
-def load_game(raw_id: str) -> LoadedGame:
+def load_game(game_id: int) -> LoadedGame:
     """The game as stored now (from memory when this version is loaded already), or 404.
 
     A game nobody touched for ``[lobby] expire_idle_hours`` ends as expired when it is looked at.
     """
-    if not raw_id.isdigit() or len(raw_id) > 18:
-        raise ApiError(404, f"there is no game {raw_id!r}", code="game_not_found")
-    game_id = int(raw_id)
     try:
         loaded = games().load(store(), game_id)
         idle_since = time.time() - lobby_settings().expire_idle_seconds
@@ -83,12 +110,23 @@ def load_game(raw_id: str) -> LoadedGame:
                 and store().expire_idle(before=idle_since, game_id=game_id):
             loaded = games().load(store(), game_id)
     except GameNotFoundError as exc:
-        raise ApiError(404, str(exc), code="game_not_found") from None
+        raise ApiError(404, str(exc), code=GAME_NOT_FOUND) from None
     return loaded
 
 
-def load_record(raw_id: str) -> GameRecord:
-    return load_game(raw_id).record
+def load_record(game_id: int) -> GameRecord:
+    return load_game(game_id).record
+
+
+def game_ended(status: str) -> ApiError:
+    """The refusal of a move, join or abandon in a game that ended (over, abandoned, expired)."""
+    return ApiError(409, ENDED_WORDS.get(status, "the game is not running"),
+                    code=ENDED_CODES.get(status, GAME_OVER))
+
+
+def ended_since(game_id: int) -> ApiError:
+    """:func:`game_ended` for a game that ended while the request was being answered."""
+    return game_ended(store().head(game_id).status)
 
 
 def cached_json(loaded: LoadedGame, key: Hashable, build: Callable[[DigitalGame], Any]) -> Response:
@@ -214,36 +252,36 @@ def summary_json(record: GameRecord) -> dict[str, Any]:
 def _seat_specs(game_name: str, raw: Any) -> list[SeatSpec]:
     cls = known_games()[game_name]
     if not isinstance(raw, list):
-        raise ApiError(400, "seats must be a list of {kind, level, name}", code="bad_seats")
+        raise ApiError(400, "seats must be a list of {kind, level, name}", code=BAD_SEATS)
     if not cls.min_players <= len(raw) <= cls.max_players:
         low, high = cls.min_players, cls.max_players
         span = f"{low}-{high}" if low != high else str(low)
-        raise ApiError(400, f"{game_name} is played by {span} players, not {len(raw)}", code="bad_seats")
+        raise ApiError(400, f"{game_name} is played by {span} players, not {len(raw)}", code=BAD_SEATS)
     levels = AI_LEVELS.get(game_name, {})
     specs = []
     for number, seat in enumerate(raw):
         where = f"seat {number}"
         if not isinstance(seat, dict):
-            raise ApiError(400, f"{where} must be an object {{kind, level, name}}", code="bad_seats")
+            raise ApiError(400, f"{where} must be an object {{kind, level, name}}", code=BAD_SEATS)
         unknown = sorted(set(seat) - {"kind", "level", "name"})
         if unknown:
-            raise ApiError(400, f"{where}: unknown field(s): {', '.join(unknown)}", code="bad_seats")
+            raise ApiError(400, f"{where}: unknown field(s): {', '.join(unknown)}", code=BAD_SEATS)
         kind = seat.get("kind")
         if kind not in ("human", "ai"):
-            raise ApiError(400, f"{where}: kind must be \"human\" or \"ai\"", code="bad_seats")
+            raise ApiError(400, f"{where}: kind must be \"human\" or \"ai\"", code=BAD_SEATS)
         level = seat.get("level")
         if kind == "ai":
-            if level not in levels:
+            if not isinstance(level, str) or level not in levels:
                 known = ", ".join(levels) or "none"
-                raise ApiError(400, f"{where}: the computer level must be one of {known}", code="bad_seats")
+                raise ApiError(400, f"{where}: the computer level must be one of {known}", code=BAD_SEATS)
         elif level is not None:
-            raise ApiError(400, f"{where}: a human seat has no level", code="bad_seats")
+            raise ApiError(400, f"{where}: a human seat has no level", code=BAD_SEATS)
         name = seat.get("name")
         if name is None or name == "":
             name = default_seat_name(kind, level, number)
         if not isinstance(name, str) or len(name.strip()) == 0 or len(name) > MAX_NAME:
             raise ApiError(400, f"{where}: the name must be text of 1 to {MAX_NAME} characters",
-                           code="bad_seats")
+                           code=BAD_SEATS)
         specs.append(SeatSpec(kind=kind, name=name.strip(), level=level))
     return specs
 
@@ -253,28 +291,28 @@ def api_create() -> Response:
     body = json_object(allowed={"game", "seats", "options", "seed", "hot_seat"}, required={"game", "seats"})
     name = body["game"]
     if not isinstance(name, str) or name not in known_games():
-        raise ApiError(400, f"unknown game {name!r} (known: {', '.join(known_games())})", code="unknown_game")
+        raise ApiError(400, f"unknown game {name!r} (known: {', '.join(known_games())})", code=UNKNOWN_GAME)
     specs = _seat_specs(name, body["seats"])
     options = body.get("options", {})
     if not isinstance(options, dict):
-        raise ApiError(400, "options must be a JSON object", code="bad_options")
+        raise ApiError(400, "options must be a JSON object", code=BAD_OPTIONS)
     seed = body.get("seed")
     if seed is not None:
         seed = require_int(seed, "seed", low=0, high=MAX_SEED)
     hot_seat = body.get("hot_seat", False)
     if not isinstance(hot_seat, bool):
-        raise ApiError(400, "hot_seat must be true or false", code="bad_request")
+        raise bad_field("hot_seat", "hot_seat must be true or false")
     if hot_seat and known_games()[name].hidden_information:
         raise ApiError(400, f"{name} hides each seat's secrets: it cannot be played hot seat, "
-                            "join the seats from phones or tablets", code="no_hot_seat")
+                            "join the seats from phones or tablets", code=NO_HOT_SEAT)
     try:
         game = known_games()[name].new([s.name for s in specs], options=options, seed=seed)
         settle_chance(game)
     except (BadOptionsError, UnknownGameError) as exc:
-        code = "unknown_game" if isinstance(exc, UnknownGameError) else "bad_options"
+        code = UNKNOWN_GAME if isinstance(exc, UnknownGameError) else BAD_OPTIONS
         raise ApiError(400, str(exc), code=code) from None
     except GameError as exc:
-        raise ApiError(400, f"cannot start this game: {exc}", code="bad_options") from None
+        raise ApiError(400, f"cannot start this game: {exc}", code=BAD_OPTIONS) from None
     record, host_token = create_game(game, specs, hot_seat=hot_seat)
     poke_if_computer(record, game.to_act)
     return created_response(record, game, host_token, url_for("lobby.api_game", game_id=record.id))
@@ -295,8 +333,8 @@ def create_game(game: DigitalGame, specs: list[SeatSpec], *, hot_seat: bool,
         return games_store.create(game, specs, hot_seat=hot_seat, creator=client_address(), limits=limits)
     except TooManyGamesError as exc:
         if exc.per_device:
-            raise ApiError(429, str(exc), code="too_many_games_here") from None
-        raise ApiError(503, str(exc), code="too_many_games", headers={"Retry-After": "60"}) from None
+            raise ApiError(429, str(exc), code=TOO_MANY_GAMES_HERE) from None
+        raise ApiError(503, str(exc), code=LOBBY_FULL, headers={"Retry-After": "60"}) from None
 
 
 def created_response(record: GameRecord, game: DigitalGame, host_token: str, location: str,
@@ -325,51 +363,53 @@ def api_list() -> Response:
     return jsonify({"games": listed, "catalogue": catalogue})
 
 
-@bp.get("/api/games/<game_id>")
-def api_game(game_id: str) -> Response:
+@bp.get("/api/games/<id:game_id>")
+def api_game(game_id: int) -> Response:
     loaded = load_game(game_id)
     record = loaded.record
     caller = identify(record)
     poke_if_computer(record, loaded.answer("to_act", lambda game: game.to_act))
-    at = request.args.get("at")
-    if at is None:
+    raw_at = request.args.get("at")
+    if raw_at is None:
         return state_response(loaded, caller)
     # Replay: the position after the first `at` moves, as this caller may see it.
-    if not at.isdigit() or int(at) > record.moves:
-        raise ApiError(400, f"at must be a move count from 0 to {record.moves}", code="no_such_position")
-    return state_response(loaded, caller, at=int(at))
+    at = whole_number(raw_at, "at")
+    if at > record.moves:
+        raise ApiError(404, f"there is no position after {at} moves: the game has {record.moves}",
+                       code=NO_SUCH_POSITION)
+    return state_response(loaded, caller, at=at)
 
 
 # -- playing --------------------------------------------------------------------------------
 
 
-@bp.post("/api/games/<game_id>/moves")
-def api_move(game_id: str) -> Response:
+@bp.post("/api/games/<id:game_id>/moves")
+def api_move(game_id: int) -> Response:
     loaded = load_game(game_id)
     record = loaded.record
     body = json_object(allowed={"move", "version"}, required={"move"})
     caller = identify(record)
     if not record.is_open():
-        raise ApiError(409, record.ended_because(), code="game_over")
+        raise game_ended(record.status)
     expected = body.get("version")
     if expected is not None and require_int(expected, "version", low=0, high=2**62) != record.version:
         raise ApiError(409, f"the game moved on (version {record.version}, not {expected}): reload it",
-                       code="game_moved_on")
+                       code=GAME_MOVED_ON)
     game = loaded.copy()
     _check_turn(record, game, caller)
     try:
         game.push(body["move"])
         settle_chance(game)
     except GameOverError as exc:
-        raise ApiError(409, str(exc), code="game_over") from None
+        raise ApiError(409, str(exc), code=GAME_OVER) from None
     except IllegalMoveError as exc:
-        raise ApiError(422, f"illegal move: {exc}", code="illegal_move") from None
+        raise ApiError(422, f"illegal move: {exc}", code=ILLEGAL_MOVE) from None
     try:
         record = store().save(record.id, game, expected_version=record.version)
     except StaleGameError as exc:
-        raise ApiError(409, str(exc), code="game_moved_on") from None
-    except GameEndedError as exc:
-        raise ApiError(409, str(exc), code="game_over") from None
+        raise ApiError(409, str(exc), code=GAME_MOVED_ON) from None
+    except GameEndedError:
+        raise ended_since(record.id) from None
     poke_if_computer(record, game.to_act)
     return jsonify(game_json(record, game, caller))
 
@@ -377,7 +417,7 @@ def api_move(game_id: str) -> Response:
 def _check_turn(record: GameRecord, game: DigitalGame, caller: Caller) -> None:
     to_act = game.to_act
     if to_act is None:
-        raise ApiError(409, "the game is over", code="game_over")
+        raise ApiError(409, "the game is over", code=GAME_OVER)
     acting = record.seats[to_act] if 0 <= to_act < len(record.seats) else None
     if caller.acts_for(record, to_act) or enters_dice(record, game, caller):
         return
@@ -385,35 +425,36 @@ def _check_turn(record: GameRecord, game: DigitalGame, caller: Caller) -> None:
     if to_act == CHANCE:
         whose = "the roll of another seat"  # entered dice: the rolling seat or the display enters them
     if acting is not None and acting.is_ai:
-        raise ApiError(409, f"not your turn: the computer plays {whose}", code="computer_turn")
+        raise ApiError(409, f"not your turn: the computer plays {whose}", code=COMPUTER_TURN)
     if caller.seat is not None:
-        raise ApiError(409, f"not your turn: {whose} is to play", code="not_your_turn")
+        raise ApiError(409, f"not your turn: {whose} is to play", code=NOT_YOUR_TURN)
     if record.hot_seat:
-        raise ApiError(403, "only the display that created this hot-seat game plays it", code="host_only")
-    raise ApiError(403, "you hold no seat in this game: join one with its code first", code="no_seat")
+        raise ApiError(403, "only the display that created this hot-seat game plays it", code=HOST_ONLY)
+    raise ApiError(403, "you hold no seat in this game: join one with its code first", code=NO_SEAT)
 
 
-@bp.post("/api/games/<game_id>/join")
-def api_join(game_id: str) -> Response:
+@bp.post("/api/games/<id:game_id>/join")
+def api_join(game_id: int) -> Response:
     record = load_record(game_id)
     body = json_object(allowed={"code"}, required={"code"})
     code = body["code"]
     if not isinstance(code, str) or not code or len(code) > 32:
-        raise ApiError(400, "code must be the seat's join code (text)", code="code_not_found")
+        raise bad_field("code", "code must be the seat's join code (text)")
     if not record.is_open():
-        raise ApiError(409, record.ended_because(), code="game_over")
+        raise game_ended(record.status)
     caller = identify(record)
-    check_guessing()
+    attempt = guess()
     try:
         seat, token = store().join(record.id, code.strip().lower(), held_token=caller.seat_token)
     except JoinError as exc:
-        unknown = "does not open" in str(exc)
-        if unknown:
-            wrong_guess()
-        code = "code_not_found" if unknown else "seat_taken"
-        raise ApiError(404 if unknown else 409, str(exc), code=code) from None
-    except GameEndedError as exc:
-        raise ApiError(409, str(exc), code="game_over") from None
+        if "does not open" in str(exc):
+            raise ApiError(404, str(exc), code=CODE_NOT_FOUND) from None
+        right_guess(attempt)  # the code was right: the seat is taken, or this device holds one
+        raise ApiError(409, str(exc), code=SEAT_TAKEN) from None
+    except GameEndedError:
+        right_guess(attempt)  # the code was right (or the game would not have been looked at)
+        raise ended_since(record.id) from None
+    right_guess(attempt)
     loaded = games().load(store(), record.id)
     caller = Caller(seat=seat, host=caller.host, seat_token=token)
     payload = loaded.read(lambda game: game_json(loaded.record, game, caller))
@@ -424,19 +465,19 @@ def api_join(game_id: str) -> Response:
     return response
 
 
-@bp.post("/api/games/<game_id>/abandon")
-def api_abandon(game_id: str) -> Response:
+@bp.post("/api/games/<id:game_id>/abandon")
+def api_abandon(game_id: int) -> Response:
     """The host gives the game up: it ends without a result, and stops counting as open."""
     record = load_record(game_id)
     caller = identify(record)
     if not caller.host:
-        raise ApiError(403, "only the display that created this game may abandon it", code="host_only")
+        raise ApiError(403, "only the display that created this game may abandon it", code=NOT_HOST)
     if not record.is_open():
-        raise ApiError(409, record.ended_because(), code="game_over")
+        raise game_ended(record.status)
     try:
         store().abandon(record.id)
-    except GameEndedError as exc:
-        raise ApiError(409, str(exc), code="game_over") from None
+    except GameEndedError:
+        raise ended_since(record.id) from None
     loaded = games().load(store(), record.id)
     return jsonify(loaded.read(lambda game: game_json(loaded.record, game, caller)))
 
@@ -485,17 +526,12 @@ class GameStream(CountedStream):
         yield sse("reconnect", json.dumps({"after_ms": RETRY_MS}))
 
 
-@bp.get("/api/games/<game_id>/events")
-def api_events(game_id: str) -> Response:
+@bp.get("/api/games/<id:game_id>/events")
+def api_events(game_id: int) -> Response:
     record = load_record(game_id)
-    raw = request.headers.get("Last-Event-ID") or request.args.get("since")
-    last: int | None = None
-    if raw:
-        if not raw.isdigit() or len(raw) > 18:
-            raise ApiError(400, "Last-Event-ID must be a game version (a whole number)", code="bad_request")
-        last = int(raw)
+    last = last_event_id("since")
     follower: BoardFollower = current_app.extensions["board_follower"]
     if not follower.try_open_stream():
-        raise ApiError(503, "too many live pages open: retrying shortly", code="too_many_streams",
+        raise ApiError(503, "too many live pages open: retrying shortly", code=TOO_MANY_STREAMS,
                        headers={"Retry-After": "2"})
     return sse_response(GameStream(follower, record.id, last_version=last))

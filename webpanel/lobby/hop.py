@@ -24,6 +24,7 @@ from webpanel.errors import ApiError
 from webpanel.lobby.api import cached_json, load_game
 from webpanel.lobby.apidoc import GAME_ID, HOST_TOKEN, SEAT_TOKEN
 from webpanel.lobby.blueprint import bp
+from webpanel.lobby.codes import WRONG_GAME_KIND
 from webpanel.lobby.seats import identify
 from webpanel.openapi import error, json_response
 
@@ -184,14 +185,14 @@ openapi.add_schemas({
 })
 
 
-@bp.get("/api/games/<game_id>/hop/moves")
-def api_hop_moves(game_id: str) -> Response:
+@bp.get("/api/games/<id:game_id>/hop/moves")
+def api_hop_moves(game_id: int) -> Response:
     """The legal moves with their energy change, for the caller who may move now (else ``null``)."""
     loaded = load_game(game_id)
     record = loaded.record
     caller = identify(record)  # a token that is not this game's is refused, as everywhere
     if record.game != Hop.name:
-        raise ApiError(404, f"game {record.id} is not |Hop>", code="wrong_game_kind")
+        raise ApiError(404, f"game {record.id} is not |Hop>", code=WRONG_GAME_KIND)
     to_act = loaded.answer("to_act", lambda game: game.to_act)
     may_move = record.is_open() and caller.acts_for(record, to_act)
     # |Hop> hides nothing: the answer depends only on whether the caller may move now.

@@ -23,6 +23,7 @@ from webpanel.errors import ApiError
 from webpanel.lobby.api import cached_json, load_game
 from webpanel.lobby.apidoc import GAME_ID, HOST_TOKEN, SEAT_TOKEN
 from webpanel.lobby.blueprint import bp
+from webpanel.lobby.codes import WRONG_GAME_KIND
 from webpanel.lobby.seats import identify
 from webpanel.openapi import error, json_response
 
@@ -60,7 +61,7 @@ def rollers(game: Hypnosia) -> list[int | None]:
 
 def page_data(game: DigitalGame, version: int) -> dict[str, Any]:
     if not isinstance(game, Hypnosia):
-        raise ApiError(404, f"game {game.name!r} is not Hypnosia", code="wrong_game_kind")
+        raise ApiError(404, f"game {game.name!r} is not Hypnosia", code=WRONG_GAME_KIND)
     return {
         "version": version,
         "board": load_board(game.options["board"]).to_dict(),
@@ -70,12 +71,12 @@ def page_data(game: DigitalGame, version: int) -> dict[str, Any]:
     }
 
 
-@bp.get("/api/games/<game_id>/hypnosia")
-def api_hypnosia(game_id: str) -> Response:
+@bp.get("/api/games/<id:game_id>/hypnosia")
+def api_hypnosia(game_id: int) -> Response:
     loaded = load_game(game_id)
     identify(loaded.record)  # a token sent that is not this game's is refused, as everywhere
     if loaded.record.game != Hypnosia.name:
-        raise ApiError(404, f"game {loaded.record.game!r} is not Hypnosia", code="wrong_game_kind")
+        raise ApiError(404, f"game {loaded.record.id} is not Hypnosia", code=WRONG_GAME_KIND)
     return cached_json(loaded, "hypnosia", lambda game: page_data(game, loaded.record.version))
 
 

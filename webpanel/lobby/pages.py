@@ -23,7 +23,7 @@ from webpanel.lobby.api import known_games
 from webpanel.lobby.blueprint import bp, lobby_settings, store
 from webpanel.lobby.names import RULES, names_json, seat_name, title
 from webpanel.lobby.options import form_options
-from webpanel.lobby.seats import check_guessing, wrong_guess
+from webpanel.lobby.seats import guess, right_guess
 
 BOARDS = Path(__file__).parent / "templates" / "lobby" / "boards"
 
@@ -41,7 +41,7 @@ def lobby_page() -> str:
                            rules=RULES)
 
 
-@bp.get("/games/<int:game_id>")
+@bp.get("/games/<id:game_id>")
 def game_page(game_id: int) -> str:
     try:
         record = store().get(game_id)
@@ -55,13 +55,13 @@ def game_page(game_id: int) -> str:
 def _find_code(code: str) -> tuple[int, int]:
     """The (game, seat) of a join code, or 404; wrong codes count as guesses (429 when too many)."""
     try:
-        check_guessing()
+        attempt = guess()
     except ApiError as exc:
         abort(Response(exc.message, status=429, headers=exc.headers, mimetype="text/plain"))
     found = store().find_code(code.lower()) if len(code) <= 32 else None
     if found is None:
-        wrong_guess()
         abort(404)
+    right_guess(attempt)
     return found
 
 

@@ -14,18 +14,31 @@ from dataclasses import dataclass
 from flask import Response, current_app, request
 
 from store.games import GameRecord
-from webpanel.auth import AttemptLimiter
 from webpanel.errors import ApiError
+from webpanel.guesses import Attempt, GuessLimiter, GuessPolicy, TooManyGuesses
+from webpanel.lobby.codes import TOO_MANY_WRONG_CODES, WRONG_TOKEN
 
 SEAT_HEADER = "X-Seat-Token"
 HOST_HEADER = "X-Host-Token"
 COOKIE_DAYS = 2
-GUESSES_PER_MINUTE = 10
-"""Wrong join codes and tokens a client may send per minute before it must wait."""
+GUESSES_AT_ONCE = 10
+"""Wrong join codes and tokens an address may send before each must wait (1 s, 2 s, 4 s, … at most
+a minute); its address block (/24, /64: the event's Wi-Fi) may send ten times as many, so that one
+guesser does not slow the players down. A join code is one of 36**6: a guesser at this pace finds
+none in years (docs/games-lobby.md)."""
+GUESS_WINDOW = 3600.0
+MAX_GUESS_DELAY = 60.0
 
 
-def guesses() -> AttemptLimiter:
-    value: AttemptLimiter = current_app.extensions["lobby_guesses"]
+def make_guess_limiter() -> GuessLimiter:
+    return GuessLimiter(
+        address=GuessPolicy(free=GUESSES_AT_ONCE, window=GUESS_WINDOW, max_delay=MAX_GUESS_DELAY),
+        block=GuessPolicy(free=10 * GUESSES_AT_ONCE, window=GUESS_WINDOW, max_delay=MAX_GUESS_DELAY),
+    )
+
+
+def guesses() -> GuessLimiter:
+    value: GuessLimiter = current_app.extensions["lobby_guesses"]
     return value
 
 
@@ -34,16 +47,18 @@ def client_address() -> str:
     return request.remote_addr or "unknown"
 
 
-def check_guessing() -> None:
-    """Refuse a client that sent too many wrong codes or tokens lately (they are guessing)."""
-    wait = guesses().retry_after(client_address())
-    if wait:
-        raise ApiError(429, f"too many wrong join codes or tokens: try again in {wait} s",
-                       code="too_many_wrong_codes", headers={"Retry-After": str(wait)})
+def guess() -> Attempt:
+    """Count a guess (a join code or a token) before it is checked, or refuse a client that must wait."""
+    try:
+        return guesses().attempt(client_address())
+    except TooManyGuesses as exc:
+        raise ApiError(429, f"too many wrong join codes or tokens: try again in {exc.retry_after} s",
+                       code=TOO_MANY_WRONG_CODES, headers={"Retry-After": str(exc.retry_after)},
+                       params={"retry_after": exc.retry_after}) from None
 
 
-def wrong_guess() -> None:
-    guesses().failed(client_address())
+def right_guess(attempt: Attempt) -> None:
+    guesses().forgive(attempt)
 
 
 def seat_cookie(game_id: int) -> str:
@@ -86,14 +101,12 @@ def identify(record: GameRecord) -> Caller:
     """
     header_seat = request.headers.get(SEAT_HEADER)
     header_host = request.headers.get(HOST_HEADER)
-    if header_seat is not None or header_host is not None:
-        check_guessing()
+    attempt = guess() if header_seat is not None or header_host is not None else None
     seat: int | None = None
     if header_seat is not None:
         seat = record.seat_of(header_seat)
         if seat is None:
-            wrong_guess()
-            raise ApiError(403, "this seat token does not belong to this game", code="wrong_token")
+            raise ApiError(403, "this seat token does not belong to this game", code=WRONG_TOKEN)
         seat_token: str | None = header_seat
     else:
         # A cookie left from an old game (or a wiped database) simply makes a spectator.
@@ -103,11 +116,12 @@ def identify(record: GameRecord) -> Caller:
             seat_token = None
     if header_host is not None:
         if not record.is_host(header_host):
-            wrong_guess()
-            raise ApiError(403, "this host token does not belong to this game", code="wrong_token")
+            raise ApiError(403, "this host token does not belong to this game", code=WRONG_TOKEN)
         host = True
     else:
         host = record.is_host(request.cookies.get(host_cookie(record.id)))
+    if attempt is not None:
+        right_guess(attempt)
     return Caller(seat=seat, host=host, seat_token=seat_token)
 
 

@@ -30,19 +30,16 @@ from webpanel import openapi
 from webpanel.auth import staff_required
 from webpanel.db import get_db
 from webpanel.errors import ApiError, json_object
+from webpanel.ids import path_id
 from webpanel.lobby.api import create_game, created_response
 from webpanel.lobby.blueprint import bp, lobby_settings
+from webpanel.lobby.codes import BAD_OPTIONS, LAYOUT_NOT_FOUND, NOT_A_TABLE, TABLE_BEING_PLAYED
 from webpanel.lobby.seats import host_cookie, set_token_cookie
 from webpanel.openapi import CSRF_PARAMETER, error, json_body, json_response
+from webpanel.tournaments.views import RESULT_EXISTS, TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
 
 TABLE_OPTIONS = {"turn_timer", "default_action", "layout"}
 """What staff may choose for a table's game; seats, first player and handicap come from the table."""
-
-
-def _number(raw: str, what: str) -> int:
-    if not raw.isdigit() or len(raw) > 18:
-        raise ApiError(404, f"there is no {what} {raw!r}")
-    return int(raw)
 
 
 def create_table_game(tid: int, number: int, table: int, chosen: dict[str, Any]) -> tuple[Any, Any, str]:
@@ -51,26 +48,29 @@ def create_table_game(tid: int, number: int, table: int, chosen: dict[str, Any])
     try:
         tournament = Tournaments(conn).load(tid)
         seated = tournament.round(number).table(table)
-    except (TournamentNotFoundError, TournamentError) as exc:
-        raise ApiError(404, str(exc)) from None
+    except TournamentNotFoundError as exc:
+        raise ApiError(404, str(exc), code=TOURNAMENT_NOT_FOUND) from None
+    except TournamentError as exc:
+        raise ApiError(404, str(exc), code=TABLE_NOT_FOUND) from None
     if tournament.result(number, table) is not None:
-        raise ApiError(409, f"round {number} table {table} already has a result")
+        raise ApiError(409, f"round {number} table {table} already has a result", code=RESULT_EXISTS)
     links = TournamentTables(conn)
     running = links.running_game(tid, number, table)
     if running is not None:
-        raise ApiError(409, f"round {number} table {table} is being played as digital game {running}")
+        raise ApiError(409, f"round {number} table {table} is being played as digital game {running}",
+                       code=TABLE_BEING_PLAYED)
     names = [tournament.names[p] for p in seated.seats]
     # The table's handicap is per lamp of its seats; the digital game gives seats their default lamps.
     lamps = default_lamps(len(names))
     handicap = {lamps[i]: seated.handicap.get(lamp, 0) for i, lamp in enumerate(seated.lamps)}
     timer = chosen.get("turn_timer", 0)
     if isinstance(timer, float) and not math.isfinite(timer):
-        raise ApiError(400, "turn_timer is a number of seconds (0: none)")
+        raise ApiError(400, "turn_timer is a number of seconds (0: none)", code=BAD_OPTIONS)
     options = {**chosen, "first": seated.first, "handicap": handicap}
     try:
         game = game_class("hautetension").new(names, options=options)
     except BadOptionsError as exc:
-        raise ApiError(400, str(exc)) from None
+        raise ApiError(400, str(exc), code=BAD_OPTIONS) from None
     # Staff may open more tables than a device's share of the lobby, but not more than the lobby holds.
     limits = OpenGameLimits(total=lobby_settings().max_open_games, per_device=None)
     record, host_token = create_game(game, [SeatSpec(kind="human", name=n) for n in names], hot_seat=False,
@@ -79,19 +79,17 @@ def create_table_game(tid: int, number: int, table: int, chosen: dict[str, Any])
     return record, game, host_token
 
 
-@bp.post("/api/tournaments/<raw_tid>/rounds/<raw_round>/tables/<raw_table>/digital")
+@bp.post("/api/tournaments/<id:tid>/rounds/<id:number>/tables/<id:table>/digital")
 @staff_required
-def api_table_game(raw_tid: str, raw_round: str, raw_table: str) -> Response:
+def api_table_game(tid: int, number: int, table: int) -> Response:
     """Create the digital Haute-Tension game of a tournament table (staff)."""
-    tid, number = _number(raw_tid, "tournament"), _number(raw_round, "round")
-    table = _number(raw_table, "table")
     body = json_object(allowed=TABLE_OPTIONS)
     record, game, host_token = create_table_game(tid, number, table, body)
     return created_response(record, game, host_token, url_for("lobby.game_page", game_id=record.id),
                             tournament={"id": tid, "round": number, "table": table})
 
 
-@bp.post("/tournaments/<int:tid>/rounds/<int:number>/tables/<int:table>/digital")
+@bp.post("/tournaments/<id:tid>/rounds/<id:number>/tables/<id:table>/digital")
 @staff_required
 def table_game_form(tid: int, number: int, table: int) -> ResponseReturnValue:
     """The table page's button: create the game, then show it (with its QR codes) on this device."""
@@ -112,12 +110,12 @@ def table_game_form(tid: int, number: int, table: int) -> ResponseReturnValue:
     return redirect(url_for("tournaments.entry", tid=tid, number=number, table=table), code=303)
 
 
-@bp.get("/api/games/<game_id>/tournament")
-def api_game_tournament(game_id: str) -> Response:
+@bp.get("/api/games/<id:game_id>/tournament")
+def api_game_tournament(game_id: int) -> Response:
     """Which tournament table a digital game plays, and whether its result was entered."""
-    link = TournamentTables(get_db()).get(_number(game_id, "game"))
+    link = TournamentTables(get_db()).get(game_id)
     if link is None:
-        raise ApiError(404, f"game {game_id} is not a tournament table")
+        raise ApiError(404, f"game {game_id} is not a tournament table", code=NOT_A_TABLE)
     return jsonify({
         "tournament": link.tournament_id, "round": link.round, "table": link.table,
         "entered": link.entered_at is not None, "refused": link.refused,
@@ -131,24 +129,17 @@ def api_layout_named(name: str) -> Response:
 
     if name not in available_layouts():
         raise ApiError(404, f"there is no layout {name!r} (known: {', '.join(available_layouts())})",
-                       code="layout_not_found")
+                       code=LAYOUT_NOT_FOUND)
     return jsonify(load_layout(name).to_dict())
 
 
-_TABLE_PATH = {"name": "raw_tid", "in": "path", "required": True, "schema": {"type": "integer"}}
 openapi.add_paths({
-    "/api/tournaments/{raw_tid}/rounds/{raw_round}/tables/{raw_table}/digital": {
+    "/api/tournaments/{tid}/rounds/{number}/tables/{table}/digital": {
         "post": {
             "summary": "Staff: create the table's digital Haute-Tension game (its players' seats, first "
                        "player and handicap); its points are entered into the tournament when it ends",
-            "parameters": [
-                _TABLE_PATH, CSRF_PARAMETER,
-                {"name": "raw_round", "in": "path", "required": True, "schema": {"type": "integer"}},
-                {"name": "raw_table", "in": "path", "required": True, "schema": {"type": "integer"}},
-            ],
-            "requestBody": json_body({"type": "object", "properties": {
-                "turn_timer": {"type": "number"}, "default_action": {"type": "string"},
-                "layout": {"type": "string"}}}),
+            "parameters": [path_id("tid"), path_id("number"), path_id("table"), CSRF_PARAMETER],
+            "requestBody": json_body({"$ref": "#/components/schemas/TableGame"}),
             "responses": {"201": json_response("The new game, with host_token and tournament"),
                           "400": error("Bad options"), "401": error("Staff only"),
                           "404": error("No such tournament, round or table"),
@@ -158,8 +149,7 @@ openapi.add_paths({
     "/api/games/{game_id}/tournament": {
         "get": {
             "summary": "The tournament table a digital game plays, and whether its result was entered",
-            "parameters": [{"name": "game_id", "in": "path", "required": True,
-                            "schema": {"type": "integer"}}],
+            "parameters": [path_id("game_id")],
             "responses": {"200": json_response("tournament, round, table, entered, refused"),
                           "404": error("Not a tournament table")},
         },

@@ -26,7 +26,7 @@ from store.journal import Journal
 from webpanel import openapi
 from webpanel.auth import is_staff
 from webpanel.db import get_db
-from webpanel.errors import ApiError, json_object
+from webpanel.errors import BAD_QUERY, NOT_FOUND, ApiError, bad_field, define_code, json_object
 from webpanel.lobby.seats import identify
 from webpanel.replay.records import KeptGame, NoRecordError, board_game, board_games, lobby_game
 from webpanel.replay.timeline import timeline
@@ -34,6 +34,13 @@ from webpanel.replay.timeline import timeline
 bp = Blueprint("replay", __name__, template_folder="templates")
 
 NOT_YET = "the replay of a running game is for staff: it opens to everyone when the game ends"
+
+REPLAY_NOT_FOUND = define_code("replay_not_found", "No game to replay at this address (source or id).")
+REPLAY_NOT_YET = define_code("replay_not_yet", "A running game's replay is for staff until the game ends.")
+REVEAL_TOO_EARLY = define_code("reveal_too_early", "Nothing is revealed before the game ends.")
+NOT_YOUR_SEAT = define_code("not_your_seat", "A player reveals only their own seat's pawns.")
+NOT_REVEALED = define_code("not_revealed", "The analysis opens once every player revealed their pawns.")
+NO_MOVE_AFTER_STEP = define_code("no_move_after_step", "No move comes at or after this step of the replay.")
 
 
 @dataclass(frozen=True)
@@ -64,22 +71,23 @@ def _table(source: str, raw_id: int | str) -> Table:
             kept = lobby_game(stored)
             return Table(Source.LOBBY, game_id, kept, tuple(s.seat for s in stored.seats if not s.is_ai))
     except (NoRecordError, GameNotFoundError) as exc:
-        raise ApiError(404, str(exc)) from None
-    raise ApiError(404, f"games are played on the board or in the lobby, not {source!r}")
+        raise ApiError(404, str(exc), code=REPLAY_NOT_FOUND) from None
+    raise ApiError(404, f"games are played on the board or in the lobby, not {source!r}",
+                   code=REPLAY_NOT_FOUND)
 
 
 def _game_id(raw: int | str) -> int:
     """A game id from the address (the API's ids are plain text in its routes, as the lobby's)."""
     if isinstance(raw, int):
         return raw
-    if not raw.isdigit() or len(raw) > 18:
-        raise ApiError(404, f"there is no game {raw!r}")
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:  # "²" is a digit to isdigit()
+        raise ApiError(404, f"there is no game {raw!r}", code=REPLAY_NOT_FOUND)
     return int(raw)
 
 
 def _visible(table: Table) -> Table:
     if not table.kept.is_over and not is_staff():
-        raise ApiError(403, NOT_YET)
+        raise ApiError(403, NOT_YET, code=REPLAY_NOT_YET)
     return table
 
 
@@ -148,12 +156,12 @@ def api_reveal(source: str, game_id: str) -> Response:
     seat = body["seat"]
     table = _table(source, game_id)
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in table.humans:
-        raise ApiError(400, f"seat must be one of the players' seats {list(table.humans)}")
+        raise bad_field("seat", f"seat must be one of the players' seats {list(table.humans)}")
     if not table.kept.is_over:
-        raise ApiError(409, "nothing is revealed before the game ends")
+        raise ApiError(409, "nothing is revealed before the game ends", code=REVEAL_TOO_EARLY)
     if seat not in _may_consent(table, table.consents()) and seat not in table.consents():
         raise ApiError(403, "a player reveals only their own pawns: from their seat's device, or at the"
-                            " board's display with staff")
+                            " board's display with staff", code=NOT_YOUR_SEAT)
     Consents(get_db()).give(table.source, table.game_id, seat)
     consents = table.consents()
     return jsonify({"ok": True, "consented": sorted(consents), "revealed": table.is_revealed(consents)})
@@ -180,20 +188,21 @@ def api_analysis(source: str, game_id: str) -> Response:
     replay: only for a fully revealed game (it reads the mover's own pawn kinds)."""
     table = _visible(_table(source, game_id))
     if not table.is_revealed(table.consents()):
-        raise ApiError(409, "the analysis reads the pawn kinds: it opens once every player revealed theirs")
+        raise ApiError(409, "the analysis reads the pawn kinds: it opens once every player revealed theirs",
+                       code=NOT_REVEALED)
     raw = request.args.get("step", "")
-    if not raw.isdigit() or len(raw) > 6:
-        raise ApiError(400, "step must be a step number of the replay")
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 6:
+        raise ApiError(400, "step must be a step number of the replay", code=BAD_QUERY)
     lines = table.kept.record.lines
     following = [line for line in lines[max(0, int(raw) - 1):] if isinstance(line, Move)]
     if not following:
-        raise ApiError(404, "no move comes at or after this step")
+        raise ApiError(404, "no move comes at or after this step", code=NO_MOVE_AFTER_STEP)
     game = table.kept.game()
     assert game is not None
     try:
         analysis = analyse_move(game, following[0].number, seed=table.game_id)
     except GameError as exc:
-        raise ApiError(404, str(exc)) from None
+        raise ApiError(404, str(exc), code=NOT_FOUND) from None
     return jsonify({"step": int(raw), **analysis.to_dict()})
 
 

@@ -69,10 +69,11 @@ export function pgettext(context, message, params) {
 }
 
 /* What a page shows for an API error: the text of its code in the page's
- * language, else the API's English sentence. */
+ * language (with the error's params put in: %(retry_after)s), else the API's English sentence. */
 export function errorText(err) {
   var text = err && err.code ? CATALOGUE.errors[err.code] : undefined;
-  return text || (err && err.message) || String(err);
+  if (text) { return fill(text, err.params); }
+  return (err && err.message) || String(err);
 }
 
 // Show an error in *node*: translated by its code, or the English sentence marked as English.
@@ -115,6 +116,7 @@ export async function api(method, url, body) {
     var error = new Error((data && data.error) || ("HTTP " + response.status));
     error.status = response.status;
     error.code = (data && data.code) || null;
+    error.params = (data && data.params) || {};
     throw error;
   }
   return data;

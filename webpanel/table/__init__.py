@@ -21,11 +21,18 @@ from flask import Blueprint, Flask, Response, jsonify, render_template, url_for
 from store.commands import CommandKind
 from store.outbox import Outbox
 from webpanel import openapi, translation_marks
-from webpanel.auth import is_staff
-from webpanel.db import board_state, game_running, get_db, submit
-from webpanel.errors import ApiError, json_object, require_int
+from webpanel.auth import STAFF_ONLY, is_staff
+from webpanel.db import BOARD_GAME_RUNNING, board_state, game_running, get_db, submit
+from webpanel.errors import ApiError, define_code, json_object, require_int
 from webpanel.table.state import NEEDS_THE_TABLE_PAGE, start_payload, table_state
 from webpanel.translation_marks import _
+
+NO_TABLE_TO_START = define_code(
+    "no_table_to_start", "The event has assigned this board no table to start now."
+)
+BAD_CONFIRMATION = define_code(
+    "bad_confirmation", 'A result is agreed to with {"seat": n} (one seat) or {"all": true} (staff).'
+)
 
 bp = Blueprint(
     "table", __name__, template_folder="templates", static_folder="static", static_url_path="/table/static"
@@ -53,10 +60,12 @@ def api_start() -> tuple[Response, int]:
     state = current()
     if state["phase"] != "assigned":
         raise ApiError(
-            409, _("there is no table to start on this board now (%(phase)s)", phase=state["phase"])
+            409, _("there is no table to start on this board now (%(phase)s)", phase=state["phase"]),
+            code=NO_TABLE_TO_START,
         )
     if game_running(board_state()):
-        raise ApiError(409, _("a game is running on the board: finish or abandon it first"))
+        raise ApiError(409, _("a game is running on the board: finish or abandon it first"),
+                       code=BOARD_GAME_RUNNING)
     command = submit(CommandKind.NEW_GAME, start_payload(state["assignment"]), failed_status=409)
     return jsonify({"game": (command.result or {}).get("game")}), 201
 
@@ -67,13 +76,15 @@ def api_confirm() -> Response:
     body = json_object(allowed={"seat", "all"})
     if set(body) == {"all"} and body["all"] is True:
         if not is_staff():
-            raise ApiError(401, _("only staff confirm a result for every player: log in first"))
+            raise ApiError(401, _("only staff confirm a result for every player: log in first"),
+                           code=STAFF_ONLY)
         game = current()["game"] or {}
         payload = {"seats": list(range(len(game.get("seats") or []))), "by": "staff"}
     elif set(body) == {"seat"}:
         payload = {"seats": [require_int(body["seat"], "seat", low=0, high=3)], "by": "player"}
     else:
-        raise ApiError(400, _('send {"seat": n} for one seat, or {"all": true} (staff)'))
+        raise ApiError(400, _('send {"seat": n} for one seat, or {"all": true} (staff)'),
+                       code=BAD_CONFIRMATION)
     command = submit(CommandKind.CONFIRM_RESULT, payload, failed_status=409)
     return jsonify(command.result or {})
 
@@ -122,30 +133,44 @@ openapi.add_paths(
         "/api/table/start": {
             "post": {
                 "summary": "Start the assigned table's game on the board (its players, who starts, handicap)",
-                "parameters": [openapi.CSRF_PARAMETER],
                 "requestBody": openapi.json_body({"type": "object", "additionalProperties": False}),
                 "responses": {
                     "201": openapi.json_response("Started: {game}"),
-                    "409": openapi.error("No table to start, a game running, or the board not empty"),
-                    "503": openapi.error("The board service is not responding"),
+                    "409": openapi.error(
+                        "No table to start (no_table_to_start), a game running (board_game_running), or "
+                        "the board service's refusal, such as the board not empty (service_refused)"
+                    ),
+                    "503": openapi.error("The board service is not responding (service_not_responding)"),
                 },
             }
         },
         "/api/table/confirm": {
             "post": {
                 "summary": "A seat agrees to the finished game's result, or staff for every seat",
-                "parameters": [openapi.CSRF_PARAMETER],
                 "requestBody": openapi.json_body(
                     {
-                        "type": "object",
-                        "properties": {"seat": {"type": "integer"}, "all": {"type": "boolean"}},
+                        "oneOf": [
+                            {
+                                "type": "object",
+                                "required": ["seat"],
+                                "additionalProperties": False,
+                                "properties": {"seat": {"type": "integer", "minimum": 0, "maximum": 3}},
+                            },
+                            {
+                                "type": "object",
+                                "required": ["all"],
+                                "additionalProperties": False,
+                                "properties": {"all": {"const": True}},
+                            },
+                        ]
                     }
                 ),
                 "responses": {
                     "200": openapi.json_response("Confirmed so far: {game, confirmed}"),
-                    "400": openapi.error("Neither a seat nor all"),
-                    "401": openapi.error("Only staff confirm for everyone"),
-                    "409": openapi.error("No event game's result to confirm"),
+                    "400": openapi.error("Neither a seat nor all (bad_confirmation), or a bad body"),
+                    "401": openapi.error("Only staff confirm for everyone (staff_only)"),
+                    "409": openapi.error("No event game's result to confirm (service_refused)"),
+                    "503": openapi.error("The board service is not responding (service_not_responding)"),
                 },
             }
         },

@@ -42,8 +42,9 @@ from store.tournaments import (
 )
 from webpanel import openapi
 from webpanel.auth import is_staff, staff_required
-from webpanel.db import board_state, game_running, get_db, submit
-from webpanel.errors import ApiError, json_object
+from webpanel.db import BOARD_GAME_RUNNING, board_state, game_running, get_db, submit
+from webpanel.errors import ApiError, bad_field, define_code, json_object
+from webpanel.ids import path_id
 from webpanel.tournaments import present
 
 bp = Blueprint(
@@ -53,6 +54,15 @@ bp = Blueprint(
     static_folder="static",
     static_url_path="/tournaments/static",
 )
+
+TOURNAMENT_NOT_FOUND = define_code("tournament_not_found", "No tournament has this id.")
+TABLE_NOT_FOUND = define_code("table_not_found", "The tournament has no such round or table.")
+RESULT_EXISTS = define_code(
+    "result_exists", "The table already has a result: send correction: true to replace it."
+)
+NO_RESULT_YET = define_code("no_result_yet", "The table has no result to correct yet.")
+IMPOSSIBLE_RESULT = define_code("impossible_result", "A lamp order that cannot have happened at this table.")
+NOTHING_TO_UNDO = define_code("nothing_to_undo", "The tournament has no entry left to undo.")
 
 ENTRY_ERRORS = (GameError, BoardGameError, ValueError)
 """What a refused entry raises (tournament rules, impossible results, board games that do not fit)."""
@@ -97,7 +107,7 @@ def index() -> str:
     return render_template("tournaments/index.html", tournaments=store().all())
 
 
-@bp.get("/tournaments/<int:tid>")
+@bp.get("/tournaments/<id:tid>")
 def overview(tid: int) -> str:
     info, t = _load(tid)
     current = present.round_view(t, len(t.rounds)) if t.rounds else None
@@ -113,7 +123,7 @@ def overview(tid: int) -> str:
     )
 
 
-@bp.get("/tournaments/<int:tid>/rounds/<int:number>")
+@bp.get("/tournaments/<id:tid>/rounds/<id:number>")
 def round_page(tid: int, number: int) -> str:
     info, t = _load(tid)
     if not 1 <= number <= len(t.rounds):
@@ -121,7 +131,7 @@ def round_page(tid: int, number: int) -> str:
     return render_template("tournaments/round.html", info=info, r=present.round_view(t, number))
 
 
-@bp.get("/tournaments/<int:tid>/players/<int:player>")
+@bp.get("/tournaments/<id:tid>/players/<id:player>")
 def player_page(tid: int, player: int) -> str:
     info, t = _load(tid)
     line = next((s for s in present.standings_view(t) if s["player"] == player), None)
@@ -134,13 +144,13 @@ def player_page(tid: int, player: int) -> str:
     return render_template("tournaments/player.html", info=info, s=line, games=games)
 
 
-@bp.get("/tournaments/<int:tid>/standings.csv")
+@bp.get("/tournaments/<id:tid>/standings.csv")
 def standings_csv(tid: int) -> ResponseReturnValue:
     info, t = _load(tid)
     return _csv(present.standings_csv(t), f"tournament-{info.id}-standings.csv")
 
 
-@bp.get("/tournaments/<int:tid>/games.csv")
+@bp.get("/tournaments/<id:tid>/games.csv")
 def games_csv(tid: int) -> ResponseReturnValue:
     info, t = _load(tid)
     return _csv(present.games_csv(t), f"tournament-{info.id}-games.csv")
@@ -174,7 +184,7 @@ def create() -> ResponseReturnValue:
     return _back(info.id)
 
 
-@bp.post("/tournaments/<int:tid>/players")
+@bp.post("/tournaments/<id:tid>/players")
 @staff_required
 def register(tid: int) -> ResponseReturnValue:
     _load(tid)
@@ -187,7 +197,7 @@ def register(tid: int) -> ResponseReturnValue:
     return _back(tid)
 
 
-@bp.post("/tournaments/<int:tid>/players/<int:player>/withdraw")
+@bp.post("/tournaments/<id:tid>/players/<id:player>/withdraw")
 @staff_required
 def withdraw(tid: int, player: int) -> ResponseReturnValue:
     _load(tid)
@@ -198,7 +208,7 @@ def withdraw(tid: int, player: int) -> ResponseReturnValue:
     return _back(tid)
 
 
-@bp.post("/tournaments/<int:tid>/rounds")
+@bp.post("/tournaments/<id:tid>/rounds")
 @staff_required
 def next_round(tid: int) -> ResponseReturnValue:
     _load(tid)
@@ -212,7 +222,7 @@ def next_round(tid: int) -> ResponseReturnValue:
     return redirect(url_for("tournaments.round_page", tid=tid, number=number), code=303)
 
 
-@bp.route("/tournaments/<int:tid>/rounds/<int:number>/tables/<int:table>", methods=["GET", "POST"])
+@bp.route("/tournaments/<id:tid>/rounds/<id:number>/tables/<id:table>", methods=["GET", "POST"])
 @staff_required
 def entry(tid: int, number: int, table: int) -> Any:
     """The tablet page of one table: enter (or correct) its result by lamp order, or attach a board game."""
@@ -269,7 +279,7 @@ def _matching_first(games: list[BoardGame], t: Tournament, table: Table) -> list
     return sorted(games, key=lambda g: sorted(n.casefold() for n in g.players) != names)
 
 
-@bp.post("/tournaments/<int:tid>/rounds/<int:number>/tables/<int:table>/start")
+@bp.post("/tournaments/<id:tid>/rounds/<id:number>/tables/<id:table>/start")
 @staff_required
 def start_on_board(tid: int, number: int, table: int) -> ResponseReturnValue:
     """Start the table's game on the board: its players in seat order, who starts, its handicap.
@@ -289,7 +299,9 @@ def start_on_board(tid: int, number: int, table: int) -> ResponseReturnValue:
         payload["handicap"] = dict(seated.handicap)
     try:
         if game_running(board_state()):
-            raise ApiError(409, "a game is running on the board: finish or abandon it first")
+            raise ApiError(
+                409, "a game is running on the board: finish or abandon it first", code=BOARD_GAME_RUNNING
+            )
         command = submit(CommandKind.NEW_GAME, payload, failed_status=422)
         game = (command.result or {}).get("game")
         flash(f"Round {number}, table {table}: started on the board (game {game}).", "ok")
@@ -298,7 +310,7 @@ def start_on_board(tid: int, number: int, table: int) -> ResponseReturnValue:
     return redirect(url_for("tournaments.entry", tid=tid, number=number, table=table), code=303)
 
 
-@bp.post("/tournaments/<int:tid>/rounds/<int:number>/tables/<int:table>/board")
+@bp.post("/tournaments/<id:tid>/rounds/<id:number>/tables/<id:table>/board")
 @staff_required
 def attach_board(tid: int, number: int, table: int) -> ResponseReturnValue:
     _, t = _load(tid)
@@ -327,7 +339,7 @@ def attach_board(tid: int, number: int, table: int) -> ResponseReturnValue:
     return redirect(url_for("tournaments.entry", tid=tid, number=number, table=table), code=303)
 
 
-@bp.get("/tournaments/<int:tid>/audit")
+@bp.get("/tournaments/<id:tid>/audit")
 @staff_required
 def audit_page(tid: int) -> str:
     info, t = _load(tid)
@@ -335,7 +347,7 @@ def audit_page(tid: int) -> str:
     return render_template("tournaments/audit.html", info=info, entries=present.audit_view(t, entries))
 
 
-@bp.get("/tournaments/<int:tid>/undo")
+@bp.get("/tournaments/<id:tid>/undo")
 @staff_required
 def undo_page(tid: int) -> str:
     """Ask before undoing: say which entry would be undone."""
@@ -345,7 +357,7 @@ def undo_page(tid: int) -> str:
     return render_template("tournaments/undo.html", info=info, last=last[0] if last else None)
 
 
-@bp.post("/tournaments/<int:tid>/undo")
+@bp.post("/tournaments/<id:tid>/undo")
 @staff_required
 def undo(tid: int) -> ResponseReturnValue:
     _, t = _load(tid)
@@ -370,18 +382,11 @@ def _message(exc: BaseException) -> str:
 # -- JSON API ---------------------------------------------------------------------------
 
 
-def _api_id(value: str, what: str) -> int:
-    if not value.isdigit():
-        raise ApiError(404, f"no such {what}: {value}")
-    return int(value)
-
-
-def _api_load(tid_text: str) -> tuple[TournamentInfo, Tournament]:
-    tid = _api_id(tid_text, "tournament")
+def _api_load(tid: int) -> tuple[TournamentInfo, Tournament]:
     try:
         return store().get(tid), store().load(tid)
     except TournamentNotFoundError as exc:
-        raise ApiError(404, str(exc)) from None
+        raise ApiError(404, str(exc), code=TOURNAMENT_NOT_FOUND) from None
 
 
 @bp.get("/api/tournaments")
@@ -391,8 +396,8 @@ def api_list() -> Response:
     )
 
 
-@bp.get("/api/tournaments/<tid>")
-def api_get(tid: str) -> ResponseReturnValue:
+@bp.get("/api/tournaments/<id:tid>")
+def api_get(tid: int) -> ResponseReturnValue:
     info, t = _api_load(tid)
     body = present.tournament_view(info, t)
     if not is_staff():
@@ -403,25 +408,25 @@ def api_get(tid: str) -> ResponseReturnValue:
     return jsonify(body)
 
 
-@bp.post("/api/tournaments/<tid>/rounds/<number>/tables/<table>/result")
+@bp.post("/api/tournaments/<id:tid>/rounds/<id:number>/tables/<id:table>/result")
 @staff_required
-def api_result(tid: str, number: str, table: str) -> Any:
+def api_result(tid: int, number: int, table: int) -> Any:
     info, t = _api_load(tid)
-    round_number, table_number = _api_id(number, "round"), _api_id(table, "table")
+    round_number, table_number = number, table
     body = json_object(allowed={"lightings", "correction", "request_id"}, required={"lightings"})
     raw = body["lightings"]
     if not isinstance(raw, list) or not all(isinstance(x, dict) for x in raw):
-        raise ApiError(400, "lightings must be a list of {seats: [seat, …], by: seat}")
+        raise bad_field("lightings", "lightings must be a list of {seats: [seat, …], by: seat}")
     correction = body.get("correction", False)
     request_id = body.get("request_id")
     if not isinstance(correction, bool):
-        raise ApiError(400, "correction must be true or false")
+        raise bad_field("correction", "correction must be true or false")
     if request_id is not None and (not isinstance(request_id, str) or not 1 <= len(request_id) <= 100):
-        raise ApiError(400, "request_id must be a string of 1 to 100 characters")
+        raise bad_field("request_id", "request_id must be a string of 1 to 100 characters")
     try:
         t.round(round_number).table(table_number)
     except TournamentError as exc:
-        raise ApiError(404, str(exc)) from None
+        raise ApiError(404, str(exc), code=TABLE_NOT_FOUND) from None
     if request_id is not None:
         earlier = store().find_request(info.id, request_id)
         if earlier is not None:
@@ -435,12 +440,12 @@ def api_result(tid: str, number: str, table: str) -> Any:
             )
     recorded_before = t.result(round_number, table_number) is not None
     if recorded_before != correction:
-        raise ApiError(
-            409,
-            "this table already has a result: send correction: true to replace it"
-            if recorded_before
-            else "this table has no result to correct yet",
-        )
+        if recorded_before:
+            raise ApiError(
+                409, "this table already has a result: send correction: true to replace it",
+                code=RESULT_EXISTS,
+            )
+        raise ApiError(409, "this table has no result to correct yet", code=NO_RESULT_YET)
     try:
         lightings = [Lighting.from_dict(x) for x in raw]
         recorded = _record(
@@ -449,7 +454,7 @@ def api_result(tid: str, number: str, table: str) -> Any:
             request_id=request_id,
         )
     except ENTRY_ERRORS as exc:
-        raise ApiError(422, str(exc)) from None
+        raise ApiError(422, str(exc), code=IMPOSSIBLE_RESULT) from None
     event = recorded.entry.event
     points = event["result"]["points"] if event["kind"] == "result" else None
     return jsonify({"entry": recorded.entry.id, "duplicate": recorded.duplicate, "points": points}), (
@@ -457,20 +462,20 @@ def api_result(tid: str, number: str, table: str) -> Any:
     )
 
 
-@bp.post("/api/tournaments/<tid>/undo")
+@bp.post("/api/tournaments/<id:tid>/undo")
 @staff_required
-def api_undo(tid: str) -> ResponseReturnValue:
+def api_undo(tid: int) -> ResponseReturnValue:
     info, t = _api_load(tid)
     try:
         undone = store().undo(info.id, actor=actor())
     except TournamentError as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, str(exc), code=NOTHING_TO_UNDO) from None
     return jsonify({"undone": undone.id, "summary": present.summarize(t, undone.event)})
 
 
-_TOURNAMENT_ID = {"name": "tid", "in": "path", "required": True, "schema": {"type": "integer"}}
-_ROUND = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}}
-_TABLE = {"name": "table", "in": "path", "required": True, "schema": {"type": "integer"}}
+_TOURNAMENT_ID = path_id("tid")
+_ROUND = path_id("number")
+_TABLE = path_id("table")
 
 openapi.add_schemas(
     {

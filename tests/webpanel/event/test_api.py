@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any
 
@@ -110,9 +111,12 @@ def test_staff_act_on_a_result_that_needs_them(
     assert visitor.get("/api/event/results").status_code == 401
     (result,) = staff.get("/api/event/results").get_json()
     assert result["status"] == "waiting" and result["players"] and not result["overdue"]
-    assert staff.post(f"/api/event/results/{result['game']}/use-board", {}).status_code == 409
-    assert staff.post(f"/api/event/results/{result['game']}/explode", {}).status_code == 404
-    assert staff.post("/api/event/results/77/confirm", {}).status_code == 404
+    clash = staff.post(f"/api/event/results/{result['game']}/use-board", {})
+    assert clash.status_code == 409 and clash.get_json()["code"] == "result_state"
+    explode = staff.post(f"/api/event/results/{result['game']}/explode", {})
+    assert explode.status_code == 404 and explode.get_json()["code"] == "not_found"
+    unknown = staff.post("/api/event/results/77/confirm", {})
+    assert unknown.status_code == 404 and unknown.get_json()["code"] == "result_not_found"
     confirmed = staff.post(f"/api/event/results/{result['game']}/confirm", {}).get_json()
     assert confirmed["status"] == "confirmed"
     Results(conn).settle()  # what the ingest does on its next turn
@@ -156,7 +160,7 @@ def test_every_event_api_route_is_in_the_openapi_document(event_app: Flask, visi
     documented = {(path, method) for path, ops in doc["paths"].items() for method in ops}
     for rule in event_app.url_map.iter_rules():
         if rule.rule.startswith("/api/"):
-            path = rule.rule.replace("<int:", "<").replace("<", "{").replace(">", "}")
+            path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)  # <id:tid> is {tid}
             for method in rule.methods - {"HEAD", "OPTIONS"}:
                 assert (path, method.lower()) in documented, f"{method} {path} is not in openapi.json"
     assert doc["paths"]["/api/event/boards"]["get"]["responses"]["200"]
@@ -168,3 +172,33 @@ def test_the_tablet_entry_page_offers_no_local_board_on_the_event_server(
     tid = a_tournament(conn, 4)
     page = staff.get(f"/tournaments/{tid}/rounds/1/tables/1").get_data(as_text=True)
     assert "Enter the result" in page and "start-on-board" not in page
+
+
+def test_every_event_route_with_an_id_takes_only_ids_a_database_can_hold(
+    event_app: Flask, staff: Api
+) -> None:
+    # As on a board's panel: an id too large for SQLite, or "²", is no route (404), never a 500.
+    rules = [rule for rule in event_app.url_map.iter_rules() if "<id:" in rule.rule]
+    assert any(rule.rule.startswith("/api/event/") for rule in rules)
+    for rule in rules:
+        for bad in ("9" * 19, "²", "-1"):
+            path = re.sub(r"<id:\w+>", bad, rule.rule).replace("<action>", "confirm")
+            for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+                headers = {"X-CSRF-Token": staff.token}
+                response = staff.client.open(path, method=method, headers=headers, json={})
+                assert response.status_code == 404, (method, path, response.status_code)
+    for query in ("t=²", "t=" + "9" * 30, "t=abc"):
+        assert staff.get(f"/event/wall?{query}").status_code == 200, query
+        refused = staff.get(f"/api/event/wall?{query}")
+        assert refused.status_code == 400 and refused.get_json()["code"] == "bad_query", query
+
+
+def test_the_event_api_says_what_is_wrong_by_code(staff: Api, intake: Intake) -> None:
+    send(intake, "board-2", [Reports("board-2").status()])
+    assert staff.post("/api/event/boards/board-9", {"label": "T"}).get_json()["code"] == "board_not_found"
+    assert staff.post("/api/event/boards/board-2", {"label": " "}).get_json()["code"] == "bad_label"
+    assert staff.post("/api/event/boards/board-2", {"label": 3}).get_json()["code"] == "bad_field"
+    missing = staff.post("/api/event/assignments/nothing-here", {"board": None})
+    assert missing.status_code == 404 and missing.get_json()["code"] == "assignment_not_found"
+    no_tournament = staff.post("/api/event/tournaments/99/assignments", {})
+    assert no_tournament.get_json()["code"] == "tournament_not_found"

@@ -122,8 +122,12 @@ def test_list_games_and_catalogue(display: Device) -> None:
 
 
 def test_unknown_games(display: Device) -> None:
-    for path in ("/api/games/9", "/api/games/abc", "/api/games/-1", "/api/games/" + "9" * 30):
-        assert_refused(display.get(path), 404, "there is no game")
+    assert_refused(display.get("/api/games/9"), 404, "there is no game")
+    assert display.get("/api/games/9").get_json()["code"] == "game_not_found"
+    # Not an id at all (letters, a sign, a superscript digit, more than SQLite holds): no such path.
+    for path in ("/api/games/abc", "/api/games/-1", "/api/games/²", "/api/games/" + "9" * 30):
+        response = display.get(path)
+        assert response.status_code == 404 and response.get_json()["code"] == "not_found", path
     assert_refused(display.move(9, [0, 1]), 404, "there is no game")
     assert_refused(display.join(9, "abcdef"), 404, "there is no game")
     assert_refused(display.get("/api/games/9/events"), 404, "there is no game")
@@ -161,8 +165,9 @@ def test_replay_positions(display: Device) -> None:
     assert all(not sq["spooky"] and not sq["classical"] for sq in start["view"]["squares"])
     cycle = display.state(gid, query_string={"at": 2})
     assert cycle["view"]["collapse"] == {"move": 2, "squares": [0, 1]}
-    for bad in ("4", "-1", "x", ""):
+    for bad in ("-1", "x", "", "²"):
         assert_refused(display.get(f"/api/games/{gid}", query_string={"at": bad}), 400, "at must be")
+    assert_refused(display.get(f"/api/games/{gid}", query_string={"at": "4"}), 404, "no position after 4")
 
 
 # -- playing ------------------------------------------------------------------------------------

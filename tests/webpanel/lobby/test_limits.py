@@ -53,10 +53,12 @@ def test_a_device_may_hold_its_share_of_open_games(small_lobby: Flask) -> None:
     assert first.status_code == 201 and create(display, "10.0.0.5").status_code == 201
     refused = create(display, "10.0.0.5")
     assert refused.status_code == 429, refused.get_json()
+    assert refused.get_json()["code"] == "too_many_open_games"
     assert "this device has 2 open games already" in refused.get_json()["error"]
     assert create(display, "10.0.0.6").status_code == 201, "another device has its own share"
     full = create(display, "10.0.0.7")
     assert full.status_code == 503 and full.headers["Retry-After"] == "60"
+    assert full.get_json()["code"] == "lobby_full"
     assert "the lobby is full (3 open games)" in full.get_json()["error"]
     assert len(display.fetch("/api/games")["games"]) == 3, "refusals create nothing"
     abandoned = display.post(f"/api/games/{first.get_json()['id']}/abandon", **from_address("10.0.0.5"))
@@ -94,6 +96,7 @@ def test_a_game_nobody_touched_expires_when_looked_at(small_lobby: Flask) -> Non
     assert seen["status"] == "expired" and seen["version"] == 3 and not seen["can_move"]
     moved = tablet.move(game["id"], [0, 1])
     assert moved.status_code == 409 and "expired" in moved.get_json()["error"]
+    assert moved.get_json()["code"] == "game_expired"
     late = Lobby(small_lobby, GAME).join(game["id"], game["seats"][1]["join_code"])
     assert late.status_code == 409 and "expired" in late.get_json()["error"]
     assert [g["status"] for g in display.fetch("/api/games")["games"]] == ["expired"]
@@ -113,9 +116,11 @@ def test_only_the_host_abandons_and_only_an_open_game(small_lobby: Flask) -> Non
     assert tablet.join(gid, game["seats"][0]["join_code"]).status_code == 200
     refused = tablet.post(f"/api/games/{gid}/abandon")
     assert refused.status_code == 403 and "only the display that created" in refused.get_json()["error"]
+    assert refused.get_json()["code"] == "not_host"
     assert stranger.post(f"/api/games/{gid}/abandon").status_code == 403
     forged = stranger.post(f"/api/games/{gid}/abandon", headers={"X-Host-Token": "guess"})
     assert forged.status_code == 403 and "host token does not belong" in forged.get_json()["error"]
+    assert forged.get_json()["code"] == "wrong_token"
     no_csrf = display.api.client.post(f"/api/games/{gid}/abandon")
     assert no_csrf.status_code == 403 and "CSRF" in no_csrf.get_json()["error"]
     assert display.post("/api/games/999/abandon").status_code == 404
@@ -127,8 +132,10 @@ def test_only_the_host_abandons_and_only_an_open_game(small_lobby: Flask) -> Non
     assert all("join_code" not in s for s in state["seats"]), "nobody joins an abandoned game"
     again = display.post(f"/api/games/{gid}/abandon")
     assert again.status_code == 409 and "abandoned" in again.get_json()["error"]
+    assert again.get_json()["code"] == "game_abandoned"
     moved = tablet.move(gid, [0, 1])
     assert moved.status_code == 409 and moved.get_json()["error"] == "the game was abandoned by its host"
+    assert moved.get_json()["code"] == "game_abandoned"
     assert tablet.state(gid)["status"] == "abandoned" and tablet.state(gid)["legal_moves"] is None
 
 
