@@ -36,10 +36,10 @@ add_error_texts(
         "too_many_wrong_codes": lazy_gettext("Too many wrong join codes: wait a minute, then try again."),
         "wrong_game_kind": lazy_gettext("This is not a game of that kind."),
         "layout_not_found": lazy_gettext("This board layout is unknown."),
-        "too_many_games_here": lazy_gettext(
+        "too_many_open_games": lazy_gettext(
             "This device has too many games open: finish or abandon one first."
         ),
-        "too_many_games": lazy_gettext("The lobby has too many games open: try again in a minute."),
+        "lobby_full": lazy_gettext("The lobby has too many games open: try again in a minute."),
         "bad_request": lazy_gettext("The panel did not understand this request: reload the page."),
     }
 )

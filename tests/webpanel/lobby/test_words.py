@@ -109,7 +109,7 @@ def test_lobby_errors_carry_a_code_with_a_text_in_each_language(app: Flask, api:
     refusals += [
         (stranger.post(f"/api/games/{game['id']}/moves", {"move": [0, 1]}), 403, "no_seat"),
         (stranger.post(f"/api/games/{game['id']}/join", {"code": "nope00"}), 404, "code_not_found"),
-        (api.get(f"/api/games/{game['id']}?at=9"), 400, "no_such_position"),
+        (api.get(f"/api/games/{game['id']}?at=9"), 404, "no_such_position"),
     ]
     for response, status, code in refusals:
         body = response.get_json()
