@@ -160,12 +160,18 @@ class Tournaments:
     ) -> Recorded:
         """Apply *command* to the tournament and store the event it makes, durably and once."""
         with transaction(self.conn):
-            if request_id is not None:
-                existing = self._by_request(tournament_id, request_id)
-                if existing is not None:
-                    return Recorded(existing, duplicate=True)
-            tournament = self.load(tournament_id)
-            return self._insert(tournament_id, command(tournament), actor, request_id)
+            return self.record_within(tournament_id, command, actor=actor, request_id=request_id)
+
+    def record_within(
+        self, tournament_id: int, command: Command, *, actor: str, request_id: str | None = None
+    ) -> Recorded:
+        """:meth:`record` inside a transaction the caller holds (to write more in the same commit)."""
+        if request_id is not None:
+            existing = self._by_request(tournament_id, request_id)
+            if existing is not None:
+                return Recorded(existing, duplicate=True)
+        tournament = self.load(tournament_id)
+        return self._insert(tournament_id, command(tournament), actor, request_id)
 
     def record_each(
         self, tournament_id: int, entries: Sequence[tuple[Command, str, str | None]]

@@ -112,6 +112,42 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (board, leaf)
     );
     """,
+    # 2: the player registry (one identity per person across tournaments and events, duplicates merged
+    # by staff), its audit trail, and which registered player each tournament's player is (see
+    # store/players.py and store/ranking.py).
+    """
+    CREATE TABLE event_players (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        club TEXT NOT NULL DEFAULT '',
+        city TEXT NOT NULL DEFAULT '',
+        identity TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        merged_into INTEGER REFERENCES event_players (id),
+        merged_at REAL
+    );
+    CREATE UNIQUE INDEX event_players_by_identity ON event_players (identity) WHERE merged_into IS NULL;
+    CREATE TABLE event_player_audit (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at REAL NOT NULL,
+        actor TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('create', 'edit', 'merge', 'link')),
+        player INTEGER NOT NULL REFERENCES event_players (id),
+        other INTEGER,
+        before TEXT,
+        after TEXT NOT NULL
+    );
+    CREATE INDEX event_player_audit_by_player ON event_player_audit (player, id);
+    CREATE TABLE event_tournament_players (
+        tournament_id INTEGER NOT NULL,
+        player INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES event_players (id),
+        linked_at REAL NOT NULL,
+        PRIMARY KEY (tournament_id, player)
+    );
+    CREATE INDEX event_tournament_players_by_player ON event_tournament_players (player_id);
+    """,
 ]
 
 # -- boards -------------------------------------------------------------------------------------
@@ -238,3 +274,40 @@ PUBLISH_PENDING = (
 PUBLISH_DONE = "UPDATE event_publish SET published = ? WHERE board = ? AND leaf = ? AND published < ?"
 PUBLISH_AGAIN = "UPDATE event_publish SET published = 0"
 PUBLISHED = "SELECT payload FROM event_publish WHERE board = ? AND leaf = ?"
+
+# -- the player registry (store/players.py) -------------------------------------------------------
+
+PLAYER_COLUMNS = "id, name, club, city, created_at, merged_into, merged_at"
+PLAYER_ADD = (
+    "INSERT INTO event_players (name, club, city, identity, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id"
+)
+PLAYER = f"SELECT {PLAYER_COLUMNS} FROM event_players WHERE id = ?"
+PLAYERS = (
+    f"SELECT {PLAYER_COLUMNS} FROM event_players WHERE merged_into IS NULL ORDER BY name, club, city, id"
+)
+PLAYERS_ALL = f"SELECT {PLAYER_COLUMNS} FROM event_players ORDER BY id"
+PLAYER_BY_IDENTITY = f"SELECT {PLAYER_COLUMNS} FROM event_players WHERE identity = ? AND merged_into IS NULL"
+PLAYER_EDIT = "UPDATE event_players SET name = ?, club = ?, city = ?, identity = ? WHERE id = ?"
+PLAYER_MERGE = (
+    "UPDATE event_players SET merged_into = ?, merged_at = ? WHERE (id = ? OR merged_into = ?)"
+)
+PLAYER_AUDIT_ADD = (
+    "INSERT INTO event_player_audit (at, actor, kind, player, other, before, after)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+PLAYER_AUDIT_COLUMNS = "id, at, actor, kind, player, other, before, after"
+PLAYER_AUDIT = f"SELECT {PLAYER_AUDIT_COLUMNS} FROM event_player_audit ORDER BY id DESC LIMIT ?"
+PLAYER_AUDIT_OF = (
+    f"SELECT {PLAYER_AUDIT_COLUMNS} FROM event_player_audit WHERE player = ? OR other = ? ORDER BY id"
+)
+
+ENTRANT_COLUMNS = "tournament_id, player, name, player_id, linked_at"
+ENTRANT_LINK = (
+    f"INSERT INTO event_tournament_players ({ENTRANT_COLUMNS}) VALUES (?, ?, ?, ?, ?)"
+    " ON CONFLICT (tournament_id, player) DO UPDATE SET name = excluded.name,"
+    " player_id = excluded.player_id, linked_at = excluded.linked_at"
+)
+ENTRANTS_OF = (
+    f"SELECT {ENTRANT_COLUMNS} FROM event_tournament_players WHERE tournament_id = ? ORDER BY player"
+)
+ENTRANTS = f"SELECT {ENTRANT_COLUMNS} FROM event_tournament_players ORDER BY tournament_id, player"

@@ -1,0 +1,114 @@
+"""The general ranking from the event's database: every registered player's games, in every tournament.
+
+The counting is the rules engine's (:mod:`games.hautetension.ranking`); this
+module gathers what it counts. A tournament counts through its players'
+links to the registry (:mod:`store.players`): each game of a linked player
+is dated by the moment its table's result was first entered (a later
+correction changes its points, not its date), with the points the table has
+now; a finished tournament gives each linked player a placing. Duplicates
+merged in the registry count as the player kept.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.hautetension.ranking import (
+    HandicapProposal,
+    Placing,
+    PlayedGame,
+    RankingLine,
+    RankingRules,
+    general_ranking,
+    proposed_handicap,
+)
+from games.hautetension.tournament import Tournament
+from store.players import Player, Players
+from store.tournaments import Tournaments
+
+
+@dataclass(frozen=True)
+class Season:
+    """Everything the ranking counted, as of one moment."""
+
+    at: float
+    rules: RankingRules
+    lines: list[RankingLine]
+    players: dict[int, Player]
+    games: list[PlayedGame]
+    """Every game of a registered player, in the window or not, oldest first."""
+    tournaments: dict[int, str]
+    """The tournaments those games were played in: id → name."""
+
+    def line(self, player_id: int) -> RankingLine | None:
+        return next((line for line in self.lines if line.player == player_id), None)
+
+    def games_of(self, player_id: int) -> list[PlayedGame]:
+        return [g for g in self.games if g.player == player_id]
+
+    def handicap(self, players: Sequence[int]) -> HandicapProposal:
+        """The handicap the ranking proposes for a table of these registered players."""
+        return proposed_handicap({line.player: line for line in self.lines}, players, rules=self.rules)
+
+
+class Ranking:
+    """The general ranking of the registered players, on one connection."""
+
+    def __init__(self, conn: sqlite3.Connection, rules: RankingRules | None = None) -> None:
+        self.conn = conn
+        self.rules = rules or RankingRules()
+
+    def season(self, *, now: float | None = None) -> Season:
+        now = time.time() if now is None else now
+        registry = Players(self.conn)
+        canonical = registry.canonical()
+        linked: dict[int, dict[int, int]] = {}
+        for entrant in registry.entrants():
+            linked.setdefault(entrant.tournament_id, {})[entrant.player] = canonical[entrant.player_id]
+        games: list[PlayedGame] = []
+        placings: list[Placing] = []
+        names: dict[int, str] = {}
+        tournaments = Tournaments(self.conn)
+        for tid, players in linked.items():
+            names[tid] = tournaments.get(tid).name
+            t = tournaments.load(tid)
+            dates = _result_dates(tournaments, tid)
+            games += _games(t, tid, players, dates)
+            if t.is_over() and dates:
+                placings += _placings(t, tid, players, max(dates.values()))
+        games.sort(key=lambda g: (g.at, g.tournament, g.round, g.table, g.player))
+        lines = general_ranking(games, placings, now=now, rules=self.rules)
+        kept = {p.id: p for p in registry.all()}
+        return Season(now, self.rules, lines, kept, games, names)
+
+
+def _result_dates(tournaments: Tournaments, tid: int) -> dict[tuple[int, int], float]:
+    """Each table's result → when it was first entered (entries undone do not count)."""
+    dates: dict[tuple[int, int], float] = {}
+    for entry in tournaments.audit(tid):
+        event = entry.event
+        if entry.is_undone or event["kind"] != "result":
+            continue
+        key = (event["round"], event["table"])
+        dates[key] = min(dates.get(key, entry.at), entry.at)
+    return dates
+
+
+def _games(
+    t: Tournament, tid: int, players: dict[int, int], dates: dict[tuple[int, int], float]
+) -> list[PlayedGame]:
+    games = []
+    for number, registered in players.items():
+        for line in t.history(number):
+            if line.points is not None and (line.round, line.table) in dates:
+                at = dates[(line.round, line.table)]
+                games.append(PlayedGame(registered, at, line.points, tid, line.round, line.table))
+    return games
+
+
+def _placings(t: Tournament, tid: int, players: dict[int, int], at: float) -> list[Placing]:
+    field = len(t.names)
+    return [Placing(players[s.player], tid, at, s.place, field) for s in t.standings() if s.player in players]
