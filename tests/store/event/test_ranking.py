@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import sqlite3
 
 from games.hautetension.ranking import DAY, RankingRules
@@ -10,32 +9,16 @@ from games.hautetension.tournament import Lighting
 from store.players import Players
 from store.ranking import Ranking
 from store.tournaments import Tournaments
+from tests.store.event.helpers import play
 
 STAFF = "staff@test"
 
 
-def play(conn: sqlite3.Connection, tid: int, *, seed: int, rounds: int | None = None) -> None:
-    """Play the tournament's rounds with seeded random lamp orders (to the end, or *rounds* of them)."""
-    store, rng, made = Tournaments(conn), random.Random(seed), 0
-    while not store.load(tid).is_over() and (rounds is None or made < rounds):
-        store.record(tid, lambda t: t.next_round(), actor=STAFF)
-        made += 1
-        t = store.load(tid)
-        current = t.current_round
-        assert current is not None
-        for table in current.tables:
-            order = rng.sample(range(len(table.seats)), len(table.seats) - 1)
-            lightings = [Lighting((s,)) for s in order]
-            store.record(
-                tid,
-                lambda t, r=current.number, n=table.number, x=lightings: t.enter_result(r, n, x),
-                actor=STAFF,
-            )
-
-
 def field(conn: sqlite3.Connection, names: str) -> list[int]:
     players = Players(conn)
-    return [players.create(n, actor=STAFF).id for n in names]
+    return [players.create(n, actor="staff@test").id for n in names]
+
+
 
 
 def enter_all(conn: sqlite3.Connection, tid: int, ids: list[int]) -> None:
