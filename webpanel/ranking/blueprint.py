@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 
 from flask import Blueprint, current_app, g, request
-from flask_babel import format_date
+from flask_babel import format_date, format_decimal
 
 from games.hautetension.ranking import RankingRules
 from store.ranking import Ranking, Season
@@ -42,3 +42,9 @@ def actor() -> str:
 def day(at: float) -> str:
     """A Unix time as a date in the page's language."""
     return str(format_date(datetime.datetime.fromtimestamp(at)))
+
+
+@bp.app_template_filter("two_places")
+def two_places(value: object) -> str:
+    """A number with two decimals, written as the page's language writes it (2.50, 2,50)."""
+    return str(format_decimal(float(value), format="0.00"))  # type: ignore[arg-type]

@@ -73,7 +73,7 @@ def handicap_page() -> str:
         chosen=chosen,
         proposal=proposal,
         seats=range(MAX_TABLE),
-        ranked=[line for line in now.lines if line.is_ranked],
+        lines=now.lines,
     )
 
 
