@@ -225,6 +225,13 @@ class PgDatabase:
         self._psycopg = psycopg
         self._local = threading.local()
         self._closed = False
+        try:
+            # One connection first: a server that is not there (or refuses) is reported at once, in
+            # its own words, where the pool would retry until its timeout.
+            psycopg.connect(dsn, connect_timeout=int(CONNECT_TIMEOUT_S)).close()
+        except psycopg.Error as exc:
+            problem = _first_line(exc)
+            raise ConnectionError(f"{describe(dsn)}: cannot connect to PostgreSQL ({problem})") from exc
         self.pool: ConnectionPool = ConnectionPool(
             dsn,
             min_size=min_size,
@@ -319,6 +326,10 @@ class PgDatabase:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 @contextmanager
