@@ -25,7 +25,6 @@ import hashlib
 import hmac
 import json
 import secrets
-import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from typing import Any, Literal
 
 from games.frame import DigitalGame, game_class
 from store.db import transaction
+from store.dialect import Connection, Record
 
 SeatKind = Literal["human", "ai"]
 GameStatus = Literal["running", "over", "abandoned", "expired"]
@@ -189,7 +189,7 @@ def _new_code() -> str:
 class GameStore:
     """The lobby's games on one database connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     # -- creating and reading ---------------------------------------------------
@@ -211,14 +211,14 @@ class GameStore:
         with transaction(self.conn):
             if limits is not None:
                 self._check_room(creator, limits)
-            cursor = self.conn.execute(
+            row = self.conn.execute(
                 "INSERT INTO digital_games"
                 " (game, created_at, updated_at, version, hot_seat, host_hash, status, state, creator)"
-                " VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING id",
                 (game.name, now, now, int(hot_seat), hash_token(host_token), _status(game),
                  json.dumps(game.to_json()), creator),
-            )
-            game_id = int(cursor.lastrowid or 0)
+            ).fetchone()
+            game_id = int(row[0])
             for number, spec in enumerate(seats):
                 code = self._unused_code() if spec.kind == "human" and not hot_seat else None
                 self.conn.execute(
@@ -289,7 +289,7 @@ class GameStore:
                 found.append(record.id)
         return found
 
-    def _record(self, row: sqlite3.Row) -> GameRecord:
+    def _record(self, row: Record) -> GameRecord:
         seats = self.conn.execute(
             "SELECT seat, kind, level, name, join_code, token_hash FROM digital_game_seats"
             " WHERE game_id = ? ORDER BY seat", (row["id"],),

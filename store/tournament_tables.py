@@ -14,13 +14,13 @@ by hand.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from dataclasses import dataclass
 
 from games.hautetension.digital import DigitalHauteTension
 from games.hautetension.tournament import TournamentError
 from games.hautetension.tournament_points import Lighting
+from store.dialect import Connection
 from store.games import GameNotFoundError, GameStore
 from store.tournaments import TournamentNotFoundError, Tournaments
 
@@ -50,7 +50,7 @@ class TableLink:
 class TournamentTables:
     """The links between lobby games and tournament tables, on one connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     def link(self, game_id: int, tournament_id: int, round_number: int, table: int) -> TableLink:

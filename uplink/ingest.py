@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import logging
 import queue
-import sqlite3
 import time
 from collections.abc import Callable
 
 from store.db import transaction
+from store.dialect import Connection
 from store.event.intake import Intake, LiveReport, Receipt, Report
 from store.event.publish import Publications
 from store.event.results import Results
@@ -47,7 +47,7 @@ class Ingest(LinkLoop):
 
     def __init__(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         broker: BrokerSettings,
         *,
         event: str,

@@ -1,7 +1,7 @@
 """The shared database from the panel's side: reading the board, queuing commands.
 
 The panel opens its own connections (one per server thread, see
-:class:`ConnectionPool`);
+:class:`ConnectionPool`; on PostgreSQL one pool shared by the threads);
 the board service is the only writer of board state, so the panel only reads
 ``board_state`` and the journal, and writes nothing but commands.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import os
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from flask import Flask, current_app
 
 from store.commands import Command, CommandKind, Commands, CommandStatus
 from store.db import connect
+from store.dialect import Connection, is_postgresql
 from store.event.db import connect_event
 from store.journal import BoardState, Journal
 from webpanel.config import PanelSettings
@@ -47,17 +47,22 @@ class ConnectionPool:
         self,
         database: str | os.PathLike[str],
         *,
-        opener: Callable[[str], sqlite3.Connection] = connect,
+        opener: Callable[[str], Connection] = connect,
     ) -> None:
         self.database = database
         self.opener = opener
         self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
+        self._all: list[Connection] = []
         self._lock = threading.Lock()
         self._closed = False
+        # A PostgreSQL database is a pool of its own, safe to share between threads: opened once.
+        self._shared = is_postgresql(os.fspath(database))
 
-    def get(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+    def get(self) -> Connection:
+        conn: Connection | None = getattr(self._local, "conn", None)
+        if conn is None and self._shared:
+            with self._lock:
+                conn = self._all[0] if self._all else None
         if conn is None:
             conn = self.opener(os.fspath(self.database))
             with self._lock:
@@ -70,7 +75,7 @@ class ConnectionPool:
 
     def end_request(self, _exc: BaseException | None = None) -> None:
         """Roll back a transaction a view left open, so the next request on this thread starts clean."""
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        conn: Connection | None = getattr(self._local, "conn", None)
         if conn is not None and conn.in_transaction:
             log.warning("a request left a database transaction open: rolled back")
             conn.rollback()
@@ -83,7 +88,7 @@ class ConnectionPool:
             conn.close()
 
 
-def get_db() -> sqlite3.Connection:
+def get_db() -> Connection:
     """This thread's connection to the shared database."""
     pool: ConnectionPool = current_app.extensions["db_pool"]
     return pool.get()

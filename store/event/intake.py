@@ -24,13 +24,13 @@ confirmed result into its tournament is :meth:`store.event.results.Results.settl
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from store.db import transaction
+from store.dialect import Connection
 from store.event import sql
 from store.event.publish import Publications
 
@@ -98,7 +98,7 @@ class Intake:
     """Receives the boards' messages (on its own connection)."""
 
     def __init__(
-        self, conn: sqlite3.Connection, *, confirm_timeout: float, clock: Callable[[], float] = time.time
+        self, conn: Connection, *, confirm_timeout: float, clock: Callable[[], float] = time.time
     ) -> None:
         self.conn = conn
         self.confirm_timeout = confirm_timeout

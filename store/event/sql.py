@@ -1,23 +1,12 @@
 """Every SQL statement of the event server's store, in one place.
 
-The event store runs on SQLite (the embedded default); a PostgreSQL dialect
-is a second module with the same names (``?`` placeholders become ``%s``,
-``AUTOINCREMENT`` an identity column, ``INSERT OR IGNORE`` an ``ON CONFLICT DO
-NOTHING``, ``REAL`` a ``double precision``): the modules of :mod:`store.event`
-only ever use the names below. Tables are prefixed ``event_`` and versioned in
-``event_schema`` on their own, apart from the board tables' ``user_version``.
+Written once for both engines (SQLite and PostgreSQL: :mod:`store.dialect`
+says how): ``?`` placeholders, portable types and upserts. Tables are
+prefixed ``event_`` and versioned in ``event_schema`` on their own, apart
+from the panel tables' version.
 """
 
 from __future__ import annotations
-
-SCHEMA_TABLE = """
-CREATE TABLE IF NOT EXISTS event_schema (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)
-"""
-SCHEMA_VERSION = "SELECT version FROM event_schema WHERE id = 1"
-SET_SCHEMA_VERSION = (
-    "INSERT INTO event_schema (id, version) VALUES (1, ?)"
-    " ON CONFLICT (id) DO UPDATE SET version = excluded.version"
-)
 
 MIGRATIONS: list[str] = [
     # 1: boards, what they sent, their games and results, the tables assigned to them, and what the
@@ -154,7 +143,8 @@ MIGRATIONS: list[str] = [
 
 BOARD_SEEN = (
     "INSERT INTO event_boards (board, first_seen, last_seen) VALUES (?, ?, ?)"
-    " ON CONFLICT (board) DO UPDATE SET last_seen = MAX(last_seen, excluded.last_seen)"
+    " ON CONFLICT (board) DO UPDATE SET last_seen = CASE WHEN excluded.last_seen > event_boards.last_seen"
+    " THEN excluded.last_seen ELSE event_boards.last_seen END"
 )
 BOARD_STATUS = "UPDATE event_boards SET status = ?, status_at = ?, online = ? WHERE board = ?"
 BOARD_LIVE = "UPDATE event_boards SET live = ?, live_at = ? WHERE board = ?"
@@ -265,8 +255,8 @@ ASSIGNMENT_DONE = "UPDATE event_assignments SET done_at = ? WHERE id = ? AND don
 
 PUBLISH_WANT = (
     "INSERT INTO event_publish (board, leaf, payload, version) VALUES (?, ?, ?, 1)"
-    " ON CONFLICT (board, leaf) DO UPDATE SET payload = excluded.payload, version = version + 1"
-    " WHERE payload != excluded.payload"
+    " ON CONFLICT (board, leaf) DO UPDATE SET payload = excluded.payload,"
+    " version = event_publish.version + 1 WHERE event_publish.payload != excluded.payload"
 )
 PUBLISH_PENDING = (
     "SELECT board, leaf, payload, version FROM event_publish WHERE published < version ORDER BY board, leaf"
