@@ -18,13 +18,13 @@ audit trail (who, when, the values before and after).
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from games.hautetension.tournament import MAX_NAME, Tournament, TournamentError
 from store.db import transaction
+from store.dialect import Connection
 from store.event import sql
 from store.tournaments import Recorded, Tournaments
 
@@ -144,7 +144,7 @@ def identity(name: str, club: str, city: str) -> str:
 class Players:
     """The registry, on one connection to the event's database."""
 
-    def __init__(self, conn: sqlite3.Connection, *, clock: Any = time.time) -> None:
+    def __init__(self, conn: Connection, *, clock: Any = time.time) -> None:
         self.conn = conn
         self.clock = clock
 

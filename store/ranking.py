@@ -11,7 +11,6 @@ merged in the registry count as the player kept.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from games.hautetension.ranking import (
     proposed_handicap,
 )
 from games.hautetension.tournament import Tournament
+from store.dialect import Connection
 from store.players import Player, Players
 from store.tournaments import Tournaments
 
@@ -57,7 +57,7 @@ class Season:
 class Ranking:
     """The general ranking of the registered players, on one connection."""
 
-    def __init__(self, conn: sqlite3.Connection, rules: RankingRules | None = None) -> None:
+    def __init__(self, conn: Connection, rules: RankingRules | None = None) -> None:
         self.conn = conn
         self.rules = rules or RankingRules()
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 from games.hautetension.tournament_points import Lighting, game_points
+from store.dialect import Connection
 from store.event.intake import Intake, Receipt, ReportedRow, StatusReport
 from store.tournaments import Tournaments
 
@@ -89,7 +89,7 @@ def boards_online(intake: Intake, *names: str, accept: bool = True) -> None:
             Boards(intake.conn).accept(name, f"Table {index}", actor="test")
 
 
-def play(conn: sqlite3.Connection, tid: int, *, seed: int, rounds: int | None = None) -> None:
+def play(conn: Connection, tid: int, *, seed: int, rounds: int | None = None) -> None:
     """Play the tournament's rounds with seeded random lamp orders (to the end, or *rounds* of them)."""
     store, rng, made = Tournaments(conn), random.Random(seed), 0
     while not store.load(tid).is_over() and (rounds is None or made < rounds):

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from games.hautetension.tournament import RegistrationError, TournamentError
+from store.dialect import Connection
 from store.players import Player, PlayerError, PlayerNotFoundError, Players
 from store.tournaments import Tournaments
 
@@ -14,7 +13,7 @@ STAFF = "staff@test"
 
 
 @pytest.fixture
-def players(conn: sqlite3.Connection) -> Players:
+def players(conn: Connection) -> Players:
     return Players(conn)
 
 
@@ -57,7 +56,8 @@ def test_bad_fields_are_refused_and_nothing_is_written(
     players: Players, fields: dict[str, object], message: str
 ) -> None:
     with pytest.raises(PlayerError, match=message):
-        players.create(fields.pop("name"), **fields, actor=STAFF)  # type: ignore[arg-type]
+        values = dict(fields)
+        players.create(values.pop("name"), **values, actor=STAFF)  # type: ignore[arg-type]
     assert players.all() == [] and players.audit() == []
 
 
@@ -106,12 +106,12 @@ def test_a_duplicate_merged_counts_as_the_player_kept_and_stays_in_the_audit(pla
     assert players.create("Anna", actor=STAFF).name == "Anna"
 
 
-def make_tournament(conn: sqlite3.Connection) -> int:
+def make_tournament(conn: Connection) -> int:
     return Tournaments(conn).create("Spring open", seed=7).id
 
 
 def test_entering_a_player_registers_them_in_the_tournament_and_links_them(
-    conn: sqlite3.Connection, players: Players
+    conn: Connection, players: Players
 ) -> None:
     tid = make_tournament(conn)
     ana = players.create("Ana", actor=STAFF)
@@ -125,7 +125,7 @@ def test_entering_a_player_registers_them_in_the_tournament_and_links_them(
 
 
 def test_namesakes_enter_one_tournament_told_apart_by_club(
-    conn: sqlite3.Connection, players: Players
+    conn: Connection, players: Players
 ) -> None:
     tid = make_tournament(conn)
     a = players.create("Ana", club="Lyon", actor=STAFF)
@@ -139,7 +139,7 @@ def test_namesakes_enter_one_tournament_told_apart_by_club(
     assert len(players.entrants(tid)) == 2  # the refused entry linked nobody
 
 
-def test_a_refused_entry_writes_nothing(conn: sqlite3.Connection, players: Players) -> None:
+def test_a_refused_entry_writes_nothing(conn: Connection, players: Players) -> None:
     tid = make_tournament(conn)
     merged = players.create("Zoé", actor=STAFF)
     kept = players.create("Zoe", actor=STAFF)
@@ -157,7 +157,7 @@ def test_a_refused_entry_writes_nothing(conn: sqlite3.Connection, players: Playe
 
 
 def test_a_link_does_not_survive_its_registration_being_undone(
-    conn: sqlite3.Connection, players: Players
+    conn: Connection, players: Players
 ) -> None:
     tid = make_tournament(conn)
     ana = players.create("Ana", actor=STAFF)
@@ -167,7 +167,7 @@ def test_a_link_does_not_survive_its_registration_being_undone(
     assert players.entrants(tid) == []
 
 
-def test_adopt_links_players_registered_by_name(conn: sqlite3.Connection, players: Players) -> None:
+def test_adopt_links_players_registered_by_name(conn: Connection, players: Players) -> None:
     tid = make_tournament(conn)
     ana = players.create("Ana", actor=STAFF)
     players.create("Ben", city="Lyon", actor=STAFF)
@@ -187,7 +187,7 @@ def test_adopt_links_players_registered_by_name(conn: sqlite3.Connection, player
         players.link(tid, 9, ana.id, actor=STAFF)
 
 
-def test_two_people_of_one_tournament_cannot_be_merged(conn: sqlite3.Connection, players: Players) -> None:
+def test_two_people_of_one_tournament_cannot_be_merged(conn: Connection, players: Players) -> None:
     tid = make_tournament(conn)
     a, b = players.create("Ana", actor=STAFF), players.create("Anna", actor=STAFF)
     players.enter(tid, a.id, actor=STAFF)

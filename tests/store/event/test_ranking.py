@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from games.hautetension.ranking import DAY, RankingRules
 from games.hautetension.tournament import Lighting
+from store.dialect import Connection
 from store.players import Players
 from store.ranking import Ranking
 from store.tournaments import Tournaments
@@ -14,19 +13,19 @@ from tests.store.event.helpers import play
 STAFF = "staff@test"
 
 
-def field(conn: sqlite3.Connection, names: str) -> list[int]:
+def field(conn: Connection, names: str) -> list[int]:
     players = Players(conn)
     return [players.create(n, actor="staff@test").id for n in names]
 
 
 
 
-def enter_all(conn: sqlite3.Connection, tid: int, ids: list[int]) -> None:
+def enter_all(conn: Connection, tid: int, ids: list[int]) -> None:
     for pid in ids:
         Players(conn).enter(tid, pid, actor=STAFF)
 
 
-def test_every_game_of_a_registered_player_counts_with_its_points(conn: sqlite3.Connection) -> None:
+def test_every_game_of_a_registered_player_counts_with_its_points(conn: Connection) -> None:
     ids = field(conn, "ABCDE")
     tid = Tournaments(conn).create("Open", seed=1).id
     enter_all(conn, tid, ids)
@@ -44,7 +43,7 @@ def test_every_game_of_a_registered_player_counts_with_its_points(conn: sqlite3.
     assert [line.place for line in season.lines] == sorted(line.place for line in season.lines)
 
 
-def test_two_tournaments_and_a_merged_duplicate_make_one_line(conn: sqlite3.Connection) -> None:
+def test_two_tournaments_and_a_merged_duplicate_make_one_line(conn: Connection) -> None:
     ids = field(conn, "ABCD")
     first = Tournaments(conn).create("One", seed=3).id
     enter_all(conn, first, ids)
@@ -63,7 +62,7 @@ def test_two_tournaments_and_a_merged_duplicate_make_one_line(conn: sqlite3.Conn
     assert dup not in after.players and after.line(dup) is None
 
 
-def test_games_are_dated_by_their_first_entry_and_leave_the_window(conn: sqlite3.Connection) -> None:
+def test_games_are_dated_by_their_first_entry_and_leave_the_window(conn: Connection) -> None:
     ids = field(conn, "ABCD")
     tid = Tournaments(conn).create("Old", seed=8).id
     enter_all(conn, tid, ids)
@@ -87,7 +86,7 @@ def test_games_are_dated_by_their_first_entry_and_leave_the_window(conn: sqlite3
     assert Ranking(conn, rules).season(now=entered + DAY).games == []
 
 
-def test_players_not_linked_do_not_count_and_the_handicap_is_proposed(conn: sqlite3.Connection) -> None:
+def test_players_not_linked_do_not_count_and_the_handicap_is_proposed(conn: Connection) -> None:
     ids = field(conn, "ABC")
     tid = Tournaments(conn).create("Mixed", seed=10).id
     enter_all(conn, tid, ids)
