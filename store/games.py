@@ -376,10 +376,47 @@ class GameStore:
                 "UPDATE digital_game_seats SET token_hash = ?, joined_at = ? WHERE game_id = ? AND seat = ?",
                 (hash_token(token), time.time(), game_id, row["seat"]),
             )
-            # Who sits is part of what every screen shows: a new version wakes them.
-            self.conn.execute("UPDATE digital_games SET version = version + 1, updated_at = ? WHERE id = ?",
-                              (time.time(), game_id))
+            self._touch(game_id)
         return int(row["seat"]), token
+
+    def give_to_computer(self, game_id: int, seats: Sequence[int], level: str) -> GameRecord:
+        """Let a computer player (*level*) play these human seats from now on (an open game).
+
+        Pseudo-players for the seats of players who never came, or who left: the
+        seat's join code and the token of the device that held it stop working.
+        """
+        with transaction(self.conn):
+            self._refuse_change(game_id)
+            record = self.get(game_id)
+            for number in seats:
+                if not 0 <= number < len(record.seats) or record.seats[number].is_ai:
+                    raise JoinError(f"seat {number} is not a human seat of this game")
+            for number in seats:
+                self.conn.execute(
+                    "UPDATE digital_game_seats SET kind = 'ai', level = ?, join_code = NULL,"
+                    " token_hash = NULL WHERE game_id = ? AND seat = ?", (level, game_id, number))
+            self._touch(game_id)
+        return self.get(game_id)
+
+    def new_join_code(self, game_id: int, seat: int) -> str:
+        """A new way into a human seat (its player lost the device, or the link): a new join code;
+        the old code and the token of the device that held the seat stop working."""
+        with transaction(self.conn):
+            self._refuse_change(game_id)
+            record = self.get(game_id)
+            if not 0 <= seat < len(record.seats) or record.seats[seat].is_ai or record.hot_seat:
+                raise JoinError(f"seat {seat} is not a human seat of this game joined by a link")
+            code = self._unused_code()
+            self.conn.execute(
+                "UPDATE digital_game_seats SET join_code = ?, token_hash = NULL, joined_at = NULL"
+                " WHERE game_id = ? AND seat = ?", (code, game_id, seat))
+            self._touch(game_id)
+        return code
+
+    def _touch(self, game_id: int) -> None:
+        """Who sits is part of what every screen shows: a new version wakes them."""
+        self.conn.execute("UPDATE digital_games SET version = version + 1, updated_at = ? WHERE id = ?",
+                          (time.time(), game_id))
 
     def find_code(self, code: str) -> tuple[int, int] | None:
         """(game id, seat) of a join code, or None."""

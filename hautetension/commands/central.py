@@ -16,13 +16,16 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from configuration import CONFIG_OPTION_HELP, EX_CONFIG, ConfigError, ConfigFile, Section, load_config
 from store.event.settings import DEFAULT_EVENT_DATABASE, DEFAULT_SYSTEM_EVENT_DATABASE, EventSettings
 from uplink.exc import UplinkConfigError
 from uplink.protocol import NAME
 from uplink.settings import BrokerSettings
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 DEFAULT_PORT = 8090
 
@@ -77,13 +80,27 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def central_app(config: ConfigFile, central: CentralSettings) -> Flask:
+    """The event server's panel: its ``[panel]`` and ``[lobby]`` sections (remote players join the
+    lobby's games by the links ``[lobby] public_url`` makes), on the event's database."""
+    from hautetension.commands.panel import configured_pin_hash
+    from webpanel.app import create_app
+    from webpanel.config import panel_sections
+
+    panel, lobby = panel_sections(config)
+    panel = dataclasses.replace(panel, host=central.host, port=central.port)
+    return create_app(
+        {"PANEL": panel, "LOBBY": lobby, "EVENT": central.event},
+        staff_pin_hash=functools.partial(configured_pin_hash, config),
+    )
+
+
 def run(args: argparse.Namespace) -> int:
-    from hautetension.commands.panel import _check_port, configured_pin_hash, serve
+    from hautetension.commands.panel import _check_port, serve
     from store.db import DatabaseError
     from store.event.db import connect_event
     from uplink.ingest import Ingest
-    from webpanel.app import close_app, create_app
-    from webpanel.config import panel_sections
+    from webpanel.app import close_app
     from webpanel.security import SecretKeyError
     from webpanel.serve import make_server
 
@@ -97,13 +114,8 @@ def run(args: argparse.Namespace) -> int:
             "event": args.event,
         }
         central = CentralSettings.from_config(config.with_values("central", options))
-        panel, _lobby = panel_sections(config)
-        panel = dataclasses.replace(panel, host=central.host, port=central.port)
         conn = connect_event(central.event.database)
-        app = create_app(
-            {"PANEL": panel, "EVENT": central.event},
-            staff_pin_hash=functools.partial(configured_pin_hash, config),
-        )
+        app = central_app(config, central)
     except (ConfigError, SecretKeyError, DatabaseError) as exc:
         print(f"hautetension central: {exc}", file=sys.stderr)
         return EX_CONFIG

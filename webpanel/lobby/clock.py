@@ -28,6 +28,7 @@ import logging
 import math
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from flask import current_app
 
 from games.frame import DigitalGame
 from store.db import connect
+from store.dialect import Connection
 from store.games import GameNotFoundError, GameRecord, GameStore, StaleGameError
 from store.tournament_tables import TournamentTables
 from webpanel.db import get_db
@@ -60,8 +62,12 @@ def turn_timer(record: GameRecord) -> float:
 class GameWatch:
     """Plays the default move of a human seat whose time ran out; enters finished tables' results."""
 
-    def __init__(self, database: Path, *, runner: AiRunner, stopped: Any, tick: float = TICK_SECONDS) -> None:
+    def __init__(
+        self, database: Path, *, runner: AiRunner, stopped: Any, tick: float = TICK_SECONDS,
+        opener: Callable[[Path], Connection] = connect,
+    ) -> None:
         self.database = database
+        self.opener = opener
         self.runner = runner
         self._stopped = stopped  # a callable: True once the panel closes
         self.tick = tick
@@ -91,7 +97,7 @@ class GameWatch:
                         self._thread = None
                         return
                 try:
-                    conn = conn or connect(self.database)
+                    conn = conn or self.opener(self.database)
                     for game_id in games:
                         if not self.check(conn, game_id):
                             with self._lock:
@@ -164,6 +170,7 @@ def game_watch() -> GameWatch:
                 runner=runner,
                 stopped=lambda: follower.stopped,
                 tick=float(current_app.config.get("LOBBY_WATCH_TICK", TICK_SECONDS)),
+                opener=current_app.extensions["db_pool"].opener,
             )
             current_app.extensions["lobby_watch"] = watch
     return watch
