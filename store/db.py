@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from store.dialect import Connection, engine, statements
+from store.dialect import Connection, describe, engine, is_postgresql, statements
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -228,6 +228,8 @@ def connect(path: str | Path) -> sqlite3.Connection:
     The connection is in autocommit mode: group writes with :func:`transaction`.
     It may be shared between threads as long as callers serialise their use.
     """
+    if is_postgresql(path):  # never a file named after a DSN
+        raise DatabaseError(f"{describe(path)}: a PostgreSQL database (store.dialect.open_database opens it)")
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     try:

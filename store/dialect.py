@@ -222,7 +222,6 @@ class PgDatabase:
         from psycopg_pool import ConnectionPool
 
         self.dsn = dsn
-        self._psycopg = psycopg
         self._local = threading.local()
         self._closed = False
         try:
@@ -305,16 +304,8 @@ class PgDatabase:
     # -- changes -------------------------------------------------------------------------------
 
     def changes(self, stop: threading.Event, *, timeout: float = 1.0) -> Iterator[bool]:
-        """On a connection of its own, LISTEN to :data:`CHANGE_CHANNEL`: ``True`` after each notified
-        commit (several close together may come as one), ``False`` every *timeout* without one."""
-        with self._psycopg.connect(self.dsn, autocommit=True) as conn:
-            conn.execute(f"LISTEN {CHANGE_CHANNEL}")
-            yield True  # anything committed before the LISTEN: read the state once
-            while not stop.is_set():
-                got = False
-                for _ in conn.notifies(timeout=timeout, stop_after=1):
-                    got = True
-                yield got
+        """:func:`listen_changes` on this database."""
+        return listen_changes(self.dsn, stop, timeout=timeout)
 
     def close(self) -> None:
         if not self._closed:
@@ -335,6 +326,22 @@ def _first_line(exc: BaseException) -> str:
 @contextmanager
 def _same() -> Iterator[None]:
     yield
+
+
+def listen_changes(dsn: str, stop: threading.Event, *, timeout: float = 1.0) -> Iterator[bool]:
+    """On a connection of its own, LISTEN to :data:`CHANGE_CHANNEL`: ``True`` first (read what was
+    committed before listening), then ``True`` after each notified commit (several close together
+    may come as one), ``False`` every *timeout* without one; until *stop* is set."""
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True, connect_timeout=int(CONNECT_TIMEOUT_S)) as conn:
+        conn.execute(f"LISTEN {CHANGE_CHANNEL}")
+        yield True
+        while not stop.is_set():
+            got = False
+            for _ in conn.notifies(timeout=timeout, stop_after=1):
+                got = True
+            yield got
 
 
 def open_database(location: str | Path) -> Connection:

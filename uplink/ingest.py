@@ -52,6 +52,7 @@ class Ingest(LinkLoop):
         *,
         event: str,
         confirm_timeout: float,
+        instance: str = "",
         poll: float = 0.05,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -63,7 +64,9 @@ class Ingest(LinkLoop):
         self.publications = Publications(conn)
         self.link = LinkClient(
             broker,
-            client_id=f"hautetension-central-{event}",
+            # Several server processes on one database: each its own client (and broker session), each
+            # receiving every message; the store keeps each row once whichever process stores it first.
+            client_id=f"hautetension-central-{event}" + (f"-{instance}" if instance else ""),
             username=broker.username or "central",
             topics=[event_filter(event)],
             persistent=True,

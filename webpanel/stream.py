@@ -27,7 +27,7 @@ from typing import Any
 
 from flask import Response
 
-from store.db import connect
+from store.dialect import open_database
 from webpanel.config import PanelSettings
 from webpanel.view import public_board
 
@@ -80,7 +80,7 @@ class BoardFollower:
         while not self._stop.is_set():
             try:
                 if conn is None:
-                    conn = connect(self.settings.database)
+                    conn = open_database(self.settings.database)
                 self._poll(conn)
             except Exception:  # a locked or vanished database must not kill the reader
                 log.exception("cannot read the board state; retrying")

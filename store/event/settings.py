@@ -13,6 +13,7 @@ from pathlib import Path
 
 from configuration import Section
 from games.hautetension.ranking import RankingRules
+from store.dialect import is_postgresql
 
 DEFAULT_EVENT_DATABASE = Path("var/central.db")
 DEFAULT_SYSTEM_EVENT_DATABASE = Path("/var/lib/hautetension/central.db")
@@ -23,7 +24,9 @@ class EventSettings:
     """Which event this server runs, where it keeps it, and how long players have to confirm."""
 
     event: str = "demo"
-    database: Path = DEFAULT_EVENT_DATABASE
+    database: Path | str = DEFAULT_EVENT_DATABASE
+    """An SQLite file (one hall, one machine) or a PostgreSQL DSN ``postgresql://…`` (several
+    server processes on one database)."""
     confirm_timeout: float = 300.0
     """A board's result not confirmed by every seat within this many seconds is flagged for staff."""
     ranking: RankingRules = field(default_factory=RankingRules)
@@ -34,7 +37,7 @@ class EventSettings:
     def read(cls, s: Section, *, database: Path = DEFAULT_EVENT_DATABASE) -> EventSettings:
         return cls(
             event=s.text("event", cls.event),
-            database=s.path("database", database) or database,
+            database=_database(s, database),
             confirm_timeout=s.number("confirm_timeout_s", cls.confirm_timeout, minimum=10),
             ranking=RankingRules(
                 window_days=s.number("ranking_window_days", RankingRules.window_days, minimum=1),
@@ -45,3 +48,11 @@ class EventSettings:
                 ).limit_denominator(100),
             ),
         )
+
+
+def _database(s: Section, default: Path) -> Path | str:
+    """``database``: a DSN as written (``postgresql://user:password@host/name``), else a file's path."""
+    value = s.text("database", "", what="a file's path or a postgresql:// DSN")
+    if is_postgresql(value):
+        return value
+    return Path(value) if value else default

@@ -27,8 +27,7 @@ def init_app(app: Flask) -> None:
     app.extensions["lobby_games"] = games
     app.extensions["lobby_ai"] = AiRunner(app.config["PANEL"].database, games=games,
                                           workers=settings.computer_workers,
-                                          thinking_seconds=settings.thinking_seconds,
-                                          opener=app.extensions["db_pool"].opener)
+                                          thinking_seconds=settings.thinking_seconds)
     app.extensions["lobby_guesses"] = AttemptLimiter(per_client=GUESSES_PER_MINUTE, window=60.0)
 
 

@@ -22,6 +22,7 @@ from flask import Response, current_app, jsonify, request, url_for
 from games import frame
 from games.exc import GameError, GameOverError, IllegalMoveError
 from games.frame import AI_LEVELS, CHANCE, GAMES, BadOptionsError, DigitalGame, UnknownGameError
+from store.dialect import open_database
 from store.games import (
     OPEN,
     GameEndedError,
@@ -441,7 +442,6 @@ class GameStream(CountedStream):
         super().__init__(follower)
         self.game_id = game_id
         self.last_version = last_version
-        self.opener = current_app.extensions["db_pool"].opener  # the panel's database, on its engine
 
     def _events(self) -> Iterator[str]:
         settings = self.follower.settings
@@ -450,7 +450,7 @@ class GameStream(CountedStream):
         beat = time.monotonic() + settings.heartbeat_seconds
         sent = self.last_version
         yield f"retry: {RETRY_MS}\n\n"
-        conn = self.opener(settings.database)
+        conn = open_database(settings.database)
         try:
             games = GameStore(conn)
             while not self.follower.stopped and time.monotonic() < deadline:

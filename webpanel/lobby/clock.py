@@ -28,15 +28,13 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from flask import current_app
 
 from games.frame import DigitalGame
-from store.db import connect
-from store.dialect import Connection
+from store.dialect import open_database
 from store.games import GameNotFoundError, GameRecord, GameStore, StaleGameError
 from store.tournament_tables import TournamentTables
 from webpanel.db import get_db
@@ -62,12 +60,8 @@ def turn_timer(record: GameRecord) -> float:
 class GameWatch:
     """Plays the default move of a human seat whose time ran out; enters finished tables' results."""
 
-    def __init__(
-        self, database: Path, *, runner: AiRunner, stopped: Any, tick: float = TICK_SECONDS,
-        opener: Callable[[Path], Connection] = connect,
-    ) -> None:
+    def __init__(self, database: Path, *, runner: AiRunner, stopped: Any, tick: float = TICK_SECONDS) -> None:
         self.database = database
-        self.opener = opener
         self.runner = runner
         self._stopped = stopped  # a callable: True once the panel closes
         self.tick = tick
@@ -97,7 +91,7 @@ class GameWatch:
                         self._thread = None
                         return
                 try:
-                    conn = conn or self.opener(self.database)
+                    conn = conn or open_database(self.database)
                     for game_id in games:
                         if not self.check(conn, game_id):
                             with self._lock:
@@ -170,7 +164,6 @@ def game_watch() -> GameWatch:
                 runner=runner,
                 stopped=lambda: follower.stopped,
                 tick=float(current_app.config.get("LOBBY_WATCH_TICK", TICK_SECONDS)),
-                opener=current_app.extensions["db_pool"].opener,
             )
             current_app.extensions["lobby_watch"] = watch
     return watch

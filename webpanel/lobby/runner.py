@@ -29,8 +29,7 @@ from pathlib import Path
 
 from games.budget import Budget
 from games.frame import CHANCE, DigitalGame, Player, ai_player
-from store.db import connect
-from store.dialect import Connection
+from store.dialect import open_database
 from store.games import GameEndedError, GameNotFoundError, GameRecord, GameStore, StaleGameError
 from webpanel.lobby.cache import GameCache
 
@@ -74,10 +73,8 @@ class AiRunner:
     def __init__(
         self, database: Path, *, games: GameCache | None = None, player_factory: PlayerFactory | None = None,
         workers: int = 2, idle_seconds: float = 30.0, thinking_seconds: float | None = None,
-        opener: Callable[[Path], Connection] = connect,
     ) -> None:
         self.database = database
-        self.opener = opener  # the panel's own (the event server's database, on either engine)
         self.games = games or GameCache(max_games=16, max_moves=10_000)
         # Searches are CPU-bound: a few at once, the others wait their turn (the Pi has few cores).
         self.workers = workers
@@ -174,7 +171,7 @@ class AiRunner:
                 again = False
                 try:
                     if conn is None:
-                        conn = self.opener(self.database)
+                        conn = open_database(self.database)
                     again = self._move(GameStore(conn), game_id)
                 except Exception:  # the worker must always release the game
                     log.exception("computer player of game %s failed", game_id)
