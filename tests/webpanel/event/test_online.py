@@ -19,23 +19,25 @@ from webpanel.app import close_app, create_app
 PUBLIC = "https://events.example.org"
 
 
-def event_server(tmp_path: Path, **config: Any) -> Flask:
-    """The event server with a public address for its links (behind HTTPS, as on the internet)."""
+def event_server(tmp_path: Path, database: str, **config: Any) -> Flask:
+    """The event server with a public address for its links (behind HTTPS, as on the internet), on
+    *database* (an SQLite file or a PostgreSQL DSN)."""
     return create_app(
         {
             "PANEL": make_settings(tmp_path),
             "TESTING": True,
             "LOBBY_PUBLIC_URL": PUBLIC,
             "LOBBY_WATCH_TICK": 0.05,
-            "EVENT": EventSettings(event="online-2026", database=tmp_path / "central.db"),
+            "EVENT": EventSettings(event="online-2026", database=database),
             **config,
         }
     )
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Flask]:
-    app = event_server(tmp_path)
+def server(tmp_path: Path, db_location: str) -> Iterator[Flask]:
+    """The event server on each engine: SQLite, then PostgreSQL."""
+    app = event_server(tmp_path, db_location)
     yield app
     close_app(app)
 
@@ -102,7 +104,7 @@ def test_a_round_online_gives_each_player_a_private_link_on_the_public_address(
 
 
 def test_remote_players_take_their_seats_and_come_back_after_a_drop(
-    server: Flask, organiser: Api, tmp_path: Path
+    server: Flask, organiser: Api, tmp_path: Path, db_location: str
 ) -> None:
     tid = tournament(server)
     table = online(organiser, tid, turn_timer=0)[0]["game"]
@@ -117,7 +119,7 @@ def test_remote_players_take_their_seats_and_come_back_after_a_drop(
     # brings them back to their seat, with their pawns.
     cookie = players[first].client.get_cookie(f"hts_seat_{game_id}")
     assert cookie is not None
-    restarted = event_server(tmp_path)
+    restarted = event_server(tmp_path, db_location)
     try:
         back = Api(restarted.test_client())
         back.client.set_cookie(cookie.key, cookie.value)
