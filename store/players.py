@@ -22,7 +22,8 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from games.hautetension.tournament import MAX_NAME, Tournament, TournamentError
+from games.hautetension.tournament import MAX_NAME, RegistrationError, Tournament, TournamentError
+from games.hautetension.tournament import clean_name as tournament_name_rule
 from store.db import transaction
 from store.dialect import Connection
 from store.event import sql
@@ -113,14 +114,11 @@ class Adopted:
 
 
 def clean_name(value: object) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise PlayerError("a player needs a name")
-    name = " ".join(value.split())
-    if len(name) > MAX_NAME:
-        raise PlayerError(f"a player's name is at most {MAX_NAME} characters (as on the board)")
-    if not name.isprintable():
-        raise PlayerError("a player's name must not contain control characters")
-    return name
+    """The tournament's own rule for a name (as on the board), with the registry's error."""
+    try:
+        return tournament_name_rule(value)
+    except RegistrationError as exc:
+        raise PlayerError(str(exc)) from None
 
 
 def clean_place(value: object, what: str) -> str:
