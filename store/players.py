@@ -182,6 +182,13 @@ class Players:
         A link holds while the tournament's player of that number still has the name it was
         made for: a registration undone, and its number reused, does not inherit the link.
         """
+        held = []
+        for tid, links in self.links(tournament_id).items():
+            held += holding(links, Tournaments(self.conn).load(tid).names)
+        return held
+
+    def links(self, tournament_id: int | None = None) -> dict[int, list[Entrant]]:
+        """Every link as written, by tournament (whether it still holds: :func:`holding`)."""
         if tournament_id is None:
             rows = self.conn.execute(sql.ENTRANTS).fetchall()
         else:
@@ -189,11 +196,7 @@ class Players:
         by_tournament: dict[int, list[Entrant]] = {}
         for row in rows:
             by_tournament.setdefault(int(row[0]), []).append(Entrant(*row))
-        held = []
-        for tid, links in by_tournament.items():
-            names = Tournaments(self.conn).load(tid).names
-            held += [e for e in links if names.get(e.player, "").casefold() == e.name.casefold()]
-        return held
+        return by_tournament
 
     # -- changing ----------------------------------------------------------------------------
 
@@ -361,6 +364,11 @@ class Players:
                 json.dumps(after, sort_keys=True),
             ),
         )
+
+
+def holding(links: list[Entrant], names: dict[int, str]) -> list[Entrant]:
+    """The links that still hold, given the tournament's players' names now."""
+    return [e for e in links if names.get(e.player, "").casefold() == e.name.casefold()]
 
 
 def _tournament_name(t: Tournament, player: Player) -> str:

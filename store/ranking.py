@@ -26,8 +26,8 @@ from games.hautetension.ranking import (
 )
 from games.hautetension.tournament import Tournament
 from store.dialect import Connection
-from store.players import Player, Players
-from store.tournaments import Tournaments
+from store.players import Player, Players, holding
+from store.tournaments import AuditEntry, Tournaments
 
 
 @dataclass(frozen=True)
@@ -65,17 +65,19 @@ class Ranking:
         now = time.time() if now is None else now
         registry = Players(self.conn)
         canonical = registry.canonical()
-        linked: dict[int, dict[int, int]] = {}
-        for entrant in registry.entrants():
-            linked.setdefault(entrant.tournament_id, {})[entrant.player] = canonical[entrant.player_id]
+        tournaments = Tournaments(self.conn)
         games: list[PlayedGame] = []
         placings: list[Placing] = []
         names: dict[int, str] = {}
-        tournaments = Tournaments(self.conn)
-        for tid, players in linked.items():
-            names[tid] = tournaments.get(tid).name
-            t = tournaments.load(tid)
-            dates = _result_dates(tournaments, tid)
+        for tid, links in registry.links().items():
+            # One read of the tournament's entries serves its replay and its games' dates.
+            info, audit = tournaments.get(tid), tournaments.audit(tid)
+            t = Tournament.replay(info.settings, [e.event for e in audit if not e.is_undone])
+            players = {e.player: canonical[e.player_id] for e in holding(links, t.names)}
+            if not players:
+                continue
+            names[tid] = info.name
+            dates = _result_dates(audit)
             games += _games(t, tid, players, dates)
             if t.is_over() and dates:
                 placings += _placings(t, tid, players, max(dates.values()))
@@ -85,10 +87,10 @@ class Ranking:
         return Season(now, self.rules, lines, kept, games, names)
 
 
-def _result_dates(tournaments: Tournaments, tid: int) -> dict[tuple[int, int], float]:
+def _result_dates(audit: list[AuditEntry]) -> dict[tuple[int, int], float]:
     """Each table's result → when it was first entered (entries undone do not count)."""
     dates: dict[tuple[int, int], float] = {}
-    for entry in tournaments.audit(tid):
+    for entry in audit:
         event = entry.event
         if entry.is_undone or event["kind"] != "result":
             continue
