@@ -77,7 +77,8 @@ def write_season(conn: Connection, players: int, tournaments: int, field: int, s
             at = now - (tournaments - n) * 86400.0  # a tournament a day, the last one yesterday
             for event in t.events:
                 conn.execute(
-                    "INSERT INTO tournament_events (tournament_id, at, actor, kind, payload) VALUES (?, ?, ?, ?, ?)",
+                    "INSERT INTO tournament_events (tournament_id, at, actor, kind, payload)"
+                    " VALUES (?, ?, ?, ?, ?)",
                     (tid, at, "bench", event["kind"], json.dumps(event, sort_keys=True)),
                 )
                 events += 1

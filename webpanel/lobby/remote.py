@@ -85,19 +85,21 @@ def api_computers(game_id: str) -> Response:
     return jsonify(loaded.read(lambda game: game_json(loaded.record, game, caller)))
 
 
-@bp.post("/api/games/<game_id>/seats/<int:seat>/link")
-def api_new_link(game_id: str, seat: int) -> Response:
+@bp.post("/api/games/<game_id>/seats/<seat>/link")
+def api_new_link(game_id: str, seat: str) -> Response:
     """A new link for a human seat; the old one and the device that held the seat stop working."""
     record = load_record(game_id)
     _organiser(record)
     json_object(allowed=set())
+    if not seat.isdigit() or len(seat) > 3:
+        raise ApiError(400, f"seat {seat[:10]!r} is not a seat number")
     try:
-        code = store().new_join_code(record.id, seat)
+        code = store().new_join_code(record.id, int(seat))
     except JoinError as exc:
         raise ApiError(400, str(exc)) from None
     except GameEndedError as exc:
         raise ApiError(409, str(exc)) from None
-    return jsonify({"seat": seat, **seat_link(code)})
+    return jsonify({"seat": int(seat), **seat_link(code)})
 
 
 _GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
