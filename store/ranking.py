@@ -11,9 +11,12 @@ merged in the registry count as the player kept.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from games.hautetension.ranking import (
     HandicapProposal,
@@ -26,6 +29,7 @@ from games.hautetension.ranking import (
 )
 from games.hautetension.tournament import Tournament
 from store.dialect import Connection
+from store.event import sql
 from store.players import Player, Players, holding
 from store.tournaments import AuditEntry, Tournaments
 
@@ -54,12 +58,52 @@ class Season:
         return proposed_handicap({line.player: line for line in self.lines}, players, rules=self.rules)
 
 
+@dataclass(frozen=True)
+class _Counted:
+    """One tournament as the ranking reads it: replayed, its results dated, its name."""
+
+    tournament: Tournament
+    dates: dict[tuple[int, int], float]
+    name: str
+
+
+class TournamentCache:
+    """Tournaments kept replayed, each by its last entry and undo count: a season's recount
+    replays only the tournaments that changed since (a new result, an undo).
+
+    Shared by the threads of a process; the tournaments it holds are only read.
+    """
+
+    def __init__(self, *, max_tournaments: int = 512) -> None:
+        self.max_tournaments = max_tournaments
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[int, tuple[tuple[Any, ...], _Counted]] = OrderedDict()
+
+    def get(self, tid: int, key: tuple[Any, ...]) -> _Counted | None:
+        with self._lock:
+            kept = self._kept.get(tid)
+            if kept is None or kept[0] != key:
+                return None
+            self._kept.move_to_end(tid)
+            return kept[1]
+
+    def put(self, tid: int, key: tuple[Any, ...], counted: _Counted) -> None:
+        with self._lock:
+            self._kept[tid] = (key, counted)
+            self._kept.move_to_end(tid)
+            while len(self._kept) > self.max_tournaments:
+                self._kept.popitem(last=False)
+
+
 class Ranking:
     """The general ranking of the registered players, on one connection."""
 
-    def __init__(self, conn: Connection, rules: RankingRules | None = None) -> None:
+    def __init__(
+        self, conn: Connection, rules: RankingRules | None = None, *, cache: TournamentCache | None = None
+    ) -> None:
         self.conn = conn
         self.rules = rules or RankingRules()
+        self.cache = cache
 
     def season(self, *, now: float | None = None) -> Season:
         now = time.time() if now is None else now
@@ -70,14 +114,12 @@ class Ranking:
         placings: list[Placing] = []
         names: dict[int, str] = {}
         for tid, links in registry.links().items():
-            # One read of the tournament's entries serves its replay and its games' dates.
-            info, audit = tournaments.get(tid), tournaments.audit(tid)
-            t = Tournament.replay(info.settings, [e.event for e in audit if not e.is_undone])
+            counted = self._counted(tournaments, tid)
+            t, dates = counted.tournament, counted.dates
             players = {e.player: canonical[e.player_id] for e in holding(links, t.names)}
             if not players:
                 continue
-            names[tid] = info.name
-            dates = _result_dates(audit)
+            names[tid] = counted.name
             games += _games(t, tid, players, dates)
             if t.is_over() and dates:
                 placings += _placings(t, tid, players, max(dates.values()))
@@ -85,6 +127,18 @@ class Ranking:
         lines = general_ranking(games, placings, now=now, rules=self.rules)
         kept = {p.id: p for p in registry.all()}
         return Season(now, self.rules, lines, kept, games, names)
+
+    def _counted(self, tournaments: Tournaments, tid: int) -> _Counted:
+        key = tuple(self.conn.execute(sql.TOURNAMENT_CHANGE, (tid,)).fetchone())
+        counted = None if self.cache is None else self.cache.get(tid, key)
+        if counted is None:
+            # One read of the tournament's entries serves its replay and its games' dates.
+            info, audit = tournaments.get(tid), tournaments.audit(tid)
+            t = Tournament.replay(info.settings, [e.event for e in audit if not e.is_undone])
+            counted = _Counted(t, _result_dates(audit), info.name)
+            if self.cache is not None:
+                self.cache.put(tid, key, counted)
+        return counted
 
 
 def _result_dates(audit: list[AuditEntry]) -> dict[tuple[int, int], float]:

@@ -301,3 +301,10 @@ ENTRANTS_OF = (
     f"SELECT {ENTRANT_COLUMNS} FROM event_tournament_players WHERE tournament_id = ? ORDER BY player"
 )
 ENTRANTS = f"SELECT {ENTRANT_COLUMNS} FROM event_tournament_players ORDER BY tournament_id, player"
+
+# -- the general ranking (store/ranking.py) -------------------------------------------------------
+
+TOURNAMENT_CHANGE = (
+    "SELECT MAX(id), COUNT(undone_at) FROM tournament_events WHERE tournament_id = ?"
+)
+"""What changes whenever a tournament does: its last entry, and how many entries are undone."""

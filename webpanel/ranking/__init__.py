@@ -14,6 +14,6 @@ from __future__ import annotations
 
 # The route modules, each adding its routes to the blueprint (and its paths to the API description).
 from webpanel.ranking import api, views  # noqa: F401
-from webpanel.ranking.blueprint import bp
+from webpanel.ranking.blueprint import bp, init_app
 
-__all__ = ["bp"]
+__all__ = ["bp", "init_app"]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import datetime
 
-from flask import Blueprint, current_app, g, request
+from flask import Blueprint, Flask, current_app, g, request
 from flask_babel import format_date, format_decimal
 
 from games.hautetension.ranking import RankingRules
-from store.ranking import Ranking, Season
+from store.ranking import Ranking, Season, TournamentCache
 from webpanel.db import get_db
 
 bp = Blueprint(
@@ -29,7 +29,7 @@ def rules() -> RankingRules:
 def season() -> Season:
     """The ranking as of this request (counted once per request)."""
     if "season" not in g:
-        g.season = Ranking(get_db(), rules()).season()
+        g.season = Ranking(get_db(), rules(), cache=current_app.extensions["ranking_tournaments"]).season()
     value: Season = g.season
     return value
 
@@ -48,3 +48,8 @@ def day(at: float) -> str:
 def two_places(value: object) -> str:
     """A number with two decimals, written as the page's language writes it (2.50, 2,50)."""
     return str(format_decimal(float(value), format="0.00"))  # type: ignore[arg-type]
+
+
+def init_app(app: Flask) -> None:
+    # The season's tournaments kept replayed: a look at the ranking replays only those that changed.
+    app.extensions["ranking_tournaments"] = TournamentCache()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pytest_mock import MockerFixture
+
 from games.hautetension.ranking import DAY, RankingRules
-from games.hautetension.tournament import Lighting
+from games.hautetension.tournament import Lighting, Tournament
 from store.dialect import Connection
 from store.players import Players
-from store.ranking import Ranking
+from store.ranking import Ranking, TournamentCache
 from store.tournaments import Tournaments
 from tests.store.event.helpers import play
 
@@ -100,3 +102,30 @@ def test_players_not_linked_do_not_count_and_the_handicap_is_proposed(conn: Conn
     assert {p for p, n in proposal.pawns.items() if n} == (
         {p for p, v in per_game.items() if v == best} if len(set(per_game.values())) > 1 else set()
     )
+
+
+def test_kept_tournaments_count_the_same_and_only_a_changed_one_is_replayed(
+    conn: Connection, mocker: MockerFixture
+) -> None:
+    ids = field(conn, "ABCDEFGH")
+    first, second = (Tournaments(conn).create(name, seed=n).id for n, name in enumerate(("One", "Two")))
+    enter_all(conn, first, ids[:4])
+    enter_all(conn, second, ids[4:])
+    play(conn, first, seed=1)
+    play(conn, second, seed=2, rounds=1)
+    cache = TournamentCache()
+    kept = Ranking(conn, RankingRules(min_games=1), cache=cache)
+    fresh = Ranking(conn, RankingRules(min_games=1))
+    assert kept.season(now=1e10).lines == fresh.season(now=1e10).lines
+    replays = mocker.spy(Tournament, "replay")
+    assert kept.season(now=1e10).lines == fresh.season(now=1e10).lines
+    assert replays.call_count == 2  # the fresh ranking's two; the kept one replayed nothing
+    store = Tournaments(conn)
+    for change in (
+        lambda: store.record(second, lambda t: t.next_round(), actor=STAFF),  # an entry
+        lambda: store.undo(second, actor=STAFF),  # an undo (no new entry)
+    ):
+        change()
+        replays.reset_mock()
+        assert kept.season(now=1e10).lines == fresh.season(now=1e10).lines
+        assert replays.call_count == 3  # the fresh two, and the kept ranking's changed tournament
