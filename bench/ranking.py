@@ -114,7 +114,8 @@ def measure(label: str, conn: Connection, args: argparse.Namespace) -> None:
         f"{label:10} players {args.players:5}  tournaments {len(ids):3}  events {events:6}  "
         f"games {len(season.games):6}  lines {len(season.lines):5}\n"
         f"{'':10} ranking {counted * 1000:8.1f} ms  kept {warm * 1000:8.1f} ms"
-        f"  load only {loaded * 1000:8.1f} ms  ranking/load {counted / loaded:5.2f}  kept/load {warm / loaded:5.2f}"
+        f"  load only {loaded * 1000:8.1f} ms"
+        f"  ranking/load {counted / loaded:5.2f}  kept/load {warm / loaded:5.2f}"
     )
 
 
