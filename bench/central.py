@@ -46,12 +46,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from event import Publisher, entered, game_rows, percentile, wave_setup  # noqa: E402
+from event import Publisher, entered, game_rows, percentile  # noqa: E402
 
+from store.dialect import PgDatabase  # noqa: E402
+from store.event.assignments import Assignments  # noqa: E402
 from store.event.boards import Boards  # noqa: E402
 from store.event.db import connect_event  # noqa: E402
 from store.event.intake import Intake, ReportedRow, StatusReport  # noqa: E402
 from store.event.results import Results  # noqa: E402
+from store.tournaments import Tournaments  # noqa: E402
 from tests.servers.mosquitto import MosquittoBroker  # noqa: E402
 from tests.servers.postgres import PostgresCluster, find_postgres_bindir  # noqa: E402
 from tests.servers.process import find_binary, free_port, server_folder  # noqa: E402
@@ -64,6 +67,24 @@ BATCH = 50
 
 
 # -- results ingested per second (the store alone) ---------------------------------------------
+
+
+def wave_setup(conn: Any, boards: list[str], wave: int) -> list[tuple[str, str, list[str]]]:
+    """A tournament of 4 players a board, round 1 made and given to the boards: (board, assignment,
+    names). The players are registered in one transaction (bench/event.py's one by one is fine for 50
+    boards, not for 500)."""
+    store = Tournaments(conn)
+    tid = store.create(f"Wave {wave}", seed=wave).id
+    names = [f"W{wave}P{n}" for n in range(4 * len(boards))]
+    store.record_each(tid, [(lambda t, n=n: t.register(n), "bench", None) for n in names])
+    store.record(tid, lambda t: t.next_round(), actor="bench")
+    t = store.load(tid)
+    tables = []
+    for assignment in Assignments(conn).assign_round(tid):
+        seated = [t.names[p] for p in t.round(1).table(assignment.table).seats]
+        assert assignment.board is not None
+        tables.append((assignment.board, assignment.id, seated))
+    return tables
 
 
 def _prepare(location: str, count: int) -> list[list[tuple[str, Any]]]:
@@ -99,13 +120,18 @@ def _worker(location: str, batches: list[list[tuple[str, Any]]], start: Any, out
     results = Results(conn)
     stored = duplicates = 0
     results.settle()  # warm: every module imported, the connection (pool) open
+    traced = [0]
+    if isinstance(conn, PgDatabase):
+        conn.statements = 0
+    else:
+        conn.set_trace_callback(lambda _sql: traced.__setitem__(0, traced[0] + 1))
     start.wait()  # a barrier: every worker ready, and the clock
     for batch in batches:
         receipt = intake.receive(batch)
         stored += receipt.stored
         duplicates += receipt.duplicates
         results.settle()
-    out.put((stored, duplicates))
+    out.put((stored, duplicates, conn.statements if isinstance(conn, PgDatabase) else traced[0]))
     conn.close()
 
 
@@ -129,8 +155,9 @@ def ingest_rate(location: str, count: int, processes: int) -> dict[str, Any]:
         "results_per_s": count / elapsed,
         "seconds": elapsed,
         "results": int(results),
-        "stored": sum(s for s, _ in counts),
-        "duplicates": sum(d for _, d in counts),
+        "stored": sum(c[0] for c in counts),
+        "duplicates": sum(c[1] for c in counts),
+        "statements_per_result": counts[0][2] / count,
     }
 
 
@@ -275,7 +302,7 @@ def main() -> int:
     load_before = os.getloadavg()
     folder = Path(tempfile.mkdtemp(prefix="hautetension-bench-central-"))
     folder.chmod(0o755)
-    cluster = PostgresCluster(server_folder("postgres"), bindir=bindir)
+    cluster = PostgresCluster(server_folder("postgres"), bindir=bindir, durable=True)  # fsync, as SQLite
     broker = MosquittoBroker(
         server_folder("mosquitto"),
         binary=mosquitto,
@@ -293,7 +320,7 @@ def main() -> int:
     try:
         print(f"Results ingested per second: {args.boards} boards end a round (rows in batches of {BATCH})")
         print(f"  {'engine':<11} {'processes':>9} {'results/s':>10} {'x sqlite 1':>11} {'entered':>8}"
-              f" {'stored':>7} {'discarded':>9}")
+              f" {'stored':>7} {'discarded':>9} {'statements/result':>18}")
         rates: dict[tuple[str, int], dict[str, Any]] = {}
         for processes in (1, 2):
             for engine, location in engines.items():
@@ -302,7 +329,7 @@ def main() -> int:
                 print(
                     f"  {engine:<11} {processes:>9} {got['results_per_s']:10.1f}"
                     f" {got['results_per_s'] / base:11.2f} {got['results']:>8} {got['stored']:>7}"
-                    f" {got['duplicates']:>9}"
+                    f" {got['duplicates']:>9} {got['statements_per_result']:18.1f}"
                 )
         report["ingest"] = {f"{e}-{p}": v for (e, p), v in rates.items()}
         print()
