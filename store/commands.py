@@ -33,6 +33,13 @@ class CommandKind(enum.Enum):
     """payload: {"slot": "a9", "pawn": "attack" | "defense" | null} (sim backend only)."""
     SIM_BUTTON = "sim-button"
     """payload: {"held": bool} (sim backend only)."""
+    WIRING = "wiring"
+    """payload: {"action": one of :data:`WIRING_ACTIONS`, "slot"? (redo), "restart"?, "hold"? (start)}
+    — the wiring wizard (refused during a game)."""
+
+
+WIRING_ACTIONS = ("start", "stop", "redo", "accept", "reset")
+"""What a ``WIRING`` command may ask (docs/hardware.md, "Wiring wizard")."""
 
 
 class CommandStatus(enum.Enum):

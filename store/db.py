@@ -186,6 +186,18 @@ MIGRATIONS: list[str] = [
         note TEXT
     );
     """,
+    # 7: the wiring wizard's progress, so it resumes after an interruption (see store/wiring.py).
+    """
+    CREATE TABLE IF NOT EXISTS wiring_progress (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        layout TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        progress TEXT NOT NULL,
+        view TEXT NOT NULL,
+        running TEXT
+    );
+    """,
 ]
 
 

@@ -28,6 +28,7 @@ BLUEPRINTS: list[str | Blueprint] = [
     "webpanel.board:bp",
     "webpanel.sim:bp",
     "webpanel.staff:bp",
+    "webpanel.wiring:bp",
     "webpanel.openapi:bp",
     "webpanel.tournaments:bp",
     "webpanel.lobby:bp",

@@ -80,7 +80,7 @@ def test_the_assigned_table_is_shown_and_is_the_home_page(board: tuple[Flask, Ou
     assert _phase(api) == "assigned"
     home = api.get("/")
     assert home.status_code == 302 and home.headers["Location"].endswith("/table")
-    page = api.get("/table")
+    page = api.get("/table?lang=en")
     html = page.get_data(as_text=True)
     assert page.status_code == 200 and "Start the game" in html and "Cleo" in html and "f9" in html
 
@@ -176,7 +176,8 @@ def test_staff_confirm_for_every_player(board: tuple[Flask, Outbox]) -> None:
     assert staff.post("/api/table/confirm", {"all": True}).get_json()["confirmed"] == [0, 1]
     confirmed = Journal(outbox.conn).last_of_kind(JournalKind.RESULT_CONFIRMED)
     assert confirmed is not None and confirmed.public["by"] == "staff"
-    assert "Staff: confirm for every player" in staff.get("/table").get_data(as_text=True)
+    assert "Staff: confirm for every player" in staff.get("/table?lang=en").get_data(as_text=True)
+    assert "Équipe : confirmer pour tous les joueurs" in staff.get("/table").get_data(as_text=True)
 
 
 def test_nothing_to_confirm_before_the_game_ends(board: tuple[Flask, Outbox]) -> None:

@@ -48,7 +48,9 @@ def test_the_home_page_and_the_staff_pages(visitor: Api, staff: Api) -> None:
     assert home.status_code == 302 and home.headers["Location"].endswith("/event")
     assert visitor.get("/event").status_code == 302  # to the login page
     page = staff.get("/event")
-    assert page.status_code == 200 and "No board has reported yet" in page.get_data(as_text=True)
+    assert page.status_code == 200 and "Aucun plateau ne s’est encore signalé" in page.get_data(as_text=True)
+    english = staff.get("/event?lang=en").get_data(as_text=True)
+    assert "No board has reported yet" in english
     assert visitor.get("/event/wall").status_code == 200
 
 
@@ -84,8 +86,10 @@ def test_making_the_next_round_sends_it_with_one_click(
     ]
     again = staff.post(f"/event/tournaments/{tid}/rounds", data={"request_id": "r1"})  # a double tap
     assert again.status_code == 303 and len(Tournaments(conn).load(tid).rounds) == 1
-    page = staff.get(f"/event?t={tid}").get_data(as_text=True)
+    page = staff.get(f"/event?t={tid}&lang=en").get_data(as_text=True)
     assert "Paris open — round 1" in page and "waiting to start" in page
+    french = staff.get(f"/event?t={tid}&lang=fr").get_data(as_text=True)
+    assert "Paris open — manche 1" in french and "en attente du départ" in french
 
 
 def _played_round(conn: sqlite3.Connection, intake: Intake) -> tuple[int, str]:
