@@ -46,18 +46,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from event import Publisher, entered, game_rows, percentile  # noqa: E402
+from event import Publisher, bench_broker, entered, game_rows, percentile, wave_setup  # noqa: E402
 
 from store.dialect import PgDatabase  # noqa: E402
-from store.event.assignments import Assignments  # noqa: E402
 from store.event.boards import Boards  # noqa: E402
 from store.event.db import connect_event  # noqa: E402
 from store.event.intake import Intake, ReportedRow, StatusReport  # noqa: E402
 from store.event.results import Results  # noqa: E402
-from store.tournaments import Tournaments  # noqa: E402
 from tests.servers.mosquitto import MosquittoBroker  # noqa: E402
 from tests.servers.postgres import PostgresCluster, find_postgres_bindir  # noqa: E402
-from tests.servers.process import find_binary, free_port, server_folder  # noqa: E402
+from tests.servers.process import free_port, server_folder  # noqa: E402
 from tests.uplink.helpers import BIN, EVENT  # noqa: E402
 from webpanel.config import PanelSettings  # noqa: E402
 from webpanel.event.follow import EventFollower  # noqa: E402
@@ -67,24 +65,6 @@ BATCH = 50
 
 
 # -- results ingested per second (the store alone) ---------------------------------------------
-
-
-def wave_setup(conn: Any, boards: list[str], wave: int) -> list[tuple[str, str, list[str]]]:
-    """A tournament of 4 players a board, round 1 made and given to the boards: (board, assignment,
-    names). The players are registered in one transaction (bench/event.py's one by one is fine for 50
-    boards, not for 500)."""
-    store = Tournaments(conn)
-    tid = store.create(f"Wave {wave}", seed=wave).id
-    names = [f"W{wave}P{n}" for n in range(4 * len(boards))]
-    store.record_each(tid, [(lambda t, n=n: t.register(n), "bench", None) for n in names])
-    store.record(tid, lambda t: t.next_round(), actor="bench")
-    t = store.load(tid)
-    tables = []
-    for assignment in Assignments(conn).assign_round(tid):
-        seated = [t.names[p] for p in t.round(1).table(assignment.table).seats]
-        assert assignment.board is not None
-        tables.append((assignment.board, assignment.id, seated))
-    return tables
 
 
 def _prepare(location: str, count: int) -> list[list[tuple[str, Any]]]:
@@ -295,20 +275,14 @@ def main() -> int:
     parser.add_argument("--writes", type=int, default=40, help="writes for the fan-out (%(default)s)")
     args = parser.parse_args()
     bindir = find_postgres_bindir()
-    mosquitto, passwd = find_binary("mosquitto"), find_binary("mosquitto_passwd")
-    if bindir is None or mosquitto is None or passwd is None:
+    broker = bench_broker()
+    if bindir is None or broker is None:
         print("bench/central.py: needs PostgreSQL and Mosquitto (apt-get install postgresql mosquitto)")
         return 1
     load_before = os.getloadavg()
     folder = Path(tempfile.mkdtemp(prefix="hautetension-bench-central-"))
     folder.chmod(0o755)
     cluster = PostgresCluster(server_folder("postgres"), bindir=bindir, durable=True)  # fsync, as SQLite
-    broker = MosquittoBroker(
-        server_folder("mosquitto"),
-        binary=mosquitto,
-        passwd_binary=passwd,
-        extra=["max_inflight_messages 100", "max_queued_messages 100000"],
-    )
     cluster.start()
     broker.start()
     made = iter(range(1, 1000))
