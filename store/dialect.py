@@ -10,8 +10,8 @@ a connection that behaves like :class:`sqlite3.Connection` on both:
   process: a statement outside a transaction borrows a pooled connection for
   itself, a transaction keeps one for the thread until it ends.
 
-:func:`open_database` picks the engine from the location (a file path or a DSN),
-:func:`engine` tells which one a connection is on.
+:func:`store.db.open_database` picks the engine from the location (a file path or a
+DSN), :func:`engine` tells which one a connection is on.
 
 Writing a store module portable to both engines
 ------------------------------------------------
@@ -375,12 +375,3 @@ def database_errors() -> tuple[type[Exception], ...]:
     except ImportError:  # a board without the server's dependencies
         return (sqlite3.Error,)
     return (sqlite3.Error, psycopg.Error)
-
-
-def open_database(location: str | Path) -> Connection:
-    """The database at *location*: a PostgreSQL DSN, else an SQLite file (created, migrated)."""
-    if is_postgresql(location):
-        return PgDatabase(str(location))
-    from store.db import connect
-
-    return connect(location)
