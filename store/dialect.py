@@ -65,7 +65,7 @@ import functools
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
@@ -272,12 +272,6 @@ class PgDatabase:
             with self.pool.connection() as pooled:
                 return self._run(pooled, sql, parameters)
 
-    def executemany(self, sql: str, rows: Iterable[Sequence[Any]], /) -> None:
-        with self.transaction() if not self.in_transaction else _same():
-            conn: psycopg.Connection[Any] = self._local.conn
-            with conn.cursor() as cursor:
-                cursor.executemany(postgresql(sql), list(rows))
-
     def _run(self, conn: psycopg.Connection[Any], sql: str, parameters: Sequence[Any] | None) -> Rows:
         self.statements += 1
         with conn.cursor() as cursor:
@@ -345,11 +339,6 @@ class PgDatabase:
 
 def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-
-
-@contextmanager
-def _same() -> Iterator[None]:
-    yield
 
 
 def listen_changes(dsn: str, stop: threading.Event, *, timeout: float = 1.0) -> Iterator[bool]:
