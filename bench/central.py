@@ -46,15 +46,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from event import Publisher, entered, game_rows, percentile, wave_setup  # noqa: E402
+from event import Publisher, bench_broker, entered, game_rows, percentile, wave_setup  # noqa: E402
 
+from store.dialect import PgDatabase  # noqa: E402
 from store.event.boards import Boards  # noqa: E402
 from store.event.db import connect_event  # noqa: E402
 from store.event.intake import Intake, ReportedRow, StatusReport  # noqa: E402
 from store.event.results import Results  # noqa: E402
 from tests.servers.mosquitto import MosquittoBroker  # noqa: E402
 from tests.servers.postgres import PostgresCluster, find_postgres_bindir  # noqa: E402
-from tests.servers.process import find_binary, free_port, server_folder  # noqa: E402
+from tests.servers.process import free_port, server_folder  # noqa: E402
 from tests.uplink.helpers import BIN, EVENT  # noqa: E402
 from webpanel.config import PanelSettings  # noqa: E402
 from webpanel.event.follow import EventFollower  # noqa: E402
@@ -99,13 +100,18 @@ def _worker(location: str, batches: list[list[tuple[str, Any]]], start: Any, out
     results = Results(conn)
     stored = duplicates = 0
     results.settle()  # warm: every module imported, the connection (pool) open
+    traced = [0]
+    if isinstance(conn, PgDatabase):
+        conn.statements = 0
+    else:
+        conn.set_trace_callback(lambda _sql: traced.__setitem__(0, traced[0] + 1))
     start.wait()  # a barrier: every worker ready, and the clock
     for batch in batches:
         receipt = intake.receive(batch)
         stored += receipt.stored
         duplicates += receipt.duplicates
         results.settle()
-    out.put((stored, duplicates))
+    out.put((stored, duplicates, conn.statements if isinstance(conn, PgDatabase) else traced[0]))
     conn.close()
 
 
@@ -129,8 +135,9 @@ def ingest_rate(location: str, count: int, processes: int) -> dict[str, Any]:
         "results_per_s": count / elapsed,
         "seconds": elapsed,
         "results": int(results),
-        "stored": sum(s for s, _ in counts),
-        "duplicates": sum(d for _, d in counts),
+        "stored": sum(c[0] for c in counts),
+        "duplicates": sum(c[1] for c in counts),
+        "statements_per_result": counts[0][2] / count,
     }
 
 
@@ -268,20 +275,14 @@ def main() -> int:
     parser.add_argument("--writes", type=int, default=40, help="writes for the fan-out (%(default)s)")
     args = parser.parse_args()
     bindir = find_postgres_bindir()
-    mosquitto, passwd = find_binary("mosquitto"), find_binary("mosquitto_passwd")
-    if bindir is None or mosquitto is None or passwd is None:
+    broker = bench_broker()
+    if bindir is None or broker is None:
         print("bench/central.py: needs PostgreSQL and Mosquitto (apt-get install postgresql mosquitto)")
         return 1
     load_before = os.getloadavg()
     folder = Path(tempfile.mkdtemp(prefix="hautetension-bench-central-"))
     folder.chmod(0o755)
-    cluster = PostgresCluster(server_folder("postgres"), bindir=bindir)
-    broker = MosquittoBroker(
-        server_folder("mosquitto"),
-        binary=mosquitto,
-        passwd_binary=passwd,
-        extra=["max_inflight_messages 100", "max_queued_messages 100000"],
-    )
+    cluster = PostgresCluster(server_folder("postgres"), bindir=bindir, durable=True)  # fsync, as SQLite
     cluster.start()
     broker.start()
     made = iter(range(1, 1000))
@@ -293,7 +294,7 @@ def main() -> int:
     try:
         print(f"Results ingested per second: {args.boards} boards end a round (rows in batches of {BATCH})")
         print(f"  {'engine':<11} {'processes':>9} {'results/s':>10} {'x sqlite 1':>11} {'entered':>8}"
-              f" {'stored':>7} {'discarded':>9}")
+              f" {'stored':>7} {'discarded':>9} {'statements/result':>18}")
         rates: dict[tuple[str, int], dict[str, Any]] = {}
         for processes in (1, 2):
             for engine, location in engines.items():
@@ -302,7 +303,7 @@ def main() -> int:
                 print(
                     f"  {engine:<11} {processes:>9} {got['results_per_s']:10.1f}"
                     f" {got['results_per_s'] / base:11.2f} {got['results']:>8} {got['stored']:>7}"
-                    f" {got['duplicates']:>9}"
+                    f" {got['duplicates']:>9} {got['statements_per_result']:18.1f}"
                 )
         report["ingest"] = {f"{e}-{p}": v for (e, p), v in rates.items()}
         print()

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from store.dialect import Connection, describe, engine, is_postgresql, statements
+from store.dialect import Connection, PgDatabase, describe, engine, is_postgresql, statements
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -248,6 +248,17 @@ def connect(path: str | Path) -> sqlite3.Connection:
         raise DatabaseError(f"{path}: the database refused WAL mode (got {mode!r})")
     migrate(conn, source=str(path))
     return conn
+
+
+def open_database(location: str | Path) -> Connection:
+    """The database at *location*: a PostgreSQL DSN (:class:`store.dialect.PgDatabase`), else an
+    SQLite file (created, migrated)."""
+    if is_postgresql(location):
+        try:
+            return PgDatabase(str(location))
+        except ConnectionError as exc:
+            raise DatabaseError(str(exc)) from exc
+    return connect(location)
 
 
 def schema_version(conn: Connection) -> int:

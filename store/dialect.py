@@ -10,8 +10,8 @@ a connection that behaves like :class:`sqlite3.Connection` on both:
   process: a statement outside a transaction borrows a pooled connection for
   itself, a transaction keeps one for the thread until it ends.
 
-:func:`open_database` picks the engine from the location (a file path or a DSN),
-:func:`engine` tells which one a connection is on.
+:func:`store.db.open_database` picks the engine from the location (a file path or a
+DSN), :func:`engine` tells which one a connection is on.
 
 Writing a store module portable to both engines
 ------------------------------------------------
@@ -65,8 +65,8 @@ import functools
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
 
@@ -222,6 +222,9 @@ class PgDatabase:
         from psycopg_pool import ConnectionPool
 
         self.dsn = dsn
+        self._psycopg = psycopg
+        self.statements = 0
+        """Statements run so far (benchmarks count them: a round trip each)."""
         self._local = threading.local()
         self._closed = False
         try:
@@ -259,16 +262,18 @@ class PgDatabase:
             # A lone write is a transaction of its own, in turn with the others (and notified).
             with self.transaction():
                 return self._run(self._local.conn, sql, parameters)
-        with self.pool.connection() as pooled:
-            return self._run(pooled, sql, parameters)
-
-    def executemany(self, sql: str, rows: Iterable[Sequence[Any]], /) -> None:
-        with self.transaction() if not self.in_transaction else _same():
-            conn: psycopg.Connection[Any] = self._local.conn
-            with conn.cursor() as cursor:
-                cursor.executemany(postgresql(sql), list(rows))
+        try:
+            with self.pool.connection() as pooled:
+                return self._run(pooled, sql, parameters)
+        except self._psycopg.OperationalError:
+            # A pooled connection the server closed (restarted, idle timeout): the pool has dropped
+            # it; every idle one is checked, and a read is safe to ask again once.
+            self.pool.check()
+            with self.pool.connection() as pooled:
+                return self._run(pooled, sql, parameters)
 
     def _run(self, conn: psycopg.Connection[Any], sql: str, parameters: Sequence[Any] | None) -> Rows:
+        self.statements += 1
         with conn.cursor() as cursor:
             cursor.execute(postgresql(sql), tuple(parameters or ()))
             if cursor.description is None:
@@ -283,20 +288,33 @@ class PgDatabase:
         """One write transaction for this thread, after every other process's (see the module's notes)."""
         if self.in_transaction:
             raise RuntimeError("a transaction is already open on this thread")
-        with self.pool.connection() as conn:
+        with ExitStack() as stack:
+            conn = self._begin(stack)
             self._local.conn = conn
             try:
-                conn.execute("BEGIN")
-                conn.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
                 yield self
-                conn.execute(f"NOTIFY {CHANGE_CHANNEL}")
-                conn.execute("COMMIT")
+                conn.execute(f"NOTIFY {CHANGE_CHANNEL}; COMMIT")
             except BaseException:
                 if not conn.closed:
                     conn.execute("ROLLBACK")
                 raise
             finally:
                 self._local.conn = None
+
+    def _begin(self, stack: ExitStack) -> psycopg.Connection[Any]:
+        """A pooled connection with the transaction begun and the write turn taken (one round trip: a
+        script without parameters runs as one simple query). A connection the server closed since it
+        was pooled fails here, before anything ran: the pool drops it and a fresh one is tried once."""
+        try:
+            conn = stack.enter_context(self.pool.connection())
+            conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+            return conn
+        except self._psycopg.OperationalError:
+            stack.close()
+            self.pool.check()
+        conn = stack.enter_context(self.pool.connection())
+        conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+        return conn
 
     def rollback(self) -> None:
         """Nothing to do: a transaction never outlives its ``with`` block here."""
@@ -323,11 +341,6 @@ def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
-@contextmanager
-def _same() -> Iterator[None]:
-    yield
-
-
 def listen_changes(dsn: str, stop: threading.Event, *, timeout: float = 1.0) -> Iterator[bool]:
     """On a connection of its own, LISTEN to :data:`CHANGE_CHANNEL`: ``True`` first (read what was
     committed before listening), then ``True`` after each notified commit (several close together
@@ -344,10 +357,10 @@ def listen_changes(dsn: str, stop: threading.Event, *, timeout: float = 1.0) -> 
             yield got
 
 
-def open_database(location: str | Path) -> Connection:
-    """The database at *location*: a PostgreSQL DSN, else an SQLite file (created, migrated)."""
-    if is_postgresql(location):
-        return PgDatabase(str(location))
-    from store.db import connect
-
-    return connect(location)
+def database_errors() -> tuple[type[Exception], ...]:
+    """What a failing database raises, on either engine (a caller that must outlive it catches these)."""
+    try:
+        import psycopg
+    except ImportError:  # a board without the server's dependencies
+        return (sqlite3.Error,)
+    return (sqlite3.Error, psycopg.Error)

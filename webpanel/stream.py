@@ -27,7 +27,7 @@ from typing import Any
 
 from flask import Response
 
-from store.dialect import open_database
+from store.db import open_database
 from webpanel.config import PanelSettings
 from webpanel.view import public_board
 

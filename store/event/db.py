@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from store.db import DatabaseError, apply_migrations, connect, migrate, table_version
-from store.dialect import Connection, PgDatabase, describe, is_postgresql
+from store.db import apply_migrations, migrate, open_database, table_version
+from store.dialect import Connection, PgDatabase, describe
 from store.event import sql
 
 EVENT_SCHEMA_TABLE = "event_schema"
@@ -26,14 +26,7 @@ EVENT_SCHEMA_TABLE = "event_schema"
 def connect_event(location: str | Path) -> Connection:
     """Open (creating if needed) the event server's database at *location*, migrated."""
     source = describe(location)
-    conn: Connection
-    if is_postgresql(location):
-        try:
-            conn = PgDatabase(str(location))
-        except ConnectionError as exc:
-            raise DatabaseError(str(exc)) from exc
-    else:
-        conn = connect(location)
+    conn = open_database(location)
     try:
         if isinstance(conn, PgDatabase):
             migrate(conn, source=source)

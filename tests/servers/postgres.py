@@ -46,8 +46,10 @@ class PostgresCluster(ServerProcess):
 
     name = "postgres"
 
-    def __init__(self, folder: Path, *, bindir: Path, port: int | None = None) -> None:
+    def __init__(self, folder: Path, *, bindir: Path, port: int | None = None, durable: bool = False) -> None:
         super().__init__(folder, port=port)
+        self.durable = durable
+        """fsync on, as in production (benchmarks against SQLite's synchronous=FULL); off for tests."""
         self.bindir = bindir
         self.data = folder / "data"
         self.socket_dir = folder / "socket"
@@ -70,7 +72,7 @@ class PostgresCluster(ServerProcess):
             "-c",
             f"listen_addresses={self.host}",
             "-c",
-            "fsync=off",
+            f"fsync={'on' if self.durable else 'off'}",
             "-c",
             "max_connections=200",
         ]

@@ -11,6 +11,7 @@ from store.db import MIGRATIONS, DatabaseError, schema_version, transaction
 from store.dialect import CHANGE_CHANNEL, Connection, PgDatabase, describe, engine, is_postgresql, postgresql
 from store.event import sql
 from store.event.db import connect_event, event_schema_version
+from tests.servers.postgres import PostgresCluster
 
 ADD_BOARD = "INSERT INTO event_boards (board, first_seen, last_seen) VALUES (?, ?, ?)"
 
@@ -113,3 +114,17 @@ def test_a_postgresql_server_that_is_not_there_is_a_clear_error() -> None:
     refused = r"postgresql://u:\*\*\*@127.0.0.1:1/x: cannot connect to PostgreSQL \(.*refused"
     with pytest.raises(DatabaseError, match=refused):
         connect_event("postgresql://u:pw@127.0.0.1:1/x")
+
+
+@pytest.mark.parametrize("db_location", ["postgresql"], indirect=True)
+def test_a_restarted_server_is_used_again_without_a_failed_request(
+    event_db: Connection, postgres_cluster: PostgresCluster
+) -> None:
+    with transaction(event_db):
+        event_db.execute(ADD_BOARD, ("b", 1.0, 2.0))
+    postgres_cluster.restart()  # every pooled connection is now closed by the server
+    assert event_db.execute("SELECT COUNT(*) FROM event_boards").fetchone()[0] == 1
+    postgres_cluster.restart()
+    with transaction(event_db):
+        event_db.execute("UPDATE event_boards SET label = 'Table 1'")
+    assert event_db.execute("SELECT label FROM event_boards").fetchone()[0] == "Table 1"

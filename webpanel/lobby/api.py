@@ -22,7 +22,7 @@ from flask import Response, current_app, jsonify, request, url_for
 from games import frame
 from games.exc import GameError, GameOverError, IllegalMoveError
 from games.frame import AI_LEVELS, CHANCE, GAMES, BadOptionsError, DigitalGame, UnknownGameError
-from store.dialect import open_database
+from store.db import open_database
 from store.games import (
     OPEN,
     GameEndedError,

@@ -34,7 +34,7 @@ from typing import Any
 from flask import current_app
 
 from games.frame import DigitalGame
-from store.dialect import open_database
+from store.db import open_database
 from store.games import GameNotFoundError, GameRecord, GameStore, StaleGameError
 from store.tournament_tables import TournamentTables
 from webpanel.db import get_db

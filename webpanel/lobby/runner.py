@@ -29,7 +29,7 @@ from pathlib import Path
 
 from games.budget import Budget
 from games.frame import CHANCE, DigitalGame, Player, ai_player
-from store.dialect import open_database
+from store.db import open_database
 from store.games import GameEndedError, GameNotFoundError, GameRecord, GameStore, StaleGameError
 from webpanel.lobby.cache import GameCache
 
