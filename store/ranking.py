@@ -60,11 +60,29 @@ class Season:
 
 @dataclass(frozen=True)
 class _Counted:
-    """One tournament as the ranking reads it: replayed, its results dated, its name."""
+    """One tournament as the ranking reads it: its players' names, each one's dated games (round,
+    table, points, when), each one's final place if it is over, and its name. Plain values, made
+    once per version of the tournament."""
 
-    tournament: Tournament
-    dates: dict[tuple[int, int], float]
+    names: dict[int, str]
+    games: dict[int, list[tuple[int, int, int, float]]]
+    places: dict[int, int] | None
+    ended_at: float | None
     name: str
+
+    @classmethod
+    def of(cls, t: Tournament, dates: dict[tuple[int, int], float], name: str) -> _Counted:
+        games = {
+            number: [
+                (line.round, line.table, line.points, dates[(line.round, line.table)])
+                for line in t.history(number)
+                if line.points is not None and (line.round, line.table) in dates
+            ]
+            for number in t.names
+        }
+        over = t.is_over() and bool(dates)
+        places = {s.player: s.place for s in t.standings()} if over else None
+        return cls(dict(t.names), games, places, max(dates.values()) if over else None, name)
 
 
 class TournamentCache:
@@ -115,14 +133,21 @@ class Ranking:
         names: dict[int, str] = {}
         for tid, links in registry.links().items():
             counted = self._counted(tournaments, tid)
-            t, dates = counted.tournament, counted.dates
-            players = {e.player: canonical[e.player_id] for e in holding(links, t.names)}
+            players = {e.player: canonical[e.player_id] for e in holding(links, counted.names)}
             if not players:
                 continue
             names[tid] = counted.name
-            games += _games(t, tid, players, dates)
-            if t.is_over() and dates:
-                placings += _placings(t, tid, players, max(dates.values()))
+            for number, registered in players.items():
+                games += [
+                    PlayedGame(registered, at, points, tid, r, n)
+                    for r, n, points, at in counted.games[number]
+                ]
+            if counted.places is not None and counted.ended_at is not None:
+                field = len(counted.names)
+                placings += [
+                    Placing(registered, tid, counted.ended_at, counted.places[number], field)
+                    for number, registered in players.items()
+                ]
         games.sort(key=lambda g: (g.at, g.tournament, g.round, g.table, g.player))
         lines = general_ranking(games, placings, now=now, rules=self.rules)
         kept = {p.id: p for p in registry.all()}
@@ -135,7 +160,7 @@ class Ranking:
             # One read of the tournament's entries serves its replay and its games' dates.
             info, audit = tournaments.get(tid), tournaments.audit(tid)
             t = Tournament.replay(info.settings, [e.event for e in audit if not e.is_undone])
-            counted = _Counted(t, _result_dates(audit), info.name)
+            counted = _Counted.of(t, _result_dates(audit), info.name)
             if self.cache is not None:
                 self.cache.put(tid, key, counted)
         return counted
@@ -151,20 +176,3 @@ def _result_dates(audit: list[AuditEntry]) -> dict[tuple[int, int], float]:
         key = (event["round"], event["table"])
         dates[key] = min(dates.get(key, entry.at), entry.at)
     return dates
-
-
-def _games(
-    t: Tournament, tid: int, players: dict[int, int], dates: dict[tuple[int, int], float]
-) -> list[PlayedGame]:
-    games = []
-    for number, registered in players.items():
-        for line in t.history(number):
-            if line.points is not None and (line.round, line.table) in dates:
-                at = dates[(line.round, line.table)]
-                games.append(PlayedGame(registered, at, line.points, tid, line.round, line.table))
-    return games
-
-
-def _placings(t: Tournament, tid: int, players: dict[int, int], at: float) -> list[Placing]:
-    field = len(t.names)
-    return [Placing(players[s.player], tid, at, s.place, field) for s in t.standings() if s.player in players]
