@@ -164,12 +164,14 @@ def _order(line: RankingLine) -> tuple[Fraction, int, int]:
 def _placed(lines: list[RankingLine]) -> list[RankingLine]:
     """Places 1, 2, … for the ranked and again for the provisional; equal lines share a place."""
     placed: list[RankingLine] = []
-    for index, line in enumerate(lines):
+    seen = {True: 0, False: 0}  # lines of each group so far (the next place, when not shared)
+    for line in lines:
+        seen[line.is_ranked] += 1
         before = placed[-1] if placed else None
         if before is not None and before.is_ranked == line.is_ranked and _order(before) == _order(line):
             place = before.place
         else:
-            place = 1 + sum(1 for other in lines[:index] if other.is_ranked == line.is_ranked)
+            place = seen[line.is_ranked]
         placed.append(dataclasses.replace(line, place=place))
     return placed
 
