@@ -26,17 +26,15 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.tournament_replay import median_seconds, play  # noqa: E402
 from games.hautetension.ranking import RankingRules  # noqa: E402
-from games.hautetension.tournament import Lighting, Tournament  # noqa: E402
 from store.db import transaction  # noqa: E402
 from store.dialect import Connection  # noqa: E402
 from store.event import sql  # noqa: E402
@@ -44,19 +42,6 @@ from store.event.db import connect_event  # noqa: E402
 from store.players import identity  # noqa: E402
 from store.ranking import Ranking, TournamentCache  # noqa: E402
 from store.tournaments import Tournaments  # noqa: E402
-
-
-def played(names: list[str], seed: int) -> Tournament:
-    rng = random.Random(seed)
-    t = Tournament(seed=seed)
-    for name in names:
-        t.register(name)
-    while not t.is_over():
-        number = t.next_round()["data"]["round"]
-        for table in t.round(number).tables:
-            order = rng.sample(range(len(table.seats)), len(table.seats) - 1)
-            t.enter_result(number, table.number, [Lighting((s,)) for s in order])
-    return t
 
 
 def write_season(conn: Connection, players: int, tournaments: int, field: int, seed: int) -> int:
@@ -70,7 +55,7 @@ def write_season(conn: Connection, players: int, tournaments: int, field: int, s
             conn.execute(sql.PLAYER_ADD, (name, "", "", identity(name, "", ""), now)).fetchone()
         for n in range(tournaments):
             chosen = rng.sample(range(players), field)
-            t = played([names[i] for i in chosen], seed + n)
+            t = play(field, seed + n, names=[names[i] for i in chosen])
             row = conn.execute(
                 "INSERT INTO tournaments (name, created_at, settings) VALUES (?, ?, ?) RETURNING id",
                 (f"Open {n + 1}", now, json.dumps(t.settings())),
@@ -87,15 +72,6 @@ def write_season(conn: Connection, players: int, tournaments: int, field: int, s
             for number, name in t.names.items():
                 conn.execute(sql.ENTRANT_LINK, (tid, number, name, chosen[number - 1] + 1, now))
     return events
-
-
-def median_seconds(action: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        action()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def measure(label: str, conn: Connection, args: argparse.Namespace) -> None:
