@@ -168,3 +168,8 @@ def test_the_tablet_entry_page_offers_no_local_board_on_the_event_server(
     tid = a_tournament(conn, 4)
     page = staff.get(f"/tournaments/{tid}/rounds/1/tables/1").get_data(as_text=True)
     assert "Enter the result" in page and "start-on-board" not in page
+
+
+def test_a_panel_without_an_ingest_says_it_takes_no_board_messages(visitor: Api) -> None:
+    response = visitor.get("/api/event/ingest")
+    assert response.status_code == 404 and "takes no board messages" in response.get_json()["error"]
