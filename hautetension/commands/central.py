@@ -168,6 +168,14 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    app.extensions["ingest_counts"] = lambda: {
+        "instance": central.instance,
+        "connected": ingest.connected,
+        "received": ingest.received,
+        "stored": ingest.stored,
+        "duplicates": ingest.duplicates,
+        "store_errors": ingest.store_errors,
+    }
     stop = threading.Event()
     thread = threading.Thread(target=ingest.run, args=(stop,), name="ingest", daemon=True)
     ingest.start()

@@ -72,6 +72,11 @@ class CentralProcess:
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
 
+    def counts(self) -> dict[str, Any]:
+        with urllib.request.urlopen(self.url("/api/event/ingest"), timeout=5) as response:
+            counts: dict[str, Any] = json.loads(response.read())
+        return counts
+
     def _answers(self) -> bool:
         try:
             with urllib.request.urlopen(self.url("/api/event/boards"), timeout=2) as response:
@@ -156,6 +161,9 @@ def test_two_server_processes_enter_a_board_result_once_and_both_pages_follow(
         table = Tournaments(conn).load(tid).round(1).table(1)
         players = [Tournaments(conn).load(tid).names[p] for p in table.seats]
     first, second = (server.start() for server in servers)
+    # Each process subscribed to the boards (its ingest connected) before the board sends.
+    for server in servers:
+        wait_for(lambda server=server: server.counts()["connected"], what="the ingest connected")
     page = ChangeListener(second.url("/api/event/stream"))
     wait_for(lambda: page.changes, what="the live page's first state")
 
@@ -183,6 +191,13 @@ def test_two_server_processes_enter_a_board_result_once_and_both_pages_follow(
                 return Tournaments(conn).load(tid).result(1, 1)
 
         result = wait_for(entered, 30, "the board's result in the standings")
+        # Both processes took every row: one stored it, the other discarded its copy.
+        for server in servers:
+            wait_for(
+                lambda server=server: server.counts()["stored"] + server.counts()["duplicates"] == len(rows),
+                30,
+                "every row through each process",
+            )
         stats = [first.stop(), second.stop()]
     finally:
         board.loop_stop()
@@ -196,6 +211,6 @@ def test_two_server_processes_enter_a_board_result_once_and_both_pages_follow(
         assert conn.execute("SELECT status FROM event_results").fetchone()[0] == "entered"
         assert Assignments(conn).get(assignment.id).is_done  # type: ignore[union-attr]
     # Both received every row; between them each was stored once and discarded once.
-    assert all(received >= len(rows) for received, _, _ in stats)
+    assert all(received >= len(rows) for received, _, _ in stats)  # and the status
     assert sum(stored for _, stored, _ in stats) == len(rows)
     assert sum(duplicates for _, _, duplicates in stats) == len(rows)

@@ -20,7 +20,7 @@ PLAYER_FIELDS = {"name", "club", "city"}
 PLAYER_NOT_FOUND = define_code("player_not_found", "No registered player (or tournament) has this id.")
 PLAYER_REFUSED = define_code("player_refused", "The registry refuses this player (the error says why).")
 TOURNAMENT_REFUSED = define_code("tournament_refused", "The tournament refuses this entry (see the error).")
-SAME_PLAYER_TWICE = define_code("same_player_twice", "A table has different players.")
+SAME_PLAYER_TWICE = define_code("same_player_twice", "The same player is named twice for one table.")
 MAX_TABLE = 4
 
 
