@@ -178,18 +178,19 @@ class Publisher:
 
 
 def wave_setup(conn: Any, boards: list[str], wave: int) -> list[tuple[str, str, list[str]]]:
-    """A tournament of 4 players a board, round 1 made and given to the boards: (board, assignment, names)."""
+    """A tournament of 4 players a board, round 1 made and given to the boards: (board, assignment, names).
+    The players are registered in one transaction (one by one, 2,000 players would be 2,000 replays)."""
     store = Tournaments(conn)
     tid = store.create(f"Wave {wave}", seed=wave).id
-    for n in range(4 * len(boards)):
-        store.record(tid, lambda t, n=n: t.register(f"W{wave}P{n}"), actor="bench")
+    names = [f"W{wave}P{n}" for n in range(4 * len(boards))]
+    store.record_each(tid, [(lambda t, n=n: t.register(n), "bench", None) for n in names])
     store.record(tid, lambda t: t.next_round(), actor="bench")
     t = store.load(tid)
     tables = []
     for assignment in Assignments(conn).assign_round(tid):
-        names = [t.names[p] for p in t.round(1).table(assignment.table).seats]
+        seated = [t.names[p] for p in t.round(1).table(assignment.table).seats]
         assert assignment.board is not None
-        tables.append((assignment.board, assignment.id, names))
+        tables.append((assignment.board, assignment.id, seated))
     return tables
 
 
@@ -379,6 +380,20 @@ def messages_per_game(broker: MosquittoBroker, folder: Path) -> dict[str, int]:
     return counts
 
 
+def bench_broker() -> MosquittoBroker | None:
+    """Debian's Mosquitto on a free loopback port, anonymous, with room for many boards (not started);
+    None when it is not installed."""
+    binary, passwd = find_binary("mosquitto"), find_binary("mosquitto_passwd")
+    if binary is None or passwd is None:
+        return None
+    return MosquittoBroker(
+        server_folder("mosquitto"),
+        binary=binary,
+        passwd_binary=passwd,
+        extra=["max_inflight_messages 100", "max_queued_messages 100000"],
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -387,17 +402,11 @@ def main() -> int:
     parser.add_argument("--boards", default="3,10,50", help="board counts (default: %(default)s)")
     parser.add_argument("--catch-up-games", type=int, default=20)
     args = parser.parse_args()
-    binary, passwd = find_binary("mosquitto"), find_binary("mosquitto_passwd")
-    if binary is None or passwd is None:
+    broker = bench_broker()
+    if broker is None:
         print("bench/event.py: Mosquitto is missing (apt-get install mosquitto)", file=sys.stderr)
         return 1
     load_before = os.getloadavg()
-    broker = MosquittoBroker(
-        server_folder("mosquitto"),
-        binary=binary,
-        passwd_binary=passwd,
-        extra=["max_inflight_messages 100", "max_queued_messages 100000"],
-    )
     broker.start()
     folder = Path(tempfile.mkdtemp(prefix="hautetension-bench-event-"))
     try:

@@ -36,11 +36,12 @@ from store.db import connect, transaction  # noqa: E402
 from store.tournaments import Tournaments  # noqa: E402
 
 
-def play(n_players: int, seed: int) -> Tournament:
+def play(n_players: int, seed: int, *, names: list[str] | None = None) -> Tournament:
+    """A complete tournament of *n_players* (P1, P2, … or *names*), seeded random results."""
     rng = random.Random(seed)
     t = Tournament(seed=seed)
     for i in range(n_players):
-        t.register(f"P{i + 1}")
+        t.register(names[i] if names else f"P{i + 1}")
     while not t.is_over():
         number = t.next_round()["data"]["round"]
         for table in t.round(number).tables:

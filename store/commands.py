@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import enum
 import json
-import sqlite3
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from store.db import transaction
+from store.dialect import Connection, Record
 
 
 class CommandKind(enum.Enum):
@@ -68,16 +68,16 @@ class Command:
 class Commands:
     """The command queue on one connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     def submit(self, kind: CommandKind, payload: Mapping[str, Any] | None = None) -> int:
         with transaction(self.conn):
-            cursor = self.conn.execute(
-                "INSERT INTO commands (at, kind, payload) VALUES (?, ?, ?)",
+            row = self.conn.execute(
+                "INSERT INTO commands (at, kind, payload) VALUES (?, ?, ?) RETURNING id",
                 (time.time(), kind.value, json.dumps(dict(payload or {}), sort_keys=True)),
-            )
-        return int(cursor.lastrowid or 0)
+            ).fetchone()
+        return int(row[0])
 
     def pending(self, *, limit: int = 50) -> list[Command]:
         rows = self.conn.execute(
@@ -129,7 +129,7 @@ class Commands:
             time.sleep(interval)
 
 
-def _command(row: sqlite3.Row) -> Command:
+def _command(row: Record) -> Command:
     return Command(
         id=int(row["id"]),
         at=float(row["at"]),

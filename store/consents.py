@@ -9,10 +9,10 @@ cannot be taken back (what was shown has been seen).
 from __future__ import annotations
 
 import enum
-import sqlite3
 import time
 
 from store.db import transaction
+from store.dialect import Connection
 
 
 class Source(enum.StrEnum):
@@ -23,7 +23,7 @@ class Source(enum.StrEnum):
 
 
 class Consents:
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     def give(self, source: Source, game_id: int, seat: int, *, at: float | None = None) -> float:

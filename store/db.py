@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from store.dialect import Connection, PgDatabase, describe, engine, is_postgresql, statements
 from store.files import create_private, make_private, private_folder, same_mode
 
 BUSY_TIMEOUT_MS = 5000
@@ -217,7 +218,7 @@ MIGRATIONS: list[str] = [
         id INTEGER PRIMARY KEY CHECK (id = 1),
         generation INTEGER NOT NULL
     );
-    INSERT OR IGNORE INTO staff_generation (id, generation) VALUES (1, 1);
+    INSERT INTO staff_generation (id, generation) VALUES (1, 1) ON CONFLICT DO NOTHING;
     CREATE TABLE IF NOT EXISTS staff_sessions (
         id_hash TEXT PRIMARY KEY,
         generation INTEGER NOT NULL,
@@ -228,6 +229,23 @@ MIGRATIONS: list[str] = [
     CREATE INDEX IF NOT EXISTS staff_sessions_by_expiry ON staff_sessions (expires_at);
     """,
 ]
+
+
+# Migrations whose SQLite text does not read on PostgreSQL: the same change in PostgreSQL's words.
+POSTGRESQL_MIGRATIONS: dict[int, str] = {
+    # 5: PostgreSQL widens a CHECK and adds a column in place (its rebuild is SQLite's way).
+    5: """
+    ALTER TABLE digital_games DROP CONSTRAINT digital_games_status_check;
+    ALTER TABLE digital_games ADD CONSTRAINT digital_games_status_check
+        CHECK (status IN ('running', 'over', 'abandoned', 'expired'));
+    ALTER TABLE digital_games ADD COLUMN creator TEXT;
+    CREATE INDEX digital_games_open_by_creator ON digital_games (status, creator);
+    CREATE INDEX digital_games_by_change ON digital_games (status, updated_at);
+    """,
+}
+
+PANEL_SCHEMA_TABLE = "panel_schema"
+"""Where PostgreSQL keeps the version of :data:`MIGRATIONS` (SQLite's ``user_version``)."""
 
 
 class DatabaseError(sqlite3.DatabaseError):
@@ -241,6 +259,8 @@ def connect(path: str | Path, *, cached_statements: int = 128) -> sqlite3.Connec
     It may be shared between threads as long as callers serialise their use.
     *cached_statements*: the prepared statements it keeps (:func:`sqlite3.connect`'s).
     """
+    if is_postgresql(path):  # never a file named after a DSN
+        raise DatabaseError(f"{describe(path)}: a PostgreSQL database (store.dialect.open_database opens it)")
     path = Path(path)
     _create(path)
     make_private(path)
@@ -278,44 +298,105 @@ def _create(path: Path) -> None:
         raise DatabaseError(f"{path}: cannot create the database ({exc.strerror or exc})") from exc
 
 
-def schema_version(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+def open_database(location: str | Path) -> Connection:
+    """The database at *location*: a PostgreSQL DSN (:class:`store.dialect.PgDatabase`), else an
+    SQLite file (created, migrated)."""
+    if is_postgresql(location):
+        try:
+            return PgDatabase(str(location))
+        except ConnectionError as exc:
+            raise DatabaseError(str(exc)) from exc
+    return connect(location)
 
 
-def migrate(conn: sqlite3.Connection, *, source: str = "database") -> int:
+def schema_version(conn: Connection) -> int:
+    if isinstance(conn, sqlite3.Connection):
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    return table_version(conn, PANEL_SCHEMA_TABLE)
+
+
+def migrate(conn: Connection, *, source: str = "database") -> int:
     """Apply the migrations this database lacks; return the resulting version."""
-    version = schema_version(conn)
-    if version > len(MIGRATIONS):
+    if isinstance(conn, sqlite3.Connection):
+        return apply_migrations(conn, MIGRATIONS, versions=None, source=source)
+    return apply_migrations(
+        conn, MIGRATIONS, versions=PANEL_SCHEMA_TABLE, source=source, postgresql=POSTGRESQL_MIGRATIONS
+    )
+
+
+def apply_migrations(
+    conn: Connection,
+    migrations: Sequence[str],
+    *,
+    versions: str | None,
+    source: str = "database",
+    postgresql: Mapping[int, str] | None = None,
+    what: str = "schema",
+) -> int:
+    """Apply the *migrations* (script *n* makes version *n*) this database lacks; the resulting version.
+
+    *versions* is the one-row table keeping the list's version (None: SQLite's ``user_version``);
+    *postgresql* replaces, by version, a script whose SQLite text PostgreSQL cannot read.
+    Each script runs in one transaction (DDL is transactional on both engines), after re-reading
+    the version: two processes opening a new database at once both saw the old version, and the
+    one that waited for the write lock must not apply the same migration again.
+    """
+
+    def version() -> int:
+        return schema_version(conn) if versions is None else table_version(conn, versions)
+
+    if engine(conn) == "postgresql":
+        with transaction(conn):  # the versions table may be made by another process at this moment
+            current = version()
+    else:
+        current = version()
+    if current > len(migrations):
         raise DatabaseError(
-            f"{source}: schema version {version} is newer than this program knows ({len(MIGRATIONS)});"
+            f"{source}: {what} version {current} is newer than this program knows ({len(migrations)});"
             " upgrade the program"
         )
-    for number in range(version + 1, len(MIGRATIONS) + 1):
+    for number in range(current + 1, len(migrations) + 1):
         with transaction(conn):
-            # Two processes opening a new file at once both saw the old version: the one
-            # that waited for the write lock must not apply the same migration again.
-            if schema_version(conn) >= number:
+            if version() >= number:
                 continue
+            script = migrations[number - 1]
+            if engine(conn) == "postgresql":
+                script = (postgresql or {}).get(number, script)
             # executescript would commit on its own; run statement by statement instead.
-            for statement in _statements(MIGRATIONS[number - 1]):
+            for statement in statements(script):
                 conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {number}")
-    return schema_version(conn)
+            if versions is None:
+                conn.execute(f"PRAGMA user_version = {number}")
+            else:
+                conn.execute(
+                    f"INSERT INTO {versions} (id, version) VALUES (1, ?)"
+                    " ON CONFLICT (id) DO UPDATE SET version = excluded.version",
+                    (number,),
+                )
+    return version()
 
 
-def _statements(script: str) -> Iterator[str]:
-    for statement in script.split(";"):
-        if statement.strip():
-            yield statement
+def table_version(conn: Connection, table: str) -> int:
+    conn.execute(
+        f"CREATE TABLE IF NOT EXISTS {table}"
+        " (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)"
+    )
+    row = conn.execute(f"SELECT version FROM {table} WHERE id = 1").fetchone()
+    return int(row[0]) if row else 0
 
 
 @contextmanager
-def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+def transaction(conn: Connection) -> Iterator[Connection]:
     """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back if the block raises.
 
     IMMEDIATE takes the write lock at the start, so two writers never deadlock
     half-way through; the busy timeout makes the second one wait its turn.
+    On PostgreSQL the same: one advisory lock first (:meth:`store.dialect.PgDatabase.transaction`).
     """
+    if not isinstance(conn, sqlite3.Connection):
+        with conn.transaction():
+            yield conn
+        return
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield conn

@@ -25,7 +25,6 @@ import hashlib
 import hmac
 import json
 import secrets
-import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from typing import Any, Literal
 
 from games.frame import DigitalGame, game_class
 from store.db import transaction
+from store.dialect import Connection, Record
 
 SeatKind = Literal["human", "ai"]
 GameStatus = Literal["running", "over", "abandoned", "expired"]
@@ -189,7 +189,7 @@ def _new_code() -> str:
 class GameStore:
     """The lobby's games on one database connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     # -- creating and reading ---------------------------------------------------
@@ -211,14 +211,14 @@ class GameStore:
         with transaction(self.conn):
             if limits is not None:
                 self._check_room(creator, limits)
-            cursor = self.conn.execute(
+            row = self.conn.execute(
                 "INSERT INTO digital_games"
                 " (game, created_at, updated_at, version, hot_seat, host_hash, status, state, creator)"
-                " VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?) RETURNING id",
                 (game.name, now, now, int(hot_seat), hash_token(host_token), _status(game),
                  json.dumps(game.to_json()), creator),
-            )
-            game_id = int(cursor.lastrowid or 0)
+            ).fetchone()
+            game_id = int(row[0])
             for number, spec in enumerate(seats):
                 code = self._unused_code() if spec.kind == "human" and not hot_seat else None
                 self.conn.execute(
@@ -289,7 +289,7 @@ class GameStore:
                 found.append(record.id)
         return found
 
-    def _record(self, row: sqlite3.Row) -> GameRecord:
+    def _record(self, row: Record) -> GameRecord:
         seats = self.conn.execute(
             "SELECT seat, kind, level, name, join_code, token_hash FROM digital_game_seats"
             " WHERE game_id = ? ORDER BY seat", (row["id"],),
@@ -376,10 +376,47 @@ class GameStore:
                 "UPDATE digital_game_seats SET token_hash = ?, joined_at = ? WHERE game_id = ? AND seat = ?",
                 (hash_token(token), time.time(), game_id, row["seat"]),
             )
-            # Who sits is part of what every screen shows: a new version wakes them.
-            self.conn.execute("UPDATE digital_games SET version = version + 1, updated_at = ? WHERE id = ?",
-                              (time.time(), game_id))
+            self._touch(game_id)
         return int(row["seat"]), token
+
+    def give_to_computer(self, game_id: int, seats: Sequence[int], level: str) -> GameRecord:
+        """Let a computer player (*level*) play these human seats from now on (an open game).
+
+        Pseudo-players for the seats of players who never came, or who left: the
+        seat's join code and the token of the device that held it stop working.
+        """
+        with transaction(self.conn):
+            self._refuse_change(game_id)
+            record = self.get(game_id)
+            for number in seats:
+                if not 0 <= number < len(record.seats) or record.seats[number].is_ai:
+                    raise JoinError(f"seat {number} is not a human seat of this game")
+            for number in seats:
+                self.conn.execute(
+                    "UPDATE digital_game_seats SET kind = 'ai', level = ?, join_code = NULL,"
+                    " token_hash = NULL WHERE game_id = ? AND seat = ?", (level, game_id, number))
+            self._touch(game_id)
+        return self.get(game_id)
+
+    def new_join_code(self, game_id: int, seat: int) -> str:
+        """A new way into a human seat (its player lost the device, or the link): a new join code;
+        the old code and the token of the device that held the seat stop working."""
+        with transaction(self.conn):
+            self._refuse_change(game_id)
+            record = self.get(game_id)
+            if not 0 <= seat < len(record.seats) or record.seats[seat].is_ai or record.hot_seat:
+                raise JoinError(f"seat {seat} is not a human seat of this game joined by a link")
+            code = self._unused_code()
+            self.conn.execute(
+                "UPDATE digital_game_seats SET join_code = ?, token_hash = NULL, joined_at = NULL"
+                " WHERE game_id = ? AND seat = ?", (code, game_id, seat))
+            self._touch(game_id)
+        return code
+
+    def _touch(self, game_id: int) -> None:
+        """Who sits is part of what every screen shows: a new version wakes them."""
+        self.conn.execute("UPDATE digital_games SET version = version + 1, updated_at = ? WHERE id = ?",
+                          (time.time(), game_id))
 
     def find_code(self, code: str) -> tuple[int, int] | None:
         """(game id, seat) of a join code, or None."""

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import enum
 import json
-import sqlite3
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from store.db import transaction
+from store.dialect import Connection, Record
 from store.outbox import report
 
 JSONDict = dict[str, Any]
@@ -106,7 +106,7 @@ def _dumps(value: Mapping[str, Any] | None) -> str | None:
 class Journal:
     """Append and read journal entries on one connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     def append(
@@ -144,10 +144,12 @@ class Journal:
                 for kind, public, private in entries]
         with transaction(self.conn):
             for row in rows:
-                cursor = self.conn.execute(
-                    "INSERT INTO journal (at, kind, game_id, public, private) VALUES (?, ?, ?, ?, ?)", row
-                )
-                ids.append(int(cursor.lastrowid or 0))
+                inserted = self.conn.execute(
+                    "INSERT INTO journal (at, kind, game_id, public, private) VALUES (?, ?, ?, ?, ?)"
+                    " RETURNING id",
+                    row,
+                ).fetchone()
+                ids.append(int(inserted[0]))
                 report(self.conn, ids[-1], row[1], game_id, now, str(row[3]))  # the outbox: same transaction
             if state_public is not None:
                 self._write_state(ids[-1] if ids else self.last_id(), now, state_public, state_private)
@@ -266,7 +268,7 @@ class Journal:
         return None if row is None else _entry(row)
 
 
-def _entry(row: sqlite3.Row) -> Entry:
+def _entry(row: Record) -> Entry:
     return Entry(
         id=int(row["id"]),
         at=float(row["at"]),

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from store.db import transaction
+from store.dialect import Connection
 
 REPORTED_KINDS = frozenset(
     {
@@ -55,7 +55,7 @@ button presses, lamp tests, self-tests and refused commands stay on the board.""
 
 
 def report(
-    conn: sqlite3.Connection, journal_id: int, kind: str, game_id: int | None, at: float, public: str
+    conn: Connection, journal_id: int, kind: str, game_id: int | None, at: float, public: str
 ) -> None:
     """Write the outbox row of one journal entry, if the event needs its kind (inside the journal's
     transaction: the caller holds it)."""
@@ -115,7 +115,7 @@ class UplinkState:
 class Outbox:
     """The outbox and the uplink's state, on one connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     # -- rows ---------------------------------------------------------------------------

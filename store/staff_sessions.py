@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import sqlite3
 import time
 
 from store.db import transaction
+from store.dialect import Connection
 
 
 def _hash(session_id: str) -> str:
@@ -27,7 +27,7 @@ def _hash(session_id: str) -> str:
 class StaffSessions:
     """The ``staff_sessions`` table and the current generation."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     def generation(self) -> int:

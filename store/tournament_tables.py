@@ -14,13 +14,13 @@ by hand.
 from __future__ import annotations
 
 import logging
-import sqlite3
 import time
 from dataclasses import dataclass
 
 from games.hautetension.digital import DigitalHauteTension
 from games.hautetension.tournament import TournamentError
 from games.hautetension.tournament_points import Lighting
+from store.dialect import Connection
 from store.games import GameNotFoundError, GameStore
 from store.tournaments import TournamentNotFoundError, Tournaments
 
@@ -50,7 +50,7 @@ class TableLink:
 class TournamentTables:
     """The links between lobby games and tournament tables, on one connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     def link(self, game_id: int, tournament_id: int, round_number: int, table: int) -> TableLink:
@@ -85,6 +85,15 @@ class TournamentTables:
         ).fetchone()
         return None if row is None else int(row[0])
 
+    def games_of_round(self, tournament_id: int, round_number: int) -> list[tuple[int, int]]:
+        """(table, game id) of every lobby game made for the round's tables, oldest first."""
+        rows = self.conn.execute(
+            "SELECT table_number, game_id FROM digital_tournament_tables"
+            " WHERE tournament_id = ? AND round = ? ORDER BY game_id",
+            (tournament_id, round_number),
+        ).fetchall()
+        return [(int(row[0]), int(row[1])) for row in rows]
+
     def enter_result(self, game_id: int) -> None:
         """Enter a finished table game's points into its tournament (once; a refusal is kept)."""
         link = self.get(game_id)
@@ -102,7 +111,11 @@ class TournamentTables:
         engine = game.game
         points = [int(p) for p in engine.points()]
         lightings = [Lighting(seats=tuple(p.eliminated), by=p.player) for p in engine.history if p.eliminated]
-        source = {"kind": "digital", "game_id": game_id, "seats": "order"}
+        source: dict[str, object] = {"kind": "digital", "game_id": game_id, "seats": "order"}
+        computers = [seat.seat for seat in record.seats if seat.is_ai]
+        if computers:
+            # Allowed by the organiser for players who did not come or left: the audit trail says so.
+            source["computers"] = computers
         try:
             Tournaments(self.conn).record(
                 link.tournament_id,

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from games.hautetension.tournament import (
 )
 from games.hautetension.tournament_points import game_points
 from store.db import transaction
+from store.dialect import Connection, Record
 from store.journal import JournalKind
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ class BoardGame:
 class Tournaments:
     """Every tournament of the database, on one connection."""
 
-    def __init__(self, conn: sqlite3.Connection, *, backups: RollingBackups | None = None) -> None:
+    def __init__(self, conn: Connection, *, backups: RollingBackups | None = None) -> None:
         self.conn = conn
         self.backups = backups
         """Copied to at every round made (the pairings, and everything entered before them)."""
@@ -134,11 +134,11 @@ class Tournaments:
         settings = Tournament.replay(options, []).settings()  # validates the options
         now = time.time()
         with transaction(self.conn):
-            cursor = self.conn.execute(
-                "INSERT INTO tournaments (name, created_at, settings) VALUES (?, ?, ?)",
+            row = self.conn.execute(
+                "INSERT INTO tournaments (name, created_at, settings) VALUES (?, ?, ?) RETURNING id",
                 (name, now, json.dumps(settings)),
-            )
-        return TournamentInfo(int(cursor.lastrowid or 0), name, now, settings)
+            ).fetchone()
+        return TournamentInfo(int(row[0]), name, now, settings)
 
     def all(self) -> list[TournamentInfo]:
         rows = self.conn.execute("SELECT id, name, created_at, settings FROM tournaments ORDER BY id DESC")
@@ -165,14 +165,21 @@ class Tournaments:
     ) -> Recorded:
         """Apply *command* to the tournament and store the event it makes, durably and once."""
         with transaction(self.conn):
-            if request_id is not None:
-                existing = self._by_request(tournament_id, request_id)
-                if existing is not None:
-                    return Recorded(existing, duplicate=True)
-            tournament = self.load(tournament_id)
-            recorded = self._insert(tournament_id, command(tournament), actor, request_id)
+            recorded = self.record_within(tournament_id, command, actor=actor, request_id=request_id)
         self._copy_rounds(tournament_id, [recorded])
         return recorded
+
+    def record_within(
+        self, tournament_id: int, command: Command, *, actor: str, request_id: str | None = None
+    ) -> Recorded:
+        """:meth:`record` inside a transaction the caller holds (to write more in the same commit; a
+        round made this way is not copied to the rolling backups: the caller's commit is not yet made)."""
+        if request_id is not None:
+            existing = self._by_request(tournament_id, request_id)
+            if existing is not None:
+                return Recorded(existing, duplicate=True)
+        tournament = self.load(tournament_id)
+        return self._insert(tournament_id, command(tournament), actor, request_id)
 
     def record_each(
         self, tournament_id: int, entries: Sequence[tuple[Command, str, str | None]]
@@ -202,12 +209,12 @@ class Tournaments:
     ) -> Recorded:
         kind = entry_kind(event)
         now = time.time()
-        cursor = self.conn.execute(
+        row = self.conn.execute(
             "INSERT INTO tournament_events (tournament_id, at, actor, kind, payload, request_id)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
             (tournament_id, now, actor, kind, json.dumps(event, sort_keys=True), request_id),
-        )
-        entry = AuditEntry(int(cursor.lastrowid or 0), now, actor, kind, event, request_id, None, None)
+        ).fetchone()
+        entry = AuditEntry(int(row[0]), now, actor, kind, event, request_id, None, None)
         return Recorded(entry, duplicate=False)
 
     def _copy_rounds(self, tournament_id: int, recorded: Sequence[Recorded]) -> None:
@@ -282,7 +289,7 @@ class Tournaments:
                 return game
         raise BoardGameError(f"board game {game_id} is not a finished game")
 
-    def _board_game(self, row: sqlite3.Row) -> BoardGame | None:
+    def _board_game(self, row: Record) -> BoardGame | None:
         try:
             public = json.loads(row["public"])
             if public.get("status", "over") != "over" or public.get("points") is None:
@@ -387,13 +394,13 @@ def seat_order(table_names: list[str], board_names: tuple[str, ...]) -> tuple[li
     return list(range(len(table_names))), "order"
 
 
-def _info(row: sqlite3.Row) -> TournamentInfo:
+def _info(row: Record) -> TournamentInfo:
     return TournamentInfo(
         int(row["id"]), str(row["name"]), float(row["created_at"]), json.loads(row["settings"])
     )
 
 
-def _audit(row: sqlite3.Row) -> AuditEntry:
+def _audit(row: Record) -> AuditEntry:
     return AuditEntry(
         id=int(row["id"]),
         at=float(row["at"]),

@@ -16,13 +16,13 @@ never runs during a game.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from store.db import transaction
+from store.dialect import Connection
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class WiringRecord:
 class WiringProgress:
     """The wizard's row on one connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     def load(self) -> WiringRecord | None:

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install the Haute-Tension event server (docs/event-network.md) on Debian with systemd.
 #
-#   sudo systemd/install-central.sh --event ID [--no-apt] [--no-start]
+#   sudo systemd/install-central.sh --event ID [--postgresql [--instances N]] [--domain NAME]
+#                                   [--no-apt] [--no-start]
 #   sudo systemd/install-central.sh --add-board BOARD_ID     # prints that board's new password
 #
 # What it does, each step safe to repeat (an edited /etc/hautetension/central.toml is
@@ -17,13 +18,22 @@
 #      writes only its own topics) and the password file /etc/mosquitto/hautetension.passwd
 #      with the user "central"; restarts mosquitto;
 #   6. installs hautetension-central.service, enables and (re)starts it.
+# --postgresql (several server processes on one database; docs/deployment.md):
+#   also installs postgresql, creates the role "hautetension-central" (peer
+#   authentication over the local socket) and its database "hautetension", writes
+#   [central] database as that DSN (first run only), runs N processes (--instances,
+#   1 to 9, default 2) as hautetension-central@1..N.service on 127.0.0.1:8091..809N
+#   instead of the single unit, and backs the database up hourly with pg_dump
+#   (hautetension-backup.timer, into /var/backups/hautetension, 14 days kept).
+# --domain NAME (internet-facing; the certificate must exist first:
+#   certbot certonly --standalone -d NAME): nginx with HTTPS in front of the
+#   processes (/etc/nginx/conf.d/hautetension-central.conf), Mosquitto with TLS on
+#   8883 (its plain listener on loopback only, for the server itself), and certbot's
+#   deploy hook that gives Mosquitto each renewed certificate.
 # --add-board BOARD_ID adds one board's user to the password file (a new random
 # password, printed once: give it to that board's install.sh --uplink-password-file)
 # and makes Mosquitto read the file again.
 #
-# TLS for boards over the internet: uncomment the 8883 listener in
-# /etc/mosquitto/conf.d/hautetension.conf once the event server's public name has a
-# certificate (certbot certonly --standalone -d NAME), then systemctl restart mosquitto.
 #
 # HT_ROOT=/some/dir installs under that directory instead of / (used by the tests,
 # together with PATH shims for the system commands).
@@ -38,6 +48,10 @@ ADD_BOARD=""
 APT=1
 START=1
 EXTRAS=""
+POSTGRESQL=0
+INSTANCES=2
+DOMAIN=""
+DSN="postgresql://hautetension-central@/hautetension?host=/var/run/postgresql"
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -45,7 +59,10 @@ while [ $# -gt 0 ]; do
         --add-board) ADD_BOARD="$2"; shift 2 ;;
         --no-apt) APT=0; shift ;;
         --no-start) START=0; shift ;;
-        -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+        --postgresql) POSTGRESQL=1; shift ;;
+        --instances) INSTANCES="$2"; shift 2 ;;
+        --domain) DOMAIN="$2"; shift 2 ;;
+        -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
         *) echo "install-central.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -56,6 +73,19 @@ if [ -n "$ADD_BOARD" ]; then
 elif ! is_name "$EVENT"; then
     echo "install-central.sh: --event ID (1 to 40 of a-z 0-9 -) is needed" >&2
     exit 2
+fi
+if ! printf '%s' "$INSTANCES" | grep -Eqx '[1-9]'; then
+    echo "install-central.sh: --instances is 1 to 9 (process N listens on 127.0.0.1:809N)" >&2
+    exit 2
+fi
+if [ -n "$DOMAIN" ] && ! printf '%s' "$DOMAIN" | grep -Eqx '[A-Za-z0-9.-]{1,253}'; then
+    echo "install-central.sh: --domain is the server's public name, like events.example.org" >&2
+    exit 2
+fi
+if [ -n "$DOMAIN" ] && [ -z "$ADD_BOARD" ] && [ ! -e "$ROOT/etc/letsencrypt/live/$DOMAIN/fullchain.pem" ]; then
+    echo "install-central.sh: no certificate for $DOMAIN yet: run certbot certonly --standalone -d $DOMAIN" \
+         "first (ports 80 and 443 free), then this again" >&2
+    exit 1
 fi
 if [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
     echo "install-central.sh: run it as root (sudo $0 $*)" >&2
@@ -86,8 +116,12 @@ fi
 
 # 1. packages
 if [ "$APT" = 1 ]; then
-    say "apt-get install python3-venv mosquitto"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv mosquitto
+    packages="python3-venv mosquitto"
+    [ "$POSTGRESQL" = 1 ] && packages="$packages postgresql"
+    [ -n "$DOMAIN" ] && packages="$packages nginx"
+    say "apt-get install $packages"
+    # shellcheck disable=SC2086  # one word per package
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $packages
 fi
 
 # 2. the server's user
@@ -128,11 +162,19 @@ chmod 0400 "$ROOT/etc/hautetension/central-password"
 if [ -e "$ROOT/etc/hautetension/central.toml" ]; then
     say "kept the existing /etc/hautetension/central.toml"
 else
+    listen_host="0.0.0.0"
+    [ -n "$DOMAIN" ] && listen_host="127.0.0.1"  # behind nginx only
+    database_line=""
+    [ "$POSTGRESQL" = 1 ] && database_line="database = \"$DSN\""
+    proxy_line=""
+    [ -n "$DOMAIN" ] && proxy_line='trusted_proxy = "127.0.0.1"'
     cat > "$ROOT/etc/hautetension/central.toml" <<EOF
-# The event server (docs/event-network.md; every key: /etc/hautetension/config.example.toml).
+# The event server (docs/event-network.md, docs/deployment.md; every key:
+# /etc/hautetension/config.example.toml).
 [central]
 event = "$EVENT"
-host = "0.0.0.0"
+$database_line
+host = "$listen_host"
 port = 8090
 broker = "mqtt://127.0.0.1:1883"
 username = "central"
@@ -140,6 +182,9 @@ password_file = "/etc/hautetension/central-password"
 confirm_timeout_s = 300
 
 [panel]
+# One secret key for every server process (a staff session works on any of them).
+secret_key_file = "/var/lib/hautetension/panel-secret.key"
+$proxy_line
 # Set the staff PIN with: hautetension staff set-pin --config /etc/hautetension/central.toml
 EOF
     chmod 0640 "$ROOT/etc/hautetension/central.toml"
@@ -147,10 +192,48 @@ EOF
     say "installed /etc/hautetension/central.toml (event $EVENT)"
 fi
 install -m 0644 "$SOURCE/config.example.toml" "$ROOT/etc/hautetension/config.example.toml"
+if [ "$POSTGRESQL" = 1 ] && ! grep -q '^database = "postgres' "$ROOT/etc/hautetension/central.toml"; then
+    say "NOTE: /etc/hautetension/central.toml (kept) has no PostgreSQL database: set" \
+        "[central] database = \"$DSN\" in it"
+fi
+
+# 4b. PostgreSQL: the server's role (peer authentication: the system user of the same
+# name, over the local socket only) and its database.
+if [ "$POSTGRESQL" = 1 ]; then
+    systemctl enable postgresql.service
+    [ "$START" = 1 ] && systemctl start postgresql.service
+    pg() { runuser -u postgres -- "$@"; }
+    if pg psql -tAc "SELECT 1 FROM pg_roles WHERE rolname = 'hautetension-central'" | grep -qx 1; then
+        say "PostgreSQL role hautetension-central exists"
+    else
+        pg createuser hautetension-central
+        say "created PostgreSQL role hautetension-central"
+    fi
+    if pg psql -tAc "SELECT 1 FROM pg_database WHERE datname = 'hautetension'" | grep -qx 1; then
+        say "PostgreSQL database hautetension exists"
+    else
+        pg createdb --owner hautetension-central hautetension
+        say "created PostgreSQL database hautetension"
+    fi
+fi
 
 # 5. Mosquitto for the event
 install -d -m 0755 "$ROOT/etc/mosquitto/conf.d"
-install -m 0644 "$SOURCE/systemd/mosquitto-hautetension.conf" "$ROOT/etc/mosquitto/conf.d/hautetension.conf"
+if [ -n "$DOMAIN" ]; then
+    # Boards over the internet: TLS on 8883; the plain listener for the server processes only.
+    sed -e 's/^listener 1883$/listener 1883 127.0.0.1/' \
+        -e 's/^#\(listener 8883\|certfile \|keyfile \|tls_version \)/\1/' \
+        "$SOURCE/systemd/mosquitto-hautetension.conf" > "$ROOT/etc/mosquitto/conf.d/hautetension.conf"
+    chmod 0644 "$ROOT/etc/mosquitto/conf.d/hautetension.conf"
+    install -d -m 0755 "$ROOT/etc/letsencrypt/renewal-hooks/deploy"
+    install -m 0755 "$SOURCE/systemd/certbot-deploy-hautetension.sh" \
+        "$ROOT/etc/letsencrypt/renewal-hooks/deploy/hautetension"
+    RENEWED_LINEAGE="/etc/letsencrypt/live/$DOMAIN" HT_ROOT="$ROOT" \
+        sh "$SOURCE/systemd/certbot-deploy-hautetension.sh"
+    say "Mosquitto listens with TLS on 8883 ($DOMAIN's certificate, renewed by certbot)"
+else
+    install -m 0644 "$SOURCE/systemd/mosquitto-hautetension.conf" "$ROOT/etc/mosquitto/conf.d/hautetension.conf"
+fi
 install -m 0644 "$SOURCE/systemd/mosquitto-hautetension.acl" "$ROOT/etc/mosquitto/hautetension.acl"
 if [ ! -e "$PASSWORDS" ]; then
     install -m 0600 /dev/null "$PASSWORDS"
@@ -166,14 +249,69 @@ if [ "$START" = 1 ]; then
     systemctl restart mosquitto.service
 fi
 
-# 6. the event server's unit
+# 6. the event server's unit(s)
 install -d -m 0750 "$ROOT/var/lib/hautetension"
 chown hautetension-central:hautetension-central "$ROOT/var/lib/hautetension"
 install -d -m 0755 "$ROOT/etc/systemd/system"
-install -m 0644 "$SOURCE/systemd/hautetension-central.service" "$ROOT/etc/systemd/system/hautetension-central.service"
-systemctl daemon-reload
-systemctl enable hautetension-central.service
-if [ "$START" = 1 ]; then
-    systemctl restart hautetension-central.service
+units=""
+if [ "$POSTGRESQL" = 1 ]; then
+    install -m 0644 "$SOURCE/systemd/hautetension-central@.service" "$ROOT/etc/systemd/system/hautetension-central@.service"
+    if [ -e "$ROOT/etc/systemd/system/hautetension-central.service" ]; then
+        systemctl disable --now hautetension-central.service
+        rm -f "$ROOT/etc/systemd/system/hautetension-central.service"
+        say "replaced the single hautetension-central.service by $INSTANCES processes"
+    fi
+    n=1
+    while [ "$n" -le "$INSTANCES" ]; do
+        units="$units hautetension-central@$n.service"
+        n=$((n + 1))
+    done
+    # Backups: pg_dump every hour.
+    install -d -m 0750 "$ROOT/var/backups/hautetension"
+    chown hautetension-central:hautetension-central "$ROOT/var/backups/hautetension"
+    install -m 0644 "$SOURCE/systemd/hautetension-backup.service" "$ROOT/etc/systemd/system/hautetension-backup.service"
+    install -m 0644 "$SOURCE/systemd/hautetension-backup.timer" "$ROOT/etc/systemd/system/hautetension-backup.timer"
+else
+    install -m 0644 "$SOURCE/systemd/hautetension-central.service" "$ROOT/etc/systemd/system/hautetension-central.service"
+    units="hautetension-central.service"
 fi
-say "done: event $EVENT on http://<this machine>:8090/event; add each board with --add-board BOARD_ID"
+systemctl daemon-reload
+# shellcheck disable=SC2086  # one word per unit
+systemctl enable $units
+if [ "$POSTGRESQL" = 1 ]; then
+    systemctl enable hautetension-backup.timer
+fi
+if [ "$START" = 1 ]; then
+    # shellcheck disable=SC2086
+    systemctl restart $units
+    [ "$POSTGRESQL" = 1 ] && systemctl start hautetension-backup.timer
+fi
+
+# 7. the front server with HTTPS
+if [ -n "$DOMAIN" ]; then
+    upstreams=""
+    if [ "$POSTGRESQL" = 1 ]; then
+        n=1
+        while [ "$n" -le "$INSTANCES" ]; do
+            upstreams="${upstreams}server 127.0.0.1:809$n; "
+            n=$((n + 1))
+        done
+    else
+        upstreams="server 127.0.0.1:8090; "
+    fi
+    install -d -m 0755 "$ROOT/etc/nginx/conf.d" "$ROOT/var/www/letsencrypt"
+    sed -e "s/@DOMAIN@/$DOMAIN/g" -e "s/@UPSTREAMS@/$upstreams/" \
+        "$SOURCE/systemd/nginx-central.conf.in" > "$ROOT/etc/nginx/conf.d/hautetension-central.conf.new"
+    chmod 0644 "$ROOT/etc/nginx/conf.d/hautetension-central.conf.new"
+    mv "$ROOT/etc/nginx/conf.d/hautetension-central.conf.new" "$ROOT/etc/nginx/conf.d/hautetension-central.conf"
+    if ! nginx -t -q; then
+        echo "install-central.sh: nginx refuses its configuration (nginx -t): see above" >&2
+        exit 1
+    fi
+    systemctl enable nginx.service
+    systemctl reload-or-restart nginx.service
+    say "done: event $EVENT on https://$DOMAIN/event, boards via mqtts://$DOMAIN:8883;" \
+        "add each board with --add-board BOARD_ID"
+else
+    say "done: event $EVENT on http://<this machine>:8090/event; add each board with --add-board BOARD_ID"
+fi

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from games.hautetension.layout import Layout, load_layout
+from store.dialect import Connection
+from store.event.db import connect_event
 from tests.servers.mosquitto import INSTALL_HINT as MOSQUITTO_HINT
 from tests.servers.mosquitto import BrokerTls, MosquittoBroker
 from tests.servers.postgres import INSTALL_HINT as POSTGRES_HINT
@@ -113,3 +116,35 @@ def postgres_cluster() -> Iterator[PostgresCluster]:
 def postgres_dsn(postgres_cluster: PostgresCluster) -> str:
     """The DSN of a new, empty database on the session's cluster, for this test alone."""
     return postgres_cluster.create_database()
+
+
+# -- one store, two engines (store/dialect.py) ------------------------------------------------------
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where this test's event database is: an SQLite file, then a new PostgreSQL database.
+
+    A test taking it (or ``event_db``) runs once per engine (``[sqlite]``, ``[postgresql]``)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "central.db")
+    template: str = request.getfixturevalue("postgres_event_template")
+    cluster: PostgresCluster = request.getfixturevalue("postgres_cluster")
+    return cluster.create_database(template=template)
+
+
+@pytest.fixture(scope="session")
+def postgres_event_template(postgres_cluster: PostgresCluster) -> str:
+    """A database migrated once to the event server's schema, copied for each test (faster than
+    migrating each one; the migrations themselves are tested on empty databases)."""
+    dsn = postgres_cluster.create_database("event_template")
+    connect_event(dsn).close()
+    return dsn.rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def event_db(db_location: str) -> Iterator[Connection]:
+    """The event server's database on each engine, migrated (``store.event.db.connect_event``)."""
+    conn = connect_event(db_location)
+    yield conn
+    conn.close()

@@ -26,7 +26,7 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     "games": frozenset(),
     "hardware": frozenset({"games", "store", "firmware_bridge", "gpiozero"}),
     "firmware_bridge": frozenset({"serial"}),
-    "store": frozenset({"games", "psycopg"}),
+    "store": frozenset({"games", "psycopg", "psycopg_pool"}),
     "webpanel": frozenset({"games", "store", "flask", "werkzeug", "jinja2", "markupsafe", "waitress", "segno",
                            "flask_babel", "babel"}),
     "uplink": frozenset({"store", "paho"}),

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import logging
 import queue
-import sqlite3
 import time
 from collections.abc import Callable
 
 from store.db import transaction
+from store.dialect import Connection, database_errors
 from store.event.intake import Intake, LiveReport, Receipt, Report
 from store.event.publish import Publications
 from store.event.results import Results
@@ -47,11 +47,12 @@ class Ingest(LinkLoop):
 
     def __init__(
         self,
-        conn: sqlite3.Connection,
+        conn: Connection,
         broker: BrokerSettings,
         *,
         event: str,
         confirm_timeout: float,
+        instance: str = "",
         poll: float = 0.05,
         clock: Callable[[], float] = time.time,
     ) -> None:
@@ -63,7 +64,9 @@ class Ingest(LinkLoop):
         self.publications = Publications(conn)
         self.link = LinkClient(
             broker,
-            client_id=f"hautetension-central-{event}",
+            # Several server processes on one database: each its own client (and broker session), each
+            # receiving every message; the store keeps each row once whichever process stores it first.
+            client_id=f"hautetension-central-{event}" + (f"-{instance}" if instance else ""),
             username=broker.username or "central",
             topics=[event_filter(event)],
             persistent=True,
@@ -75,11 +78,23 @@ class Ingest(LinkLoop):
         self.duplicates = 0
         """Rows received again and discarded (a resend after a drop): counted, never stored twice."""
         self.last_receipt = Receipt()
+        self.store_errors = 0
+        """Batches the database failed to take (PostgreSQL restarting, SQLite locked too long)."""
+        self._database_errors = database_errors()
 
     # -- one loop turn ------------------------------------------------------------------------
 
     def step(self) -> None:
         reports = self._collect()
+        try:
+            self._store(reports)
+        except self._database_errors as exc:
+            # Nothing is lost: what this batch held was not acknowledged, so each board sends it again.
+            self.store_errors += 1
+            log.error("the event's database failed (%s): the boards will send this batch again", exc)
+            time.sleep(1.0)
+
+    def _store(self, reports: list[tuple[str, Report]]) -> None:
         if reports:
             self.last_receipt = receipt = self.intake.receive(reports)
             self.stored += receipt.stored

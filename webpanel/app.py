@@ -37,7 +37,7 @@ BLUEPRINTS: list[str | Blueprint] = [
 """Every area of the panel, registered in this order: ``"module:attribute"`` or a Blueprint."""
 BOARD_ONLY: list[str | Blueprint] = ["webpanel.table:bp"]
 """Areas of a board's panel only: the event's table on the board's display."""
-EVENT_ONLY: list[str | Blueprint] = ["webpanel.event:bp"]
+EVENT_ONLY: list[str | Blueprint] = ["webpanel.event:bp", "webpanel.ranking:bp"]
 """Areas of the event server only (the panel in its "event" role, ``hautetension central``)."""
 
 MAX_BODY_BYTES = 64 * 1024

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from configuration import DEFAULT_DEV_DATABASE, ConfigError, ConfigFile, Section, database_path, read_all
+from store.dialect import is_postgresql
 
 DEFAULT_DATABASE = DEFAULT_DEV_DATABASE
 SECRET_KEY_FILENAME = "panel-secret.key"
@@ -25,7 +26,8 @@ LANGUAGES = ("fr", "en")
 class PanelSettings:
     """How the panel serves and guards itself."""
 
-    database: Path = DEFAULT_DEV_DATABASE
+    database: Path | str = DEFAULT_DEV_DATABASE
+    """An SQLite file; on the event server also a PostgreSQL DSN (``postgresql://…``)."""
     host: str = "127.0.0.1"
     port: int = 8080
     threads: int = 0
@@ -120,12 +122,20 @@ class PanelSettings:
         return self.threads or self.max_streams + 16
 
     @property
+    def files(self) -> Path:
+        """The folder of the panel's own files (secret key, staff PIN) when they are not set: the
+        database's folder (on PostgreSQL, the folder of the default database)."""
+        if is_postgresql(self.database):
+            return DEFAULT_DATABASE.parent
+        return Path(self.database).parent
+
+    @property
     def secret_key_path(self) -> Path:
-        return self.secret_key_file or self.database.parent / SECRET_KEY_FILENAME
+        return self.secret_key_file or self.files / SECRET_KEY_FILENAME
 
     @property
     def staff_pin_path(self) -> Path:
-        return self.staff_pin_file or self.database.parent / STAFF_PIN_FILENAME
+        return self.staff_pin_file or self.files / STAFF_PIN_FILENAME
 
 
 def _is_ip_address(text: str) -> bool:

@@ -1,7 +1,7 @@
 """The shared database from the panel's side: reading the board, queuing commands.
 
 The panel opens its own connections (one per server thread, see
-:class:`ConnectionPool`);
+:class:`ConnectionPool`; on PostgreSQL one pool shared by the threads);
 the board service is the only writer of board state, so the panel only reads
 ``board_state`` and the journal, and writes nothing but commands.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from flask import Flask, current_app
 
 from store.commands import Command, CommandKind, Commands, CommandStatus
 from store.db import connect
+from store.dialect import Connection, is_postgresql
 from store.event.db import connect_event
 from store.journal import BoardState, Journal
 from webpanel.config import PanelSettings
@@ -79,17 +79,22 @@ class ConnectionPool:
         self,
         database: str | os.PathLike[str],
         *,
-        opener: Callable[[str], sqlite3.Connection] = connect,
+        opener: Callable[[str], Connection] = connect,
     ) -> None:
         self.database = database
         self.opener = opener
         self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
+        self._all: list[Connection] = []
         self._lock = threading.Lock()
         self._closed = False
+        # A PostgreSQL database is a pool of its own, safe to share between threads: opened once.
+        self._shared = is_postgresql(os.fspath(database))
 
-    def get(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+    def get(self) -> Connection:
+        conn: Connection | None = getattr(self._local, "conn", None)
+        if conn is None and self._shared:
+            with self._lock:
+                conn = self._all[0] if self._all else None
         if conn is None:
             conn = self.opener(os.fspath(self.database))
             conn.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KIB}")  # negative: in KiB
@@ -103,7 +108,7 @@ class ConnectionPool:
 
     def end_request(self, _exc: BaseException | None = None) -> None:
         """Roll back a transaction a view left open, so the next request on this thread starts clean."""
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        conn: Connection | None = getattr(self._local, "conn", None)
         if conn is not None and conn.in_transaction:
             log.warning("a request left a database transaction open: rolled back")
             conn.rollback()
@@ -116,7 +121,7 @@ class ConnectionPool:
             conn.close()
 
 
-def get_db() -> sqlite3.Connection:
+def get_db() -> Connection:
     """This thread's connection to the shared database."""
     pool: ConnectionPool = current_app.extensions["db_pool"]
     return pool.get()

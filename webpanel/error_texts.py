@@ -92,6 +92,15 @@ TEXTS: dict[str, LazyString] = {
     ),
     "not_a_table": lazy_gettext("This game is not a tournament table."),
     "layout_not_found": lazy_gettext("There is no such board layout."),
+    # -- the player registry and the ranking (event server) ---------------------------------------
+    "player_not_found": lazy_gettext("There is no such registered player."),
+    "player_refused": lazy_gettext("The registry refuses this player: check the name, club and city."),
+    "tournament_refused": lazy_gettext("The tournament refuses this entry (registration may be closed)."),
+    "same_player_twice": lazy_gettext("The same player is named twice for this table."),
+    "organiser_only": lazy_gettext(
+        "Only the display that created this game, or staff, may change its seats."
+    ),
+    "no_empty_seat": lazy_gettext("Every seat is taken: choose the seats to give to the computer."),
     # -- the replay --------------------------------------------------------------------------------
     "replay_not_found": lazy_gettext("There is no such game to replay."),
     "replay_not_yet": lazy_gettext("The replay opens to everyone when the game ends."),

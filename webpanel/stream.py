@@ -27,7 +27,7 @@ from typing import Any
 
 from flask import Response, request
 
-from store.db import connect
+from store.db import open_database
 from webpanel.config import PanelSettings
 from webpanel.errors import define_code, whole_number
 from webpanel.view import public_board
@@ -84,7 +84,7 @@ class BoardFollower:
         while not self._stop.is_set():
             try:
                 if conn is None:
-                    conn = connect(self.settings.database)
+                    conn = open_database(self.settings.database)
                 self._poll(conn)
             except Exception:  # a locked or vanished database must not kill the reader
                 log.exception("cannot read the board state; retrying")

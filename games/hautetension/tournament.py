@@ -72,6 +72,7 @@ __all__ = [
     "TournamentError",
     "TournamentEvent",
     "WithdrawEvent",
+    "clean_name",
     "drawn_table_sizes",
     "entry_kind",
     "standings_table_sizes",
@@ -493,7 +494,7 @@ class Tournament:
         }
         if self.rounds:
             raise RegistrationError("registration is closed: the first round has been made")
-        name = _clean_name(event["name"])
+        name = clean_name(event["name"])
         if any(n.casefold() == name.casefold() for n in self.names.values()):
             raise RegistrationError(f"a player called {name!r} is already registered")
         player = event["player"]
@@ -982,7 +983,8 @@ def _text(value: object) -> str:
     return value
 
 
-def _clean_name(name: object) -> str:
+def clean_name(name: object) -> str:
+    """A player's name as the board takes it (spaces collapsed), or a RegistrationError saying why not."""
     if not isinstance(name, str) or not name.strip():
         raise RegistrationError("a player needs a name")
     cleaned = " ".join(name.split())

@@ -104,7 +104,8 @@ class JournalWriter:
         self._state: tuple[Mapping[str, Any], Mapping[str, Any] | None] | None = None
         self._next_try = 0.0
         self._ended: tuple[WriteFault, float] | None = None
-        self.database = _database_file(journal.conn)
+        conn = journal.conn
+        self.database = _database_file(conn) if isinstance(conn, sqlite3.Connection) else "the database"
 
     @property
     def waiting(self) -> int:

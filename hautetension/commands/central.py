@@ -3,8 +3,12 @@
 One process: waitress serves the event's pages and API, and a thread takes
 every board's messages from the broker into the event's database and
 publishes the server's acknowledgements and assignments (``uplink.ingest``).
-Both work on the same database file (SQLite in WAL mode), each on its own
-connection. Stops cleanly on SIGTERM or Ctrl-C.
+Both work on the same database (an SQLite file in WAL mode, or PostgreSQL),
+each on its own connection. Several processes may serve one PostgreSQL
+database (each with its own ``instance`` name: its own broker client): every
+one receives every board's messages, the store keeps each once, and each
+process's live pages hear of the others' writes through LISTEN/NOTIFY.
+Stops cleanly on SIGTERM or Ctrl-C.
 """
 
 from __future__ import annotations
@@ -16,13 +20,16 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from configuration import CONFIG_OPTION_HELP, EX_CONFIG, ConfigError, ConfigFile, Section, load_config
 from store.event.settings import DEFAULT_EVENT_DATABASE, DEFAULT_SYSTEM_EVENT_DATABASE, EventSettings
 from uplink.exc import UplinkConfigError
 from uplink.protocol import NAME
 from uplink.settings import BrokerSettings
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 DEFAULT_PORT = 8090
 
@@ -35,6 +42,8 @@ class CentralSettings:
     broker: BrokerSettings
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
+    instance: str = ""
+    """This process's name among several on one PostgreSQL database (its broker client id's suffix)."""
 
     @classmethod
     def from_config(cls, config: ConfigFile) -> CentralSettings:
@@ -49,7 +58,12 @@ class CentralSettings:
             broker=BrokerSettings.read(s),
             host=s.text("host", cls.host),
             port=s.integer("port", cls.port, minimum=1, maximum=65535),
+            instance=s.text("instance", cls.instance),
         )
+        if settings.instance and not NAME.match(settings.instance):
+            s.problem(
+                f"instance must be 1 to 40 characters among a-z, 0-9 and '-', not {settings.instance!r}"
+            )
         if not NAME.match(settings.event.event):
             s.problem(
                 f"event must be 1 to 40 characters among a-z, 0-9 and '-', not {settings.event.event!r}"
@@ -72,18 +86,48 @@ def register(subparsers: Any) -> None:
         metavar="URL",
         help="mqtt://HOST:PORT or mqtts://HOST:PORT (default: [central] broker, else mqtt://127.0.0.1:1883)",
     )
-    parser.add_argument("--db", help="the event's database (default: [central] database)")
+    parser.add_argument(
+        "--db", help="the event's database: a file or a postgresql:// DSN (default: [central] database)"
+    )
+    parser.add_argument(
+        "--instance",
+        help="this process's name when several serve one PostgreSQL database (default: [central] instance)",
+    )
     parser.add_argument("--event", help="the event's id (default: [central] event, else demo)")
     parser.set_defaults(func=run)
 
 
+def central_app(config: ConfigFile, central: CentralSettings) -> Flask:
+    """The event server's panel: its ``[panel]`` and ``[lobby]`` sections (remote players join the
+    lobby's games by the links ``[lobby] public_url`` makes), on the event's database."""
+    from hautetension.commands.panel import configured_pin_hash
+    from store.dialect import is_postgresql
+    from webpanel.app import create_app
+    from webpanel.config import SECRET_KEY_FILENAME, STAFF_PIN_FILENAME, panel_sections
+
+    panel, lobby = panel_sections(config)
+    panel = dataclasses.replace(panel, host=central.host, port=central.port)
+    if is_postgresql(central.event.database):
+        # No database folder to keep the panel's own files in: the default event database's.
+        files = (DEFAULT_SYSTEM_EVENT_DATABASE if config.path else DEFAULT_EVENT_DATABASE).parent
+        panel = dataclasses.replace(
+            panel,
+            secret_key_file=panel.secret_key_file or files / SECRET_KEY_FILENAME,
+            staff_pin_file=panel.staff_pin_file or files / STAFF_PIN_FILENAME,
+        )
+    return create_app(
+        {"PANEL": panel, "LOBBY": lobby, "EVENT": central.event},
+        staff_pin_hash=functools.partial(configured_pin_hash, config),
+    )
+
+
 def run(args: argparse.Namespace) -> int:
-    from hautetension.commands.panel import _check_port, configured_pin_hash, serve
+    from hautetension.commands.panel import _check_port, serve
     from store.db import DatabaseError
+    from store.dialect import describe
     from store.event.db import connect_event
     from uplink.ingest import Ingest
-    from webpanel.app import close_app, create_app
-    from webpanel.config import panel_sections
+    from webpanel.app import close_app
     from webpanel.security import SecretKeyError
     from webpanel.serve import make_server
 
@@ -95,21 +139,21 @@ def run(args: argparse.Namespace) -> int:
             "broker": args.broker,
             "database": args.db,
             "event": args.event,
+            "instance": args.instance,
         }
         central = CentralSettings.from_config(config.with_values("central", options))
-        panel, _lobby = panel_sections(config)
-        panel = dataclasses.replace(panel, host=central.host, port=central.port)
         conn = connect_event(central.event.database)
-        app = create_app(
-            {"PANEL": panel, "EVENT": central.event},
-            staff_pin_hash=functools.partial(configured_pin_hash, config),
-        )
+        app = central_app(config, central)
     except (ConfigError, SecretKeyError, DatabaseError) as exc:
         print(f"hautetension central: {exc}", file=sys.stderr)
         return EX_CONFIG
     try:
         ingest = Ingest(
-            conn, central.broker, event=central.event.event, confirm_timeout=central.event.confirm_timeout
+            conn,
+            central.broker,
+            event=central.event.event,
+            confirm_timeout=central.event.confirm_timeout,
+            instance=central.instance,
         )
         _check_port(central.host, central.port)
         server = make_server(app)
@@ -124,13 +168,21 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    app.extensions["ingest_counts"] = lambda: {
+        "instance": central.instance,
+        "connected": ingest.connected,
+        "received": ingest.received,
+        "stored": ingest.stored,
+        "duplicates": ingest.duplicates,
+        "store_errors": ingest.store_errors,
+    }
     stop = threading.Event()
     thread = threading.Thread(target=ingest.run, args=(stop,), name="ingest", daemon=True)
     ingest.start()
     thread.start()
     print(
         f"hautetension central: event {central.event.event} on http://{central.host}:{central.port}/event "
-        f"(database {central.event.database}), boards via {central.broker.address.url}",
+        f"(database {describe(central.event.database)}), boards via {central.broker.address.url}",
         file=sys.stderr,
         flush=True,
     )
@@ -141,4 +193,12 @@ def run(args: argparse.Namespace) -> int:
         thread.join(timeout=5)
         ingest.close()
         conn.close()
+        # What this process took from the broker: with several on one database, each receives every
+        # message and the store keeps each row once (stored + duplicates over the processes).
+        print(
+            f"hautetension central: stopped; {ingest.received} messages received, {ingest.stored} rows"
+            f" stored, {ingest.duplicates} duplicates discarded",
+            file=sys.stderr,
+            flush=True,
+        )
     return 0

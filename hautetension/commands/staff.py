@@ -41,7 +41,7 @@ def set_pin_command(args: argparse.Namespace) -> int:
     from webpanel.auth import PinError, hash_pin, write_pin_hash_file, write_pin_hash_to_config
     from webpanel.config import PanelSettings
 
-    database: Path | None = None
+    database: Path | str | None = None
 
     try:
         config = load_config(args.config)
@@ -52,7 +52,8 @@ def set_pin_command(args: argparse.Namespace) -> int:
             write_pin_hash_to_config(config.path, pin_hash)
             where = f"{config.path} ([panel] staff_pin_hash)"
         else:
-            path = settings.staff_pin_path if not args.db else database.parent / settings.staff_pin_path.name
+            beside = Path(args.db).parent if args.db else None
+            path = settings.staff_pin_path if beside is None else beside / settings.staff_pin_path.name
             write_pin_hash_file(path, pin_hash)
             where = str(path)
     except (PinError, ValueError, ConfigError) as exc:
@@ -62,26 +63,27 @@ def set_pin_command(args: argparse.Namespace) -> int:
         print(f"hautetension staff set-pin: cannot write the PIN ({exc})", file=sys.stderr)
         return 1
     print(f"staff PIN set in {where}", file=sys.stderr)
-    return _end_staff_sessions(database)
+    return _end_staff_sessions(database) if database is not None else 0
 
 
-def _end_staff_sessions(database: Path) -> int:
+def _end_staff_sessions(database: Path | str) -> int:
     """End every staff session opened with the old PIN (after the new hash is written: see
-    store/staff_sessions.py)."""
+    store/staff_sessions.py). *database*: a file, or an event server's PostgreSQL DSN."""
     import sqlite3
 
-    from store.db import connect
+    from store.db import DatabaseError, open_database
+    from store.dialect import is_postgresql
     from store.staff_sessions import StaffSessions
 
-    if not database.exists():
+    if not is_postgresql(database) and not Path(database).exists():
         return 0  # no database yet, so no session to end (and none is made for it)
     try:
-        conn = connect(database)
+        conn = open_database(database)
         try:
             StaffSessions(conn).end_all()
         finally:
             conn.close()
-    except (sqlite3.Error, OSError) as exc:
+    except (sqlite3.Error, OSError, DatabaseError) as exc:
         print(
             f"hautetension staff set-pin: the PIN is set, but the staff sessions opened before could not "
             f"be ended in {database} ({exc}): they last until they expire",

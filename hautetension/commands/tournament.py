@@ -11,7 +11,9 @@ from typing import Any
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("tournament", help="tournaments in the database (read only)")
     parser.add_argument("--config", help="configuration file (its [panel] database)")
-    parser.add_argument("--db", help="database file (overrides the configuration)")
+    parser.add_argument(
+        "--db", help="database file, or an event server's postgresql:// DSN (overrides the configuration)"
+    )
     actions = parser.add_subparsers(dest="tournament_command", metavar="ACTION", required=True)
     actions.add_parser("list", help="every tournament, latest first").set_defaults(func=list_command)
     standings = actions.add_parser("standings", help="a tournament's standings")
@@ -27,10 +29,14 @@ def register(subparsers: Any) -> None:
 def _store(args: argparse.Namespace) -> Any:
     from configuration import load_config
     from store.db import connect
+    from store.dialect import is_postgresql
+    from store.event.db import connect_event
     from store.tournaments import Tournaments
     from webpanel.config import PanelSettings
 
-    database = Path(args.db) if args.db else PanelSettings.from_config(load_config(args.config)).database
+    if args.db and is_postgresql(args.db):  # an event server's database
+        return Tournaments(connect_event(args.db))
+    database = Path(args.db or PanelSettings.from_config(load_config(args.config)).database)
     if not database.exists():
         raise FileNotFoundError(f"no database at {database}")
     return Tournaments(connect(database))

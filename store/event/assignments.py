@@ -14,7 +14,6 @@ result is in: the board then shows no table until the next round is assigned.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 import uuid
 from collections.abc import Sequence
@@ -26,6 +25,7 @@ from games.hautetension.layout import DEFAULT_LAYOUT, load_layout
 from games.hautetension.seats import DEFAULT_COLOURS
 from games.hautetension.tournament import Table, Tournament
 from store.db import transaction
+from store.dialect import Connection, Record
 from store.event import sql
 from store.event.boards import Boards, EventBoard
 from store.event.publish import Publications
@@ -54,7 +54,7 @@ class Assignment:
         return self.done_at is not None
 
 
-def _assignment(row: sqlite3.Row) -> Assignment:
+def _assignment(row: Record) -> Assignment:
     return Assignment(
         id=str(row["id"]),
         tournament_id=int(row["tournament_id"]),
@@ -109,7 +109,7 @@ def propose_boards(tables: Sequence[int], boards: Sequence[EventBoard]) -> dict[
 class Assignments:
     """Tables and boards, on one connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
         self.publications = Publications(conn)
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from store.db import transaction
+from store.dialect import Connection, Record
 from store.event import sql
 
 MAX_LABEL = 60
@@ -89,7 +89,7 @@ class EventBoard:
         }
 
 
-def _board(row: sqlite3.Row, acked: tuple[int, int] | None) -> EventBoard:
+def _board(row: Record, acked: tuple[int, int] | None) -> EventBoard:
     return EventBoard(
         id=str(row["board"]),
         label=str(row["label"]),
@@ -115,7 +115,7 @@ def natural_key(text: str) -> tuple[Any, ...]:
 class Boards:
     """The boards of the event, on one connection."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     def all(self) -> list[EventBoard]:

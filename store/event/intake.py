@@ -24,13 +24,13 @@ confirmed result into its tournament is :meth:`store.event.results.Results.settl
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from store.db import transaction
+from store.dialect import Connection
 from store.event import sql
 from store.event.publish import Publications
 
@@ -98,24 +98,31 @@ class Intake:
     """Receives the boards' messages (on its own connection)."""
 
     def __init__(
-        self, conn: sqlite3.Connection, *, confirm_timeout: float, clock: Callable[[], float] = time.time
+        self, conn: Connection, *, confirm_timeout: float, clock: Callable[[], float] = time.time
     ) -> None:
         self.conn = conn
         self.confirm_timeout = confirm_timeout
         self.clock = clock
         self.publications = Publications(conn)
         self._asked_again: dict[tuple[str, str], float] = {}
+        self._histories: dict[str, str] = {}
 
     def receive(self, reports: Iterable[tuple[str, Report]]) -> Receipt:
         """Store a batch of ``(board, report)``, in order, in one transaction."""
         receipt = Receipt()
         now = self.clock()
         touched: dict[tuple[str, str], None] = {}
+        # What this batch already wrote for a board (seen now, its history): a catch-up of hundreds of
+        # rows of one board writes each once, not once a row (a round trip each on PostgreSQL).
+        seen: set[str] = set()
+        self._histories = {}
         with transaction(self.conn):
             for board, report in reports:
-                if self.conn.execute(sql.BOARD, (board,)).fetchone() is None:
-                    receipt.new_boards.append(board)
-                self.conn.execute(sql.BOARD_SEEN, (board, now, now))
+                if board not in seen:
+                    seen.add(board)
+                    if self.conn.execute(sql.BOARD, (board,)).fetchone() is None:
+                        receipt.new_boards.append(board)
+                    self.conn.execute(sql.BOARD_SEEN, (board, now, now))
                 if isinstance(report, StatusReport):
                     self._status(board, report.status, now)
                 elif isinstance(report, LiveReport):
@@ -143,8 +150,11 @@ class Intake:
             self._history(board, history, first, now)
 
     def _history(self, board: str, history: str, first: int, now: float) -> None:
+        if self._histories.get(board) == history:
+            return  # written already in this batch
         self.conn.execute(sql.HISTORY_ADD, (board, history, first, first - 1, now))
         self.conn.execute(sql.BOARD_HISTORY, (history, board))
+        self._histories[board] = history
 
     # -- rows -------------------------------------------------------------------------------
 

@@ -9,9 +9,9 @@ newer than what it last published, and everything again after each connect
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
+from store.dialect import Connection
 from store.event import sql
 
 LEAVES = ("ack", "assignment")
@@ -30,7 +30,7 @@ class Publication:
 class Publications:
     """The retained value each board topic should hold, on one connection (callers hold the transaction)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
         self.conn = conn
 
     def want(self, board: str, leaf: str, payload: bytes) -> None:

@@ -21,7 +21,6 @@ players.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from typing import Any
 from games.exc import GameError
 from games.hautetension.tournament import Lighting, Tournament
 from store.db import transaction
+from store.dialect import Connection, Record
 from store.event import sql
 from store.event.assignments import Assignment, Assignments
 from store.event.boards import Boards
@@ -103,7 +103,7 @@ class BoardResult:
         }
 
 
-def _result(row: sqlite3.Row) -> BoardResult:
+def _result(row: Record) -> BoardResult:
     result: Mapping[str, Any] = json.loads(row["result"] or "{}")
     lightings = result.get("lightings")
     return BoardResult(
@@ -131,7 +131,7 @@ def _result(row: sqlite3.Row) -> BoardResult:
 class Results:
     """The boards' results, on one connection."""
 
-    def __init__(self, conn: sqlite3.Connection, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, conn: Connection, *, clock: Callable[[], float] = time.time) -> None:
         self.conn = conn
         self.clock = clock
 

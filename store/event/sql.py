@@ -1,23 +1,12 @@
 """Every SQL statement of the event server's store, in one place.
 
-The event store runs on SQLite (the embedded default); a PostgreSQL dialect
-is a second module with the same names (``?`` placeholders become ``%s``,
-``AUTOINCREMENT`` an identity column, ``INSERT OR IGNORE`` an ``ON CONFLICT DO
-NOTHING``, ``REAL`` a ``double precision``): the modules of :mod:`store.event`
-only ever use the names below. Tables are prefixed ``event_`` and versioned in
-``event_schema`` on their own, apart from the board tables' ``user_version``.
+Written once for both engines (SQLite and PostgreSQL: :mod:`store.dialect`
+says how): ``?`` placeholders, portable types and upserts. Tables are
+prefixed ``event_`` and versioned in ``event_schema`` on their own, apart
+from the panel tables' version.
 """
 
 from __future__ import annotations
-
-SCHEMA_TABLE = """
-CREATE TABLE IF NOT EXISTS event_schema (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL)
-"""
-SCHEMA_VERSION = "SELECT version FROM event_schema WHERE id = 1"
-SET_SCHEMA_VERSION = (
-    "INSERT INTO event_schema (id, version) VALUES (1, ?)"
-    " ON CONFLICT (id) DO UPDATE SET version = excluded.version"
-)
 
 MIGRATIONS: list[str] = [
     # 1: boards, what they sent, their games and results, the tables assigned to them, and what the
@@ -112,13 +101,50 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (board, leaf)
     );
     """,
+    # 2: the player registry (one identity per person across tournaments and events, duplicates merged
+    # by staff), its audit trail, and which registered player each tournament's player is (see
+    # store/players.py and store/ranking.py).
+    """
+    CREATE TABLE event_players (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        club TEXT NOT NULL DEFAULT '',
+        city TEXT NOT NULL DEFAULT '',
+        identity TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        merged_into INTEGER REFERENCES event_players (id),
+        merged_at REAL
+    );
+    CREATE UNIQUE INDEX event_players_by_identity ON event_players (identity) WHERE merged_into IS NULL;
+    CREATE TABLE event_player_audit (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at REAL NOT NULL,
+        actor TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('create', 'edit', 'merge', 'link')),
+        player INTEGER NOT NULL REFERENCES event_players (id),
+        other INTEGER,
+        before TEXT,
+        after TEXT NOT NULL
+    );
+    CREATE INDEX event_player_audit_by_player ON event_player_audit (player, id);
+    CREATE TABLE event_tournament_players (
+        tournament_id INTEGER NOT NULL,
+        player INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES event_players (id),
+        linked_at REAL NOT NULL,
+        PRIMARY KEY (tournament_id, player)
+    );
+    CREATE INDEX event_tournament_players_by_player ON event_tournament_players (player_id);
+    """,
 ]
 
 # -- boards -------------------------------------------------------------------------------------
 
 BOARD_SEEN = (
     "INSERT INTO event_boards (board, first_seen, last_seen) VALUES (?, ?, ?)"
-    " ON CONFLICT (board) DO UPDATE SET last_seen = MAX(last_seen, excluded.last_seen)"
+    " ON CONFLICT (board) DO UPDATE SET last_seen = CASE WHEN excluded.last_seen > event_boards.last_seen"
+    " THEN excluded.last_seen ELSE event_boards.last_seen END"
 )
 BOARD_STATUS = "UPDATE event_boards SET status = ?, status_at = ?, online = ? WHERE board = ?"
 BOARD_LIVE = "UPDATE event_boards SET live = ?, live_at = ? WHERE board = ?"
@@ -229,8 +255,8 @@ ASSIGNMENT_DONE = "UPDATE event_assignments SET done_at = ? WHERE id = ? AND don
 
 PUBLISH_WANT = (
     "INSERT INTO event_publish (board, leaf, payload, version) VALUES (?, ?, ?, 1)"
-    " ON CONFLICT (board, leaf) DO UPDATE SET payload = excluded.payload, version = version + 1"
-    " WHERE payload != excluded.payload"
+    " ON CONFLICT (board, leaf) DO UPDATE SET payload = excluded.payload,"
+    " version = event_publish.version + 1 WHERE event_publish.payload != excluded.payload"
 )
 PUBLISH_PENDING = (
     "SELECT board, leaf, payload, version FROM event_publish WHERE published < version ORDER BY board, leaf"
@@ -238,3 +264,47 @@ PUBLISH_PENDING = (
 PUBLISH_DONE = "UPDATE event_publish SET published = ? WHERE board = ? AND leaf = ? AND published < ?"
 PUBLISH_AGAIN = "UPDATE event_publish SET published = 0"
 PUBLISHED = "SELECT payload FROM event_publish WHERE board = ? AND leaf = ?"
+
+# -- the player registry (store/players.py) -------------------------------------------------------
+
+PLAYER_COLUMNS = "id, name, club, city, created_at, merged_into, merged_at"
+PLAYER_ADD = (
+    "INSERT INTO event_players (name, club, city, identity, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id"
+)
+PLAYER = f"SELECT {PLAYER_COLUMNS} FROM event_players WHERE id = ?"
+PLAYERS = (
+    f"SELECT {PLAYER_COLUMNS} FROM event_players WHERE merged_into IS NULL ORDER BY name, club, city, id"
+)
+PLAYERS_ALL = f"SELECT {PLAYER_COLUMNS} FROM event_players ORDER BY id"
+PLAYER_BY_IDENTITY = f"SELECT {PLAYER_COLUMNS} FROM event_players WHERE identity = ? AND merged_into IS NULL"
+PLAYER_EDIT = "UPDATE event_players SET name = ?, club = ?, city = ?, identity = ? WHERE id = ?"
+PLAYER_MERGE = (
+    "UPDATE event_players SET merged_into = ?, merged_at = ? WHERE (id = ? OR merged_into = ?)"
+)
+PLAYER_AUDIT_ADD = (
+    "INSERT INTO event_player_audit (at, actor, kind, player, other, before, after)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+PLAYER_AUDIT_COLUMNS = "id, at, actor, kind, player, other, before, after"
+PLAYER_AUDIT = f"SELECT {PLAYER_AUDIT_COLUMNS} FROM event_player_audit ORDER BY id DESC LIMIT ?"
+PLAYER_AUDIT_OF = (
+    f"SELECT {PLAYER_AUDIT_COLUMNS} FROM event_player_audit WHERE player = ? OR other = ? ORDER BY id"
+)
+
+ENTRANT_COLUMNS = "tournament_id, player, name, player_id, linked_at"
+ENTRANT_LINK = (
+    f"INSERT INTO event_tournament_players ({ENTRANT_COLUMNS}) VALUES (?, ?, ?, ?, ?)"
+    " ON CONFLICT (tournament_id, player) DO UPDATE SET name = excluded.name,"
+    " player_id = excluded.player_id, linked_at = excluded.linked_at"
+)
+ENTRANTS_OF = (
+    f"SELECT {ENTRANT_COLUMNS} FROM event_tournament_players WHERE tournament_id = ? ORDER BY player"
+)
+ENTRANTS = f"SELECT {ENTRANT_COLUMNS} FROM event_tournament_players ORDER BY tournament_id, player"
+
+# -- the general ranking (store/ranking.py) -------------------------------------------------------
+
+TOURNAMENT_CHANGE = (
+    "SELECT MAX(id), COUNT(undone_at) FROM tournament_events WHERE tournament_id = ?"
+)
+"""What changes whenever a tournament does: its last entry, and how many entries are undone."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import glob
 import itertools
 import os
+import signal
 import subprocess
 import time
 from collections.abc import Sequence
@@ -45,8 +46,10 @@ class PostgresCluster(ServerProcess):
 
     name = "postgres"
 
-    def __init__(self, folder: Path, *, bindir: Path, port: int | None = None) -> None:
+    def __init__(self, folder: Path, *, bindir: Path, port: int | None = None, durable: bool = False) -> None:
         super().__init__(folder, port=port)
+        self.durable = durable
+        """fsync on, as in production (benchmarks against SQLite's synchronous=FULL); off for tests."""
         self.bindir = bindir
         self.data = folder / "data"
         self.socket_dir = folder / "socket"
@@ -69,10 +72,15 @@ class PostgresCluster(ServerProcess):
             "-c",
             f"listen_addresses={self.host}",
             "-c",
-            "fsync=off",
+            f"fsync={'on' if self.durable else 'off'}",
             "-c",
             "max_connections=200",
         ]
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """A fast shutdown (SIGINT), as ``pg_ctlcluster stop`` does: SIGTERM would wait for every
+        client to leave, SIGINT ends their sessions and still loses no committed transaction."""
+        self._signal(signal.SIGINT, timeout)
 
     def start(self) -> None:
         if not self.data.exists():
@@ -124,11 +132,13 @@ class PostgresCluster(ServerProcess):
                 raise ServerError(f"postgres is not accepting connections: {self.log_tail()}")
             time.sleep(0.05)
 
-    def create_database(self, prefix: str = "test") -> str:
-        """A new empty database; its DSN."""
+    def create_database(self, prefix: str = "test", *, template: str | None = None) -> str:
+        """A new database, empty or a copy of *template* (a database nobody is connected to); its DSN."""
         name = f"{prefix}_{os.getpid()}_{next(self._names)}"
+        copy = ["-T", template] if template else []
         result = subprocess.run(
-            [str(self.bindir / "createdb"), "-h", self.host, "-p", str(self.port), "-U", SUPERUSER, name],
+            [str(self.bindir / "createdb"), "-h", self.host, "-p", str(self.port), "-U", SUPERUSER, *copy]
+            + [name],
             capture_output=True,
             text=True,
         )

@@ -1,28 +1,30 @@
-"""Tournaments in SQLite: entries, corrections with their audit trail, undo, request ids, board games."""
+"""Tournaments in the database: entries, corrections with their audit trail, undo, request ids, board games.
+
+On both engines of the event server (SQLite, PostgreSQL): the tournament store is the same code."""
 
 from __future__ import annotations
 
 import json
 import random
-import sqlite3
 import threading
-from pathlib import Path
+from contextlib import closing
 
 import pytest
 
 from games.hautetension.tournament import Lighting, ResultError, RoundError, Tournament, TournamentError
-from store.db import connect
+from store.dialect import Connection
+from store.event.db import connect_event
 from store.journal import Journal
 from store.tournaments import BoardGameError, TournamentNotFoundError, Tournaments, seat_order
 
 
 @pytest.fixture()
-def conn(tmp_path: Path) -> sqlite3.Connection:
-    return connect(tmp_path / "board.db")
+def conn(event_db: Connection) -> Connection:
+    return event_db
 
 
 @pytest.fixture()
-def store(conn: sqlite3.Connection) -> Tournaments:
+def store(conn: Connection) -> Tournaments:
     return Tournaments(conn)
 
 
@@ -48,13 +50,14 @@ def test_create_list_and_get(store: Tournaments) -> None:
         store.create("x", handicap_step=0)
 
 
-def test_entries_survive_reopening(tmp_path: Path) -> None:
-    path = tmp_path / "board.db"
-    store = Tournaments(connect(path))
-    tid = _with_players(store, 6)
-    store.record(tid, lambda t: t.next_round(), actor="staff")
-    store.record(tid, lambda t: t.enter_result(1, 1, [Lighting((0,)), Lighting((1,))]), actor="tablet-1")
-    again = Tournaments(connect(path)).load(tid)
+def test_entries_survive_reopening(db_location: str) -> None:
+    with closing(connect_event(db_location)) as conn:
+        store = Tournaments(conn)
+        tid = _with_players(store, 6)
+        store.record(tid, lambda t: t.next_round(), actor="staff")
+        store.record(tid, lambda t: t.enter_result(1, 1, [Lighting((0,)), Lighting((1,))]), actor="tablet-1")
+    with closing(connect_event(db_location)) as conn:
+        again = Tournaments(conn).load(tid)
     assert len(again.names) == 6
     assert again.result(1, 1) is not None and again.result(1, 1).points == (0, 2, 4)  # type: ignore[union-attr]
 
@@ -110,20 +113,19 @@ def test_same_request_id_is_recorded_once(store: Tournaments) -> None:
     assert sum(e.kind == "result" for e in store.audit(tid)) == 1
 
 
-def test_two_tablets_entering_one_table_at_once(tmp_path: Path) -> None:
-    path = tmp_path / "board.db"
-    store = Tournaments(connect(path))
+def test_two_tablets_entering_one_table_at_once(event_db: Connection, db_location: str) -> None:
+    store = Tournaments(event_db)
     tid = _with_players(store, 4)
     store.record(tid, lambda t: t.next_round(), actor="staff")
     outcomes: list[str] = []
 
     def enter(name: str) -> None:
-        mine = Tournaments(connect(path))
-        try:
-            mine.record(tid, lambda t: t.enter_result(1, 1, [Lighting((0,))]), actor=name)
-            outcomes.append("ok")
-        except ResultError as exc:
-            outcomes.append(str(exc))
+        with closing(connect_event(db_location)) as conn:  # each tablet on a connection of its own
+            try:
+                Tournaments(conn).record(tid, lambda t: t.enter_result(1, 1, [Lighting((0,))]), actor=name)
+                outcomes.append("ok")
+            except ResultError as exc:
+                outcomes.append(str(exc))
 
     threads = [threading.Thread(target=enter, args=(f"tab-{i}",)) for i in range(4)]
     for thread in threads:
@@ -161,7 +163,7 @@ def test_a_stored_tournament_equals_the_one_played_in_memory(store: Tournaments)
 
 
 def _board_game(
-    conn: sqlite3.Connection,
+    conn: Connection,
     game_id: int,
     players: list[str],
     points: list[int] | None,
@@ -191,7 +193,7 @@ def _board_game(
     journal.append("game-end", public, game_id=game_id)
 
 
-def test_finished_board_games_are_listed_latest_first(conn: sqlite3.Connection, store: Tournaments) -> None:
+def test_finished_board_games_are_listed_latest_first(conn: Connection, store: Tournaments) -> None:
     _board_game(conn, 1, ["A", "B"], [4, 0], [(0, [1])])
     _board_game(conn, 2, ["A", "B", "C"], None, status="abandoned")
     _board_game(conn, 3, ["C", "D", "E", "F"], [0, 2, 3, 4], [(1, [0]), (2, [1]), (3, [2])])
@@ -211,7 +213,7 @@ def test_finished_board_games_are_listed_latest_first(conn: sqlite3.Connection, 
     assert store.board_game(1).points == (4, 0) and store.board_game(1).lightings is None
 
 
-def test_attach_a_board_game_by_names(conn: sqlite3.Connection, store: Tournaments) -> None:
+def test_attach_a_board_game_by_names(conn: Connection, store: Tournaments) -> None:
     tid = _with_players(store, 4)
     store.record(tid, lambda t: t.next_round(), actor="staff")
     table = store.load(tid).round(1).table(1)
@@ -230,7 +232,7 @@ def test_attach_a_board_game_by_names(conn: sqlite3.Connection, store: Tournamen
         store.attach_board_game(tid, 1, 1, 7, actor="staff")
 
 
-def test_attach_by_seat_order_and_refusals(conn: sqlite3.Connection, store: Tournaments) -> None:
+def test_attach_by_seat_order_and_refusals(conn: Connection, store: Tournaments) -> None:
     tid = _with_players(store, 8)
     store.record(tid, lambda t: t.next_round(), actor="staff")
     _board_game(conn, 1, ["Red", "Blue", "Black", "White"], [4, 0, 2, 3])

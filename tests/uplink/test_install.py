@@ -133,3 +133,92 @@ def test_the_event_server_and_its_broker_and_a_second_run_changes_nothing(tmp_pa
     for bad in ("central", "Board 3"):
         assert _run("install-central.sh", root, state, "--add-board", bad).returncode == 2
     assert _run("install-central.sh", root, state).returncode == 2  # no --event
+
+
+PG_SHIMS = {
+    # runuser -u postgres -- CMD ...: runs CMD; the cluster's roles and databases live in two files.
+    "runuser": 'echo "runuser $*" >> "$STATE/log"; shift 3; exec "$@"',
+    "psql": (
+        'echo "psql $*" >> "$STATE/log"; case "$2" in *pg_roles*) f=roles;; *) f=databases;; esac; '
+        'n=$(printf "%s" "$2" | sed "s/.*= .\\(.*\\)./\\1/"); '
+        'grep -qx "$n" "$STATE/pg-$f" 2>/dev/null && echo 1; exit 0'
+    ),
+    "createuser": 'echo "createuser $*" >> "$STATE/log"; echo "$1" >> "$STATE/pg-roles"',
+    "createdb": (
+        'echo "createdb $*" >> "$STATE/log"; for a; do n=$a; done; echo "$n" >> "$STATE/pg-databases"'
+    ),
+}
+
+
+def _with_postgres_shims(state: Path) -> None:
+    shims = state / "bin"
+    shims.mkdir(exist_ok=True)
+    for name, body in PG_SHIMS.items():
+        path = shims / name
+        path.write_text(f"#!/bin/sh\n{body}\n")
+        path.chmod(path.stat().st_mode | stat.S_IXUSR)
+
+
+def test_an_internet_facing_server_on_postgresql_and_a_second_run_changes_nothing(tmp_path: Path) -> None:
+    root, state = _fake_system(tmp_path)
+    _with_postgres_shims(state)
+    options = ["--event", "paris-2026", "--postgresql", "--instances", "3", "--domain", "events.example.org"]
+    refused = _run("install-central.sh", root, state, *options)
+    assert refused.returncode == 1 and "certbot certonly --standalone -d events.example.org" in refused.stderr
+    live = root / "etc/letsencrypt/live/events.example.org"
+    live.mkdir(parents=True)
+    (live / "fullchain.pem").write_text("CERTIFICATE\n")
+    (live / "privkey.pem").write_text("KEY\n")
+
+    first = _run("install-central.sh", root, state, *options)
+    assert first.returncode == 0, first.stderr
+    log = (state / "log").read_text()
+    assert "apt-get install -y -q python3-venv mosquitto postgresql nginx" in log
+    assert "createuser hautetension-central" in log
+    assert "createdb --owner hautetension-central hautetension" in log
+    config = root / "etc/hautetension/central.toml"
+    central = CentralSettings.from_config(ConfigFile(tomllib.loads(config.read_text()), config))
+    assert central.event.database == "postgresql://hautetension-central@/hautetension?host=/var/run/postgresql"
+    assert central.host == "127.0.0.1"  # behind nginx only
+    units = " ".join(f"hautetension-central@{n}.service" for n in (1, 2, 3))
+    assert f"systemctl enable {units}" in log and "systemctl enable hautetension-backup.timer" in log
+    assert not (root / "etc/systemd/system/hautetension-central.service").exists()
+    for unit in ("hautetension-central@.service", "hautetension-backup.service", "hautetension-backup.timer"):
+        assert (root / "etc/systemd/system" / unit).read_text() == (REPO / "systemd" / unit).read_text()
+    site = (root / "etc/nginx/conf.d/hautetension-central.conf").read_text()
+    assert "server_name events.example.org;" in site and "@DOMAIN@" not in site and "@UPSTREAMS@" not in site
+    assert "server 127.0.0.1:8091; server 127.0.0.1:8092; server 127.0.0.1:8093;" in site
+    assert "ssl_certificate /etc/letsencrypt/live/events.example.org/fullchain.pem;" in site
+    mosquitto = (root / "etc/mosquitto/conf.d/hautetension.conf").read_text().splitlines()
+    assert "listener 1883 127.0.0.1" in mosquitto and "listener 8883" in mosquitto
+    assert "certfile /etc/mosquitto/certs/fullchain.pem" in mosquitto
+    assert (root / "etc/mosquitto/certs/privkey.pem").read_text() == "KEY\n"  # the deploy hook ran
+    assert (root / "etc/letsencrypt/renewal-hooks/deploy/hautetension").exists()
+    assert "nginx -t -q" in log and "systemctl reload-or-restart nginx.service" in log
+    assert "systemctl restart mosquitto.service" in log
+
+    config.write_text(config.read_text() + "\n# edited by staff\n")
+    (state / "log").write_text("")
+    again = _run("install-central.sh", root, state, *options)
+    assert again.returncode == 0, again.stderr
+    log = (state / "log").read_text()
+    assert "createuser" not in log and "createdb" not in log and "useradd" not in log
+    assert "PostgreSQL role hautetension-central exists" in again.stdout
+    assert config.read_text().endswith("# edited by staff\n")
+    assert (state / "pg-roles").read_text().split() == ["hautetension-central"]
+
+
+def test_a_single_server_becomes_several_on_postgresql(tmp_path: Path) -> None:
+    root, state = _fake_system(tmp_path)
+    _with_postgres_shims(state)
+    assert _run("install-central.sh", root, state, "--event", "paris-2026").returncode == 0
+    assert (root / "etc/systemd/system/hautetension-central.service").exists()
+    moved = _run("install-central.sh", root, state, "--event", "paris-2026", "--postgresql")
+    assert moved.returncode == 0, moved.stderr
+    assert "systemctl disable --now hautetension-central.service" in (state / "log").read_text()
+    assert not (root / "etc/systemd/system/hautetension-central.service").exists()
+    # The configuration was kept as written: the script says what to add instead of editing it.
+    assert 'set [central] database = "postgresql://' in moved.stdout
+    for bad in (["--instances", "0"], ["--instances", "12"], ["--domain", "bad name"]):
+        result = _run("install-central.sh", root, state, "--event", "paris-2026", "--postgresql", *bad)
+        assert result.returncode == 2, bad

@@ -74,6 +74,17 @@ def api_wall() -> Response:
     return jsonify(present.wall_view(get_db(), query_int("t", 0) or None))
 
 
+@bp.get("/api/event/ingest")
+def api_ingest() -> Response:
+    """What this server process took from the broker so far (counts only; each process answers for
+    itself: behind the front server, the one that served the request)."""
+    counts = current_app.extensions.get("ingest_counts")
+    if counts is None:
+        raise ApiError(404, "this panel takes no board messages (it is not a running event server)",
+                       code=NOT_FOUND)
+    return jsonify(counts())
+
+
 @bp.get("/api/event/stream")
 def api_stream() -> Response:
     follower: EventFollower = current_app.extensions["event_follower"]
@@ -249,6 +260,16 @@ openapi.add_paths(
                 "responses": {
                     "200": openapi.json_response("The wall"),
                     "400": openapi.error("t is not a whole number (bad_query)"),
+                },
+            }
+        },
+        "/api/event/ingest": {
+            "get": {
+                "summary": "This server process's intake: its instance, whether it is connected to the"
+                " broker, and the messages it received, the rows it stored and the copies it discarded",
+                "responses": {
+                    "200": openapi.json_response("The counts"),
+                    "404": openapi.error("Not a running event server (no intake)"),
                 },
             }
         },

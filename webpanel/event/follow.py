@@ -1,11 +1,16 @@
 """Live pages of the event server: one reader notices every change, each page fetches once.
 
 The event's database changes whenever a board reports or staff act; one
-background thread per server process asks SQLite whether anything changed
-(``PRAGMA data_version``, which moves when another connection commits) every
-``poll_interval``, and wakes the open streams. Each stream sends a ``change``
-event; the page then fetches the view it shows (one request per page per
-change, whatever the number of boards).
+background thread per server process notices it and wakes the open streams.
+Each stream sends a ``change`` event; the page then fetches the view it shows
+(one request per page per change, whatever the number of boards).
+
+How the thread notices depends on the engine. SQLite: it asks whether anything
+changed (``PRAGMA data_version``, which moves when another connection commits)
+every ``poll_interval``. PostgreSQL: it LISTENs to the channel every committed
+write transaction notifies (:func:`store.dialect.listen_changes`), so every
+server process on the database hears of a result another one stored, at once
+and without polling.
 
 It reuses the board's follower for the bookkeeping (at most ``max_streams``
 open streams, each ending after ``stream_max_seconds``, heartbeats).
@@ -14,19 +19,44 @@ open streams, each ending after ``stream_max_seconds``, heartbeats).
 from __future__ import annotations
 
 import json
-import sqlite3
+import logging
 import time
 from collections.abc import Iterator
+from typing import Any
 
+from store.dialect import is_postgresql, listen_changes
 from webpanel.stream import RETRY_MS, BoardFollower, CountedStream, Snapshot, sse
+
+log = logging.getLogger(__name__)
 
 
 class EventFollower(BoardFollower):
     """Notices every commit to the event's database."""
 
-    def _poll(self, conn: sqlite3.Connection) -> None:
+    notices = 0
+    """Changes PostgreSQL notified (SQLite: always 0)."""
+
+    def _run(self) -> None:
+        if not is_postgresql(self.settings.database):
+            super()._run()
+            return
+        while not self._stop.is_set():
+            try:
+                for changed in listen_changes(
+                    str(self.settings.database), self._stop, timeout=self.settings.poll_interval * 10
+                ):
+                    if changed:
+                        self.notices += 1
+                        self._changed(self.notices)
+            except Exception:  # a restarted or unreachable server must not kill the reader
+                log.exception("cannot listen to the event's database; retrying")
+                self._stop.wait(1.0)
+
+    def _poll(self, conn: Any) -> None:
         self.polls += 1
-        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        self._changed(int(conn.execute("PRAGMA data_version").fetchone()[0]))
+
+    def _changed(self, version: int) -> None:
         current = self._snapshot
         if current is not None and current.journal_id == version:
             return

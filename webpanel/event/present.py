@@ -7,12 +7,12 @@ standings and pairings are public at any tournament.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from typing import Any
 
 from games.exc import GameError
 from games.hautetension.tournament import Tournament
+from store.dialect import Connection
 from store.event.assignments import Assignment, Assignments
 from store.event.boards import Boards, EventBoard
 from store.event.results import BoardResult, Results
@@ -23,7 +23,7 @@ TABLE_STATES = ("done", "confirming", "playing", "to-start", "by-hand", "abandon
 """Where a table of the round stands (the pages say it in words)."""
 
 
-def event_tournament(conn: sqlite3.Connection, requested: int | None = None) -> TournamentInfo | None:
+def event_tournament(conn: Connection, requested: int | None = None) -> TournamentInfo | None:
     """The tournament the event pages show: the one asked for, else the one boards play, else the latest."""
     tournaments = Tournaments(conn)
     if requested is not None:
@@ -48,7 +48,7 @@ def board_view(board: EventBoard, assignment: Assignment | None, *, with_live: b
 
 
 def table_states(
-    conn: sqlite3.Connection, t: Tournament, round_number: int, tournament_id: int
+    conn: Connection, t: Tournament, round_number: int, tournament_id: int
 ) -> list[dict[str, Any]]:
     """Each table of a round: its players, its board, and where it stands."""
     assignments = Assignments(conn)
@@ -110,7 +110,7 @@ def next_round_proposal(t: Tournament) -> list[dict[str, Any]] | None:
     return [{"table": table.number, "players": [t.names[p] for p in table.seats]} for table in planned.tables]
 
 
-def wall_view(conn: sqlite3.Connection, requested: int | None = None) -> dict[str, Any]:
+def wall_view(conn: Connection, requested: int | None = None) -> dict[str, Any]:
     """The room's wall display: every board live, the standings, which tables are still playing."""
     info = event_tournament(conn, requested)
     open_by_board = {a.board: a for a in Assignments(conn).open() if a.board}

@@ -19,6 +19,7 @@ from webpanel.lobby import (  # noqa: F401
     hypnosia,
     messages,  # noqa: F401  (the texts of the lobby's error codes)
     pages,
+    remote,
     rules,
     tables,
 )

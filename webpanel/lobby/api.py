@@ -22,7 +22,7 @@ from flask import Response, current_app, jsonify, request, url_for
 from games import frame
 from games.exc import GameError, GameOverError, IllegalMoveError
 from games.frame import AI_LEVELS, CHANCE, GAMES, BadOptionsError, DigitalGame, UnknownGameError
-from store.db import connect
+from store.db import open_database
 from store.games import (
     ENDED_WORDS,
     OPEN,
@@ -505,7 +505,7 @@ class GameStream(CountedStream):
         beat = time.monotonic() + settings.heartbeat_seconds
         sent = self.last_version
         yield f"retry: {RETRY_MS}\n\n"
-        conn = connect(settings.database)
+        conn = open_database(settings.database)
         try:
             games = GameStore(conn)
             while not self.follower.stopped and time.monotonic() < deadline:

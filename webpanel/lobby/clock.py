@@ -34,7 +34,7 @@ from typing import Any
 from flask import current_app
 
 from games.frame import DigitalGame
-from store.db import connect
+from store.db import open_database
 from store.games import GameNotFoundError, GameRecord, GameStore, StaleGameError
 from store.tournament_tables import TournamentTables
 from webpanel.db import get_db
@@ -91,7 +91,7 @@ class GameWatch:
                         self._thread = None
                         return
                 try:
-                    conn = conn or connect(self.database)
+                    conn = conn or open_database(self.database)
                     for game_id in games:
                         if not self.check(conn, game_id):
                             with self._lock:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from games.budget import Budget
 from games.frame import CHANCE, DigitalGame, Player, ai_player
-from store.db import connect
+from store.db import open_database
 from store.games import GameEndedError, GameNotFoundError, GameRecord, GameStore, StaleGameError
 from webpanel.lobby.cache import GameCache
 
@@ -171,7 +171,7 @@ class AiRunner:
                 again = False
                 try:
                     if conn is None:
-                        conn = connect(self.database)
+                        conn = open_database(self.database)
                     again = self._move(GameStore(conn), game_id)
                 except Exception:  # the worker must always release the game
                     log.exception("computer player of game %s failed", game_id)

@@ -3,10 +3,11 @@
 Staff create the table's game from the lobby's API: one human seat per
 player of the table, named as the tournament names them, in the table's
 seat order, with the table's first player and handicap. Computer seats are
-not offered: a tournament table seats registered players, and its points
-count in their standings. The players join from their own phones or tablets
-(the staff device that created the game is its host and shows the join
-codes).
+not made at creation: a tournament table seats registered players, and its
+points count in their standings; the organiser may hand the seat of a player
+who did not come to a computer later (:mod:`webpanel.lobby.remote`). The
+players join from their own phones or tablets (the staff device that created
+the game is its host and shows the join codes).
 
 The link between the game and its table, and entering its points when it
 ends, belong to the store (:mod:`store.tournament_tables`).

@@ -1,24 +1,18 @@
-"""Fixtures for the event store's tests: the event's database."""
+"""Fixtures for the event store's tests: the event's database, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
-from store.event.db import connect_event
+from store.dialect import Connection
 from store.event.intake import Intake
 
 
 @pytest.fixture
-def conn(tmp_path: Path) -> Iterator[sqlite3.Connection]:
-    connection = connect_event(tmp_path / "central.db")
-    yield connection
-    connection.close()
+def conn(event_db: Connection) -> Connection:
+    return event_db
 
 
 @pytest.fixture
-def intake(conn: sqlite3.Connection) -> Intake:
+def intake(conn: Connection) -> Intake:
     return Intake(conn, confirm_timeout=60.0, clock=lambda: 5000.0)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
 from games.hautetension.tournament_points import Lighting, game_points
+from store.dialect import Connection
 from store.event.intake import Intake, Receipt, ReportedRow, StatusReport
+from store.tournaments import Tournaments
 
 
 class Reports:
@@ -84,3 +87,22 @@ def boards_online(intake: Intake, *names: str, accept: bool = True) -> None:
         send(intake, name, [Reports(name).status()])
         if accept:
             Boards(intake.conn).accept(name, f"Table {index}", actor="test")
+
+
+def play(conn: Connection, tid: int, *, seed: int, rounds: int | None = None) -> None:
+    """Play the tournament's rounds with seeded random lamp orders (to the end, or *rounds* of them)."""
+    store, rng, made = Tournaments(conn), random.Random(seed), 0
+    while not store.load(tid).is_over() and (rounds is None or made < rounds):
+        store.record(tid, lambda t: t.next_round(), actor="staff@test")
+        made += 1
+        t = store.load(tid)
+        current = t.current_round
+        assert current is not None
+        for table in current.tables:
+            order = rng.sample(range(len(table.seats)), len(table.seats) - 1)
+            lightings = [Lighting((s,)) for s in order]
+            store.record(
+                tid,
+                lambda t, r=current.number, n=table.number, x=lightings: t.enter_result(r, n, x),
+                actor="staff@test",
+            )

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 
+from store.dialect import Connection
 from store.event.assignments import AssignmentError, Assignments, propose_boards
 from store.event.boards import Boards
 from store.event.intake import Intake
@@ -15,13 +15,13 @@ from store.tournaments import Tournaments
 from tests.store.event.helpers import Reports, a_tournament, boards_online, send
 
 
-def _published(conn: sqlite3.Connection, board: str) -> dict[str, object] | None:
+def _published(conn: Connection, board: str) -> dict[str, object] | None:
     payload = Publications(conn).wanted(board, "assignment")
     return json.loads(payload) if payload else None
 
 
 def test_tables_go_to_accepted_boards_in_label_order_online_first(
-    intake: Intake, conn: sqlite3.Connection
+    intake: Intake, conn: Connection
 ) -> None:
     boards_online(intake, "board-c", "board-a", "board-b")
     boards_online(intake, "board-new", accept=False)
@@ -31,7 +31,7 @@ def test_tables_go_to_accepted_boards_in_label_order_online_first(
     assert propose_boards([1, 2, 3, 4, 5], Boards(conn).all())[5] is None  # more tables than boards
 
 
-def test_a_round_is_sent_to_the_boards_with_who_sits_where(intake: Intake, conn: sqlite3.Connection) -> None:
+def test_a_round_is_sent_to_the_boards_with_who_sits_where(intake: Intake, conn: Connection) -> None:
     boards_online(intake, "board-1", "board-2")
     tid = a_tournament(conn, 12)
     assignments = Assignments(conn).assign_round(tid)
@@ -47,7 +47,7 @@ def test_a_round_is_sent_to_the_boards_with_who_sits_where(intake: Intake, conn:
     assert Assignments(conn).assign_round(tid) == assignments  # done already: nothing changes
 
 
-def test_handicap_pawns_are_sent_with_their_slots(intake: Intake, conn: sqlite3.Connection) -> None:
+def test_handicap_pawns_are_sent_with_their_slots(intake: Intake, conn: Connection) -> None:
     boards_online(intake, "board-1", "board-2", "board-3")
     tid = a_tournament(conn, 8, handicap=True)
     store = Tournaments(conn)
@@ -83,7 +83,7 @@ def _lamps_in_order(seats: int) -> list:  # type: ignore[type-arg]
     return [Lighting((s,), by=0) for s in range(1, seats)]
 
 
-def test_staff_move_a_table_and_two_tables_swap_boards(intake: Intake, conn: sqlite3.Connection) -> None:
+def test_staff_move_a_table_and_two_tables_swap_boards(intake: Intake, conn: Connection) -> None:
     boards_online(intake, "board-1", "board-2", "board-3")
     tid = a_tournament(conn, 8)
     one, two = Assignments(conn).assign_round(tid)
@@ -100,7 +100,7 @@ def test_staff_move_a_table_and_two_tables_swap_boards(intake: Intake, conn: sql
     assert by_hand[1].board is None and _published(conn, "board-3") is None
 
 
-def test_a_table_being_played_cannot_move(intake: Intake, conn: sqlite3.Connection) -> None:
+def test_a_table_being_played_cannot_move(intake: Intake, conn: Connection) -> None:
     boards_online(intake, "board-1", "board-2")
     tid = a_tournament(conn, 8)
     one, two = Assignments(conn).assign_round(tid)
@@ -115,13 +115,13 @@ def test_a_table_being_played_cannot_move(intake: Intake, conn: sqlite3.Connecti
         Assignments(conn).move(two.id, "board-9")
 
 
-def test_a_round_cannot_be_sent_before_it_is_made(intake: Intake, conn: sqlite3.Connection) -> None:
+def test_a_round_cannot_be_sent_before_it_is_made(intake: Intake, conn: Connection) -> None:
     tid = Tournaments(conn).create("Empty", seed=1).id
     with pytest.raises(AssignmentError, match="no round yet"):
         Assignments(conn).assign_round(tid)
 
 
-def test_the_next_round_frees_the_boards_of_the_last_one(intake: Intake, conn: sqlite3.Connection) -> None:
+def test_the_next_round_frees_the_boards_of_the_last_one(intake: Intake, conn: Connection) -> None:
     boards_online(intake, "board-1")
     tid = a_tournament(conn, 4)
     (first,) = Assignments(conn).assign_round(tid)

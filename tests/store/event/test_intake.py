@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
-
+from store.dialect import Connection
 from store.event import sql
 from store.event.boards import Boards
 from store.event.intake import Intake, LiveReport
@@ -11,7 +10,7 @@ from store.event.publish import Publications
 from tests.store.event.helpers import Reports, send
 
 
-def _rows(conn: sqlite3.Connection, board: str = "board-1") -> list[tuple[str, int, str]]:
+def _rows(conn: Connection, board: str = "board-1") -> list[tuple[str, int, str]]:
     return [
         (r[0], r[1], r[2])
         for r in conn.execute(
@@ -21,7 +20,7 @@ def _rows(conn: sqlite3.Connection, board: str = "board-1") -> list[tuple[str, i
 
 
 def test_a_board_heard_of_for_the_first_time_is_listed_waiting_for_staff(
-    intake: Intake, conn: sqlite3.Connection
+    intake: Intake, conn: Connection
 ) -> None:
     reports = Reports("board-7")
     receipt = send(intake, "board-7", [reports.status()])
@@ -31,7 +30,7 @@ def test_a_board_heard_of_for_the_first_time_is_listed_waiting_for_staff(
     assert send(intake, "board-7", [reports.status()]).new_boards == []
 
 
-def test_rows_are_stored_once_and_acknowledged_contiguously(intake: Intake, conn: sqlite3.Connection) -> None:
+def test_rows_are_stored_once_and_acknowledged_contiguously(intake: Intake, conn: Connection) -> None:
     reports = Reports()
     rows = [reports.row("placement", {"slot": s}) for s in ("a9", "b9", "c9")]
     first = send(intake, "board-1", rows[:2])
@@ -59,7 +58,7 @@ def test_a_long_catch_up_is_acknowledged_to_its_end(intake: Intake) -> None:
 
 
 def test_a_row_sent_again_with_another_body_is_kept_aside_not_stored_over(
-    intake: Intake, conn: sqlite3.Connection
+    intake: Intake, conn: Connection
 ) -> None:
     reports = Reports()
     send(intake, "board-1", [reports.row("placement", {"slot": "a9"})])
@@ -70,7 +69,7 @@ def test_a_row_sent_again_with_another_body_is_kept_aside_not_stored_over(
     assert [r[3] for r in conn.execute(sql.CONFLICTS)] == ['{"slot":"i1"}']
 
 
-def test_a_new_history_of_a_board_has_its_own_sequence(intake: Intake, conn: sqlite3.Connection) -> None:
+def test_a_new_history_of_a_board_has_its_own_sequence(intake: Intake, conn: Connection) -> None:
     old = Reports(history="old")
     send(intake, "board-1", [old.row("lamps", {}) for _ in range(5)])
     new = Reports(history="new", first=1)  # the board's database was replaced: it counts from 1 again
@@ -90,7 +89,7 @@ def test_a_history_starting_later_is_acknowledged_from_its_first_row(intake: Int
 
 
 def test_the_last_will_keeps_what_the_board_said_before_it_went(
-    intake: Intake, conn: sqlite3.Connection
+    intake: Intake, conn: Connection
 ) -> None:
     reports = Reports()
     send(intake, "board-1", [reports.status(game={"id": 3, "status": "running"})])
@@ -99,13 +98,13 @@ def test_the_last_will_keeps_what_the_board_said_before_it_went(
     assert not board.online and board.game == {"id": 3, "status": "running"}
 
 
-def test_the_live_view_is_kept(intake: Intake, conn: sqlite3.Connection) -> None:
+def test_the_live_view_is_kept(intake: Intake, conn: Connection) -> None:
     send(intake, "board-1", [LiveReport({"id": 8, "pawns": {"a9": {"owner": 0}}})])
     assert Boards(conn).get("board-1").live == {"id": 8, "pawns": {"a9": {"owner": 0}}}
 
 
 def test_a_finished_game_of_a_table_waits_for_every_seat_to_agree(
-    intake: Intake, conn: sqlite3.Connection
+    intake: Intake, conn: Connection
 ) -> None:
     reports = Reports()
     send(intake, "board-1", reports.game(1, ["Ana", "Ben", "Cy"], assignment="a1"))
@@ -118,7 +117,7 @@ def test_a_finished_game_of_a_table_waits_for_every_seat_to_agree(
 
 
 def test_games_without_a_table_or_without_a_result_make_no_result(
-    intake: Intake, conn: sqlite3.Connection
+    intake: Intake, conn: Connection
 ) -> None:
     reports = Reports()
     send(intake, "board-1", reports.game(1, ["Ana", "Ben"]))  # a free game on the board

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from games.hautetension.tournament_points import Lighting, game_points
+from store.dialect import Connection
 from store.event.assignments import Assignment, Assignments
 from store.event.intake import Intake
 from store.event.publish import Publications
@@ -15,13 +14,13 @@ from store.tournaments import Tournaments
 from tests.store.event.helpers import Reports, a_tournament, boards_online, send
 
 
-def _table(conn: sqlite3.Connection, tid: int, assignment: Assignment) -> list[str]:
+def _table(conn: Connection, tid: int, assignment: Assignment) -> list[str]:
     t = Tournaments(conn).load(tid)
     return [t.names[p] for p in t.round(assignment.round).table(assignment.table).seats]
 
 
 @pytest.fixture
-def played(intake: Intake, conn: sqlite3.Connection) -> tuple[int, Assignment, list[str], Reports]:
+def played(intake: Intake, conn: Connection) -> tuple[int, Assignment, list[str], Reports]:
     """Round 1 of 8 players on two boards; board-1's game of table 1 played to its end."""
     boards_online(intake, "board-1", "board-2")
     tid = a_tournament(conn, 8)
@@ -33,7 +32,7 @@ def played(intake: Intake, conn: sqlite3.Connection) -> tuple[int, Assignment, l
 
 
 def test_a_confirmed_result_is_entered_once_with_its_lamp_order(
-    intake: Intake, conn: sqlite3.Connection, played: tuple[int, Assignment, list[str], Reports]
+    intake: Intake, conn: Connection, played: tuple[int, Assignment, list[str], Reports]
 ) -> None:
     tid, assignment, names, reports = played
     results = Results(conn)
@@ -53,7 +52,7 @@ def test_a_confirmed_result_is_entered_once_with_its_lamp_order(
 
 
 def test_entered_once_even_when_marking_it_entered_was_lost(
-    intake: Intake, conn: sqlite3.Connection, played: tuple[int, Assignment, list[str], Reports]
+    intake: Intake, conn: Connection, played: tuple[int, Assignment, list[str], Reports]
 ) -> None:
     """A crash between the tournament's entry and the result's mark: settling again records nothing new."""
     tid, _assignment, _names, reports = played
@@ -66,7 +65,7 @@ def test_entered_once_even_when_marking_it_entered_was_lost(
 
 
 def test_seats_are_matched_by_name_when_the_board_sat_them_otherwise(
-    intake: Intake, conn: sqlite3.Connection
+    intake: Intake, conn: Connection
 ) -> None:
     boards_online(intake, "board-1")
     tid = a_tournament(conn, 4)
@@ -94,7 +93,7 @@ def test_seats_are_matched_by_name_when_the_board_sat_them_otherwise(
 
 
 def test_a_clash_with_a_hand_entry_is_flagged_never_overwritten(
-    intake: Intake, conn: sqlite3.Connection, played: tuple[int, Assignment, list[str], Reports]
+    intake: Intake, conn: Connection, played: tuple[int, Assignment, list[str], Reports]
 ) -> None:
     tid, _assignment, _names, reports = played
     store = Tournaments(conn)
@@ -115,7 +114,7 @@ def test_a_clash_with_a_hand_entry_is_flagged_never_overwritten(
 
 
 def test_keeping_the_hand_entry_dismisses_the_board_result(
-    intake: Intake, conn: sqlite3.Connection, played: tuple[int, Assignment, list[str], Reports]
+    intake: Intake, conn: Connection, played: tuple[int, Assignment, list[str], Reports]
 ) -> None:
     tid, _assignment, _names, reports = played
     Tournaments(conn).record(tid, lambda t: t.enter_result(1, 1, [Lighting((0,), 1)] * 1), actor="tablet")
@@ -129,7 +128,7 @@ def test_keeping_the_hand_entry_dismisses_the_board_result(
 
 
 def test_a_result_not_confirmed_in_time_is_flagged_and_staff_may_confirm_it(
-    intake: Intake, conn: sqlite3.Connection, played: tuple[int, Assignment, list[str], Reports]
+    intake: Intake, conn: Connection, played: tuple[int, Assignment, list[str], Reports]
 ) -> None:
     tid, _assignment, _names, reports = played
     send(intake, "board-1", [reports.agree(1, [0, 2])])
@@ -146,7 +145,7 @@ def test_a_result_not_confirmed_in_time_is_flagged_and_staff_may_confirm_it(
 
 
 def test_a_result_for_a_table_moved_to_another_board_is_refused(
-    intake: Intake, conn: sqlite3.Connection
+    intake: Intake, conn: Connection
 ) -> None:
     boards_online(intake, "board-1", "board-2")
     tid = a_tournament(conn, 4)
@@ -163,7 +162,7 @@ def test_a_result_for_a_table_moved_to_another_board_is_refused(
 
 
 def test_a_result_whose_players_are_not_the_tables_is_refused(
-    intake: Intake, conn: sqlite3.Connection
+    intake: Intake, conn: Connection
 ) -> None:
     boards_online(intake, "board-1")
     tid = a_tournament(conn, 4)
@@ -179,7 +178,7 @@ def test_a_result_whose_players_are_not_the_tables_is_refused(
 
 
 def test_a_round_ending_on_every_board_at_once_goes_in_together(
-    intake: Intake, conn: sqlite3.Connection
+    intake: Intake, conn: Connection
 ) -> None:
     boards_online(intake, "board-1", "board-2", "board-3")
     tid = a_tournament(conn, 12)

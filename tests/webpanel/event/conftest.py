@@ -1,14 +1,15 @@
-"""Fixtures for the event server's pages: the panel in its event role, on the event's database."""
+"""Fixtures for the event server's pages: the panel in its event role, on the event's database
+(SQLite, then PostgreSQL: each test runs on both engines)."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
 
+from store.dialect import Connection, is_postgresql
 from store.event.db import connect_event
 from store.event.intake import Intake
 from store.event.settings import EventSettings
@@ -17,8 +18,9 @@ from webpanel.app import close_app, create_app
 
 
 @pytest.fixture
-def event_settings(tmp_path: Path) -> EventSettings:
-    return EventSettings(event="paris-2026", database=tmp_path / "central.db", confirm_timeout=60)
+def event_settings(db_location: str) -> EventSettings:
+    database = db_location if is_postgresql(db_location) else Path(db_location)
+    return EventSettings(event="paris-2026", database=database, confirm_timeout=60)
 
 
 @pytest.fixture
@@ -29,14 +31,14 @@ def event_app(tmp_path: Path, event_settings: EventSettings) -> Iterator[Flask]:
 
 
 @pytest.fixture
-def conn(event_settings: EventSettings) -> Iterator[sqlite3.Connection]:
+def conn(event_settings: EventSettings) -> Iterator[Connection]:
     connection = connect_event(event_settings.database)
     yield connection
     connection.close()
 
 
 @pytest.fixture
-def intake(conn: sqlite3.Connection) -> Intake:
+def intake(conn: Connection) -> Intake:
     """What the ingest would store from the boards (no broker needed for the pages)."""
     return Intake(conn, confirm_timeout=60)
 

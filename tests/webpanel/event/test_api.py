@@ -202,3 +202,6 @@ def test_the_event_api_says_what_is_wrong_by_code(staff: Api, intake: Intake) ->
     assert missing.status_code == 404 and missing.get_json()["code"] == "assignment_not_found"
     no_tournament = staff.post("/api/event/tournaments/99/assignments", {})
     assert no_tournament.get_json()["code"] == "tournament_not_found"
+def test_a_panel_without_an_ingest_says_it_takes_no_board_messages(visitor: Api) -> None:
+    response = visitor.get("/api/event/ingest")
+    assert response.status_code == 404 and "takes no board messages" in response.get_json()["error"]

@@ -90,6 +90,7 @@ def test_the_wall_shows_every_board_live_and_follows_them(
     assert errors == []
 
 
+@pytest.mark.parametrize("db_location", ["sqlite"], indirect=True)  # a layout: one engine is enough
 def test_the_wall_reads_on_a_phone(
     served_event: Served, browser: Any, conn: sqlite3.Connection, intake: Intake
 ) -> None:

@@ -6,6 +6,10 @@ other seat, to spectators and to the display: game states after every move,
 the moves those seats play, replays of the past, the game list, the event
 stream's first event. Seat 0's kinds are drawn independently in the two
 worlds; everything else (seed, slots, the other seats' kinds) is the same.
+
+Each property holds for a board's panel and for the event server (the panel in
+its "event" role, where remote players play a tournament's tables from home):
+the same tests run against both.
 """
 
 from __future__ import annotations
@@ -16,17 +20,29 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.frame import DigitalGame, game_class
+from store.event.settings import EventSettings
 from tests.webpanel.helpers import Api, make_settings
 from webpanel.app import close_app, create_app
 from webpanel.config import LobbySettings
 
 NAMES = ["Ana", "Ben", "Cleo"]
 SECRET_SEAT = 0
+ROLES = ["board", "event"]
+"""A board's panel, and the event server (``hautetension central``) on its own database."""
+
+
+def panel_app(root: Path, role: str, **config: Any) -> Flask:
+    """A panel in *role* on the database under *root*."""
+    test_config = {"PANEL": make_settings(root), "TESTING": True, **config}
+    if role == "event":
+        test_config["EVENT"] = EventSettings(event="remote", database=root / "central.db")
+    return create_app(test_config)
 
 
 def plan_worlds(choices: list[tuple[int, bool, bool]], seed: int) -> tuple[list[Any], list[Any]]:
@@ -62,8 +78,8 @@ def pick(game: DigitalGame, defense: bool) -> str:
 class World:
     """One panel with one game: a display (host), a spectator and a tablet per seat."""
 
-    def __init__(self, root: Path, seed: int) -> None:
-        self.app: Flask = create_app({"PANEL": make_settings(root), "TESTING": True})
+    def __init__(self, root: Path, seed: int, role: str = "board") -> None:
+        self.app: Flask = panel_app(root, role)
         self.display = Api(self.app.test_client())
         self.spectator = Api(self.app.test_client())
         seats = [{"kind": "human", "name": n} for n in NAMES]
@@ -104,6 +120,7 @@ def same(a: dict[str, bytes], b: dict[str, bytes], where: str) -> None:
         assert a[who] == b[who], f"{who} sees a difference {where}: {a[who]!r} != {b[who]!r}"
 
 
+@pytest.mark.parametrize("role", ROLES)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     choices=st.lists(
@@ -112,10 +129,10 @@ def same(a: dict[str, bytes], b: dict[str, bytes], where: str) -> None:
     ),
     seed=st.integers(0, 2**32 - 1),
 )
-def test_other_seats_answers_do_not_depend_on_one_seats_kinds(choices: Any, seed: int) -> None:
+def test_other_seats_answers_do_not_depend_on_one_seats_kinds(role: str, choices: Any, seed: int) -> None:
     moves_a, moves_b = plan_worlds(choices, seed)
     with tempfile.TemporaryDirectory() as root_a, tempfile.TemporaryDirectory() as root_b:
-        a, b = World(Path(root_a), seed), World(Path(root_b), seed)
+        a, b = World(Path(root_a), seed, role), World(Path(root_b), seed, role)
         try:
             same(a.looks(), b.looks(), "at the start")
             for number, (move_a, move_b) in enumerate(zip(moves_a, moves_b, strict=True), 1):
@@ -168,7 +185,9 @@ def test_the_worlds_do_differ_for_the_secret_seat() -> None:
             b.close()
 
 
-def test_the_event_stream_says_only_version_and_status(app: Flask) -> None:
+@pytest.mark.parametrize("role", ROLES)
+def test_the_event_stream_says_only_version_and_status(role: str, tmp_path: Path) -> None:
+    app = panel_app(tmp_path, role)
     display = Api(app.test_client())
     seats = [{"kind": "human", "name": n} for n in NAMES]
     game = display.post("/api/games", {"game": "hautetension", "seats": seats}).get_json()
@@ -182,11 +201,13 @@ def test_the_event_stream_says_only_version_and_status(app: Flask) -> None:
         assert set(json.loads(data_line[6:])) == {"version", "status"}
     finally:
         response.close()
+        close_app(app)
 
 
 LOOKERS = ["seat 0", "seat 1", "seat 2", "display", "spectator"]
 
 
+@pytest.mark.parametrize("role", ROLES)
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     moves=st.lists(st.tuples(st.integers(0, 79), st.booleans()), min_size=1, max_size=12),
@@ -194,14 +215,13 @@ LOOKERS = ["seat 0", "seat 1", "seat 2", "display", "spectator"]
     seed=st.integers(0, 2**32 - 1),
 )
 def test_a_kept_game_never_shows_one_seat_what_another_looked_at(
-    moves: list[tuple[int, bool]], looks: list[tuple[str, int]], seed: int
+    role: str, moves: list[tuple[int, bool]], looks: list[tuple[str, int]], seed: int
 ) -> None:
     """The panel keeps each answer it made (webpanel/lobby/cache.py). Whoever looked first, and in
     whatever order, every look gets exactly what a panel that keeps nothing answers that looker."""
     with tempfile.TemporaryDirectory() as root:
-        world = World(Path(root), seed)
-        fresh = create_app({"PANEL": make_settings(Path(root)), "TESTING": True,
-                            "LOBBY": LobbySettings(cached_games=0)})
+        world = World(Path(root), seed, role)
+        fresh = panel_app(Path(root), role, LOBBY=LobbySettings(cached_games=0))
         try:
             game = game_class("hautetension").new(NAMES, options={"first": 0}, seed=seed)
             for slot_choice, defense in moves:

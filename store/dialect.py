@@ -1,0 +1,366 @@
+"""One store, two engines: SQLite (the embedded default) and PostgreSQL (several server processes).
+
+The event server's store (:mod:`store.event`, the tournaments, and every store
+module built on them) is written once, in the SQL both engines understand, on
+a connection that behaves like :class:`sqlite3.Connection` on both:
+
+* SQLite: :func:`store.db.connect` (a plain ``sqlite3.Connection``, WAL mode);
+* PostgreSQL: :class:`PgDatabase` (psycopg 3 behind a ``psycopg_pool`` pool),
+  opened for a ``postgresql://`` DSN. It is shared by every thread of a
+  process: a statement outside a transaction borrows a pooled connection for
+  itself, a transaction keeps one for the thread until it ends.
+
+:func:`store.db.open_database` picks the engine from the location (a file path or a
+DSN), :func:`engine` tells which one a connection is on.
+
+Writing a store module portable to both engines
+------------------------------------------------
+
+* Type the connection as :data:`Connection`; call ``conn.execute(sql, params)``
+  and read rows by name (``row["board"]``) or position (``row[0]``), as on SQLite.
+* Write ``?`` placeholders; :func:`postgresql` turns them into ``%s`` (and a
+  literal ``%`` into ``%%``). ``REAL`` becomes ``DOUBLE PRECISION``, ``INTEGER``
+  ``BIGINT``, ``BLOB`` ``BYTEA`` and ``INTEGER PRIMARY KEY AUTOINCREMENT`` an
+  identity column, so one ``CREATE TABLE`` serves both.
+* Upserts: ``INSERT … ON CONFLICT (key) DO NOTHING`` or ``DO UPDATE SET col =
+  excluded.col`` (never ``INSERT OR IGNORE``/``OR REPLACE``, SQLite only).
+  Qualify the target table's columns in a ``DO UPDATE`` expression
+  (``event_boards.last_seen``): PostgreSQL requires it where a name is ambiguous.
+* A new row's id: ``INSERT … RETURNING id`` and ``fetchone()[0]`` (never
+  ``cursor.lastrowid``, which PostgreSQL does not have).
+* Portable functions only: ``COALESCE``, ``CASE WHEN``, ``COUNT``, ``MAX(col)``
+  as an aggregate (not SQLite's two-argument scalar ``MAX(a, b)``: write a
+  ``CASE``). ``SUM`` of integers is a ``Decimal`` on PostgreSQL: wrap it in ``int()``.
+  Put every non-aggregated column in ``GROUP BY`` and never rely on where NULLs sort.
+* Writes go in ``with store.db.transaction(conn):`` — SQLite's ``BEGIN
+  IMMEDIATE``; on PostgreSQL a transaction that first takes one advisory lock
+  (:data:`WRITE_LOCK`), so write transactions of every process run one at a
+  time exactly as SQLite's do, and a read-check-write inside one is safe across
+  processes. Every committed write transaction notifies :data:`CHANGE_CHANNEL`
+  (live pages listen to it instead of polling: :meth:`PgDatabase.changes`).
+* Schema: add a migration (a ``CREATE TABLE`` in the portable types above) to
+  a versioned list and migrate it with :func:`store.db.apply_migrations`, which
+  keeps each list's version in a table of its own on both engines.
+
+Testing a store module on both engines
+--------------------------------------
+
+The fixture ``db_location`` (``tests/conftest.py``) is parametrised over
+``sqlite`` and ``postgresql``: a file in the test's folder, or a new database
+on the session's throwaway PostgreSQL cluster. ``event_db`` opens the event
+server's database there, migrated (:func:`store.event.db.connect_event`), and
+closes it after the test::
+
+    def test_my_table(event_db: Connection) -> None:
+        with transaction(event_db):
+            event_db.execute("INSERT INTO my_table (name) VALUES (?)", ("x",))
+        assert event_db.execute("SELECT name FROM my_table").fetchone()["name"] == "x"
+
+Each such test runs twice (``test_my_table[sqlite]``, ``test_my_table[postgresql]``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias
+
+if TYPE_CHECKING:
+    import psycopg
+    from psycopg_pool import ConnectionPool
+
+Engine = Literal["sqlite", "postgresql"]
+POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
+CHANGE_CHANNEL = "hautetension_change"
+"""Notified by every committed write transaction on PostgreSQL (the payload is empty)."""
+WRITE_LOCK = 0x48544531
+"""The advisory lock every write transaction takes first on PostgreSQL (one writer at a time)."""
+POOL_MIN = 1
+POOL_MAX = 10
+CONNECT_TIMEOUT_S = 10.0
+
+
+class Cursor(Protocol):
+    """What a store module reads from ``execute`` (a ``sqlite3.Cursor`` or a :class:`Rows`)."""
+
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Database(Protocol):
+    """The part of ``sqlite3.Connection`` the store uses; :class:`PgDatabase` has the same."""
+
+    def execute(self, sql: str, parameters: Any = ..., /) -> Cursor: ...
+
+    def close(self) -> None: ...
+
+
+Connection: TypeAlias = "sqlite3.Connection | PgDatabase"
+"""A connection to the event server's database, on either engine."""
+Record: TypeAlias = Any
+"""A row a statement returned: an ``sqlite3.Row`` or a :class:`Row` (both read by name or position)."""
+
+
+def is_postgresql(location: str | Path) -> bool:
+    """Whether *location* is a PostgreSQL DSN (else it is an SQLite file's path)."""
+    return isinstance(location, str) and location.startswith(POSTGRESQL_SCHEMES)
+
+
+def engine(conn: Connection) -> Engine:
+    return "sqlite" if isinstance(conn, sqlite3.Connection) else "postgresql"
+
+
+def describe(location: str | Path) -> str:
+    """*location* fit for a log line or an error message: a DSN without its password."""
+    if not is_postgresql(location):
+        return str(location)
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", str(location))
+
+
+# -- the dialect: SQLite's text to PostgreSQL's -------------------------------------------------
+
+_LITERAL = re.compile(r"('(?:[^']|'')*')")
+_DDL = [
+    (
+        re.compile(r"\bINTEGER\s+PRIMARY\s+KEY\s+AUTOINCREMENT\b", re.I),
+        "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+    ),
+    (re.compile(r"\bINTEGER\b", re.I), "BIGINT"),
+    (re.compile(r"\bREAL\b", re.I), "DOUBLE PRECISION"),
+    (re.compile(r"\bBLOB\b", re.I), "BYTEA"),
+]
+
+
+@functools.lru_cache(maxsize=2048)
+def postgresql(sql: str) -> str:
+    """*sql* written for both engines (SQLite's text), as PostgreSQL reads it with psycopg."""
+    parts = _LITERAL.split(sql)
+    for i in range(0, len(parts), 2):  # even parts are outside string literals
+        text = parts[i].replace("%", "%%").replace("?", "%s")
+        for pattern, replacement in _DDL:
+            text = pattern.sub(replacement, text)
+        parts[i] = text
+    for i in range(1, len(parts), 2):
+        parts[i] = parts[i].replace("%", "%%")
+    return "".join(parts)
+
+
+def statements(script: str) -> Iterator[str]:
+    """The statements of a migration script (split on ``;``: no ``;`` inside a literal)."""
+    for statement in script.split(";"):
+        if statement.strip():
+            yield statement
+
+
+# -- PostgreSQL -------------------------------------------------------------------------------
+
+
+class Row(tuple[Any, ...]):
+    """A row read by position or by column name, like ``sqlite3.Row``."""
+
+    _names: dict[str, int]
+
+    def __new__(cls, values: Sequence[Any], names: dict[str, int]) -> Row:
+        row = super().__new__(cls, values)
+        row._names = names
+        return row
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return super().__getitem__(self._names[key])
+        return super().__getitem__(key)
+
+    def keys(self) -> list[str]:
+        return list(self._names)
+
+
+class Rows:
+    """The rows a statement returned, read at once (the pooled connection is handed back)."""
+
+    def __init__(self, rows: list[Row], rowcount: int) -> None:
+        self._rows = rows
+        self._next = 0
+        self._rowcount = rowcount
+
+    @property
+    def rowcount(self) -> int:
+        return self._rowcount
+
+    def fetchone(self) -> Any:
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    def fetchall(self) -> list[Any]:
+        rest, self._next = self._rows[self._next :], len(self._rows)
+        return rest
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.fetchall())
+
+
+_WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|CREATE|ALTER|DROP)\b", re.I)
+
+
+class PgDatabase:
+    """A PostgreSQL database through a pool, used like an ``sqlite3.Connection`` by any thread."""
+
+    def __init__(self, dsn: str, *, min_size: int = POOL_MIN, max_size: int = POOL_MAX) -> None:
+        import psycopg
+        from psycopg_pool import ConnectionPool
+
+        self.dsn = dsn
+        self._psycopg = psycopg
+        self.statements = 0
+        """Statements run so far (benchmarks count them: a round trip each)."""
+        self._local = threading.local()
+        self._closed = False
+        try:
+            # One connection first: a server that is not there (or refuses) is reported at once, in
+            # its own words, where the pool would retry until its timeout.
+            psycopg.connect(dsn, connect_timeout=int(CONNECT_TIMEOUT_S)).close()
+        except psycopg.Error as exc:
+            problem = _first_line(exc)
+            raise ConnectionError(f"{describe(dsn)}: cannot connect to PostgreSQL ({problem})") from exc
+        self.pool: ConnectionPool = ConnectionPool(
+            dsn,
+            min_size=min_size,
+            max_size=max_size,
+            kwargs={"autocommit": True},
+            open=False,
+            name="hautetension",
+        )
+        try:
+            self.pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+        except Exception as exc:
+            self.pool.close()
+            raise ConnectionError(f"{describe(dsn)}: cannot connect to PostgreSQL ({exc})") from exc
+
+    # -- statements ------------------------------------------------------------------------------
+
+    @property
+    def in_transaction(self) -> bool:
+        return getattr(self._local, "conn", None) is not None
+
+    def execute(self, sql: str, parameters: Sequence[Any] | None = None, /) -> Rows:
+        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        if conn is not None:
+            return self._run(conn, sql, parameters)
+        if _WRITE.match(sql):
+            # A lone write is a transaction of its own, in turn with the others (and notified).
+            with self.transaction():
+                return self._run(self._local.conn, sql, parameters)
+        try:
+            with self.pool.connection() as pooled:
+                return self._run(pooled, sql, parameters)
+        except self._psycopg.OperationalError:
+            # A pooled connection the server closed (restarted, idle timeout): the pool has dropped
+            # it; every idle one is checked, and a read is safe to ask again once.
+            self.pool.check()
+            with self.pool.connection() as pooled:
+                return self._run(pooled, sql, parameters)
+
+    def _run(self, conn: psycopg.Connection[Any], sql: str, parameters: Sequence[Any] | None) -> Rows:
+        self.statements += 1
+        with conn.cursor() as cursor:
+            cursor.execute(postgresql(sql), tuple(parameters or ()))
+            if cursor.description is None:
+                return Rows([], cursor.rowcount)
+            names = {column.name: i for i, column in enumerate(cursor.description)}
+            return Rows([Row(values, names) for values in cursor.fetchall()], cursor.rowcount)
+
+    # -- transactions ------------------------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[PgDatabase]:
+        """One write transaction for this thread, after every other process's (see the module's notes)."""
+        if self.in_transaction:
+            raise RuntimeError("a transaction is already open on this thread")
+        with ExitStack() as stack:
+            conn = self._begin(stack)
+            self._local.conn = conn
+            try:
+                yield self
+                conn.execute(f"NOTIFY {CHANGE_CHANNEL}; COMMIT")
+            except BaseException:
+                if not conn.closed:
+                    conn.execute("ROLLBACK")
+                raise
+            finally:
+                self._local.conn = None
+
+    def _begin(self, stack: ExitStack) -> psycopg.Connection[Any]:
+        """A pooled connection with the transaction begun and the write turn taken (one round trip: a
+        script without parameters runs as one simple query). A connection the server closed since it
+        was pooled fails here, before anything ran: the pool drops it and a fresh one is tried once."""
+        try:
+            conn = stack.enter_context(self.pool.connection())
+            conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+            return conn
+        except self._psycopg.OperationalError:
+            stack.close()
+            self.pool.check()
+        conn = stack.enter_context(self.pool.connection())
+        conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
+        return conn
+
+    def rollback(self) -> None:
+        """Nothing to do: a transaction never outlives its ``with`` block here."""
+
+    # -- changes -------------------------------------------------------------------------------
+
+    def changes(self, stop: threading.Event, *, timeout: float = 1.0) -> Iterator[bool]:
+        """:func:`listen_changes` on this database."""
+        return listen_changes(self.dsn, stop, timeout=timeout)
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self.pool.close()
+
+    def __enter__(self) -> PgDatabase:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def listen_changes(dsn: str, stop: threading.Event, *, timeout: float = 1.0) -> Iterator[bool]:
+    """On a connection of its own, LISTEN to :data:`CHANGE_CHANNEL`: ``True`` first (read what was
+    committed before listening), then ``True`` after each notified commit (several close together
+    may come as one), ``False`` every *timeout* without one; until *stop* is set."""
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True, connect_timeout=int(CONNECT_TIMEOUT_S)) as conn:
+        conn.execute(f"LISTEN {CHANGE_CHANNEL}")
+        yield True
+        while not stop.is_set():
+            got = False
+            for _ in conn.notifies(timeout=timeout, stop_after=1):
+                got = True
+            yield got
+
+
+def database_errors() -> tuple[type[Exception], ...]:
+    """What a failing database raises, on either engine (a caller that must outlive it catches these)."""
+    try:
+        import psycopg
+    except ImportError:  # a board without the server's dependencies
+        return (sqlite3.Error,)
+    return (sqlite3.Error, psycopg.Error)

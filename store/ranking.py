@@ -1,0 +1,178 @@
+"""The general ranking from the event's database: every registered player's games, in every tournament.
+
+The counting is the rules engine's (:mod:`games.hautetension.ranking`); this
+module gathers what it counts. A tournament counts through its players'
+links to the registry (:mod:`store.players`): each game of a linked player
+is dated by the moment its table's result was first entered (a later
+correction changes its points, not its date), with the points the table has
+now; a finished tournament gives each linked player a placing. Duplicates
+merged in the registry count as the player kept.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.hautetension.ranking import (
+    HandicapProposal,
+    Placing,
+    PlayedGame,
+    RankingLine,
+    RankingRules,
+    general_ranking,
+    proposed_handicap,
+)
+from games.hautetension.tournament import Tournament
+from store.dialect import Connection
+from store.event import sql
+from store.players import Player, Players, holding
+from store.tournaments import AuditEntry, Tournaments
+
+
+@dataclass(frozen=True)
+class Season:
+    """Everything the ranking counted, as of one moment."""
+
+    at: float
+    rules: RankingRules
+    lines: list[RankingLine]
+    players: dict[int, Player]
+    games: list[PlayedGame]
+    """Every game of a registered player, in the window or not, oldest first."""
+    tournaments: dict[int, str]
+    """The tournaments those games were played in: id → name."""
+
+    def line(self, player_id: int) -> RankingLine | None:
+        return next((line for line in self.lines if line.player == player_id), None)
+
+    def games_of(self, player_id: int) -> list[PlayedGame]:
+        return [g for g in self.games if g.player == player_id]
+
+    def handicap(self, players: Sequence[int]) -> HandicapProposal:
+        """The handicap the ranking proposes for a table of these registered players."""
+        return proposed_handicap({line.player: line for line in self.lines}, players, rules=self.rules)
+
+
+@dataclass(frozen=True)
+class _Counted:
+    """One tournament as the ranking reads it: its players' names, each one's dated games (round,
+    table, points, when), each one's final place if it is over, and its name. Plain values, made
+    once per version of the tournament."""
+
+    names: dict[int, str]
+    games: dict[int, list[tuple[int, int, int, float]]]
+    places: dict[int, int] | None
+    ended_at: float | None
+    name: str
+
+    @classmethod
+    def of(cls, t: Tournament, dates: dict[tuple[int, int], float], name: str) -> _Counted:
+        games = {
+            number: [
+                (line.round, line.table, line.points, dates[(line.round, line.table)])
+                for line in t.history(number)
+                if line.points is not None and (line.round, line.table) in dates
+            ]
+            for number in t.names
+        }
+        over = t.is_over() and bool(dates)
+        places = {s.player: s.place for s in t.standings()} if over else None
+        return cls(dict(t.names), games, places, max(dates.values()) if over else None, name)
+
+
+class TournamentCache:
+    """Tournaments kept replayed, each by its last entry and undo count: a season's recount
+    replays only the tournaments that changed since (a new result, an undo).
+
+    Shared by the threads of a process; the tournaments it holds are only read.
+    """
+
+    def __init__(self, *, max_tournaments: int = 512) -> None:
+        self.max_tournaments = max_tournaments
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[int, tuple[tuple[Any, ...], _Counted]] = OrderedDict()
+
+    def get(self, tid: int, key: tuple[Any, ...]) -> _Counted | None:
+        with self._lock:
+            kept = self._kept.get(tid)
+            if kept is None or kept[0] != key:
+                return None
+            self._kept.move_to_end(tid)
+            return kept[1]
+
+    def put(self, tid: int, key: tuple[Any, ...], counted: _Counted) -> None:
+        with self._lock:
+            self._kept[tid] = (key, counted)
+            self._kept.move_to_end(tid)
+            while len(self._kept) > self.max_tournaments:
+                self._kept.popitem(last=False)
+
+
+class Ranking:
+    """The general ranking of the registered players, on one connection."""
+
+    def __init__(
+        self, conn: Connection, rules: RankingRules | None = None, *, cache: TournamentCache | None = None
+    ) -> None:
+        self.conn = conn
+        self.rules = rules or RankingRules()
+        self.cache = cache
+
+    def season(self, *, now: float | None = None) -> Season:
+        now = time.time() if now is None else now
+        registry = Players(self.conn)
+        canonical = registry.canonical()
+        tournaments = Tournaments(self.conn)
+        games: list[PlayedGame] = []
+        placings: list[Placing] = []
+        names: dict[int, str] = {}
+        for tid, links in registry.links().items():
+            counted = self._counted(tournaments, tid)
+            players = {e.player: canonical[e.player_id] for e in holding(links, counted.names)}
+            if not players:
+                continue
+            names[tid] = counted.name
+            for number, registered in players.items():
+                games += [
+                    PlayedGame(registered, at, points, tid, r, n)
+                    for r, n, points, at in counted.games[number]
+                ]
+            if counted.places is not None and counted.ended_at is not None:
+                field = len(counted.names)
+                placings += [
+                    Placing(registered, tid, counted.ended_at, counted.places[number], field)
+                    for number, registered in players.items()
+                ]
+        games.sort(key=lambda g: (g.at, g.tournament, g.round, g.table, g.player))
+        lines = general_ranking(games, placings, now=now, rules=self.rules)
+        kept = {p.id: p for p in registry.all()}
+        return Season(now, self.rules, lines, kept, games, names)
+
+    def _counted(self, tournaments: Tournaments, tid: int) -> _Counted:
+        key = tuple(self.conn.execute(sql.TOURNAMENT_CHANGE, (tid,)).fetchone())
+        counted = None if self.cache is None else self.cache.get(tid, key)
+        if counted is None:
+            # One read of the tournament's entries serves its replay and its games' dates.
+            info, audit = tournaments.get(tid), tournaments.audit(tid)
+            t = Tournament.replay(info.settings, [e.event for e in audit if not e.is_undone])
+            counted = _Counted.of(t, _result_dates(audit), info.name)
+            if self.cache is not None:
+                self.cache.put(tid, key, counted)
+        return counted
+
+
+def _result_dates(audit: list[AuditEntry]) -> dict[tuple[int, int], float]:
+    """Each table's result → when it was first entered (entries undone do not count)."""
+    dates: dict[tuple[int, int], float] = {}
+    for entry in audit:
+        event = entry.event
+        if entry.is_undone or event["kind"] != "result":
+            continue
+        key = (event["round"], event["table"])
+        dates[key] = min(dates.get(key, entry.at), entry.at)
+    return dates

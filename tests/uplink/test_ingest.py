@@ -1,0 +1,34 @@
+"""The ingest outlives a failing database: the batch is dropped unacknowledged, the boards send it again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from store.event.db import connect_event
+from tests.store.event.helpers import Reports
+from tests.uplink.helpers import EVENT
+from uplink.client import Received
+from uplink.ingest import Ingest
+from uplink.protocol import Leaf, dumps, topic
+from uplink.settings import BrokerSettings
+
+
+def test_a_batch_the_database_refuses_is_dropped_and_the_ingest_goes_on(tmp_path: Path) -> None:
+    conn = connect_event(tmp_path / "central.db")
+    conn.execute("PRAGMA busy_timeout = 50")  # give up on a locked database at once
+    ingest = Ingest(conn, BrokerSettings(), event=EVENT, confirm_timeout=60, poll=0.01)
+    row = Reports("board-1").row("placement", {"slot": "a9"})
+    body = {"seq": row.seq, "first": row.first, "history": row.history, "kind": row.kind, "game": None}
+    message = Received(topic(EVENT, "board-1", Leaf.OUTBOX), dumps({**body, "at": row.at, "body": {}}), False)
+    other = connect_event(tmp_path / "central.db")
+    other.execute("BEGIN IMMEDIATE")  # another writer holds the database too long
+    ingest.link.events.put(message)
+    ingest.step()  # no exception: the loop goes on
+    assert ingest.store_errors == 1 and ingest.stored == 0
+    other.execute("ROLLBACK")
+
+    ingest.link.events.put(message)  # the board sends it again (it was never acknowledged)
+    ingest.step()
+    assert ingest.store_errors == 1 and ingest.stored == 1
+    other.close()
+    conn.close()
