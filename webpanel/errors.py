@@ -18,17 +18,24 @@ log = logging.getLogger(__name__)
 
 
 class ApiError(Exception):
-    """An error a route answers with *status* and a readable *message*."""
+    """An error a route answers with *status* and a readable English *message*; *code*, when
+    given, is the stable name of what went wrong, which pages translate (docs/webpanel.md,
+    "API errors")."""
 
-    def __init__(self, status: int, message: str, *, headers: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, status: int, message: str, *, headers: Mapping[str, str] | None = None, code: str | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.headers = dict(headers or {})
+        self.code = code
 
 
-def error_response(status: int, message: str, headers: Mapping[str, str] | None = None) -> Response:
-    response = jsonify({"error": message})
+def error_response(
+    status: int, message: str, headers: Mapping[str, str] | None = None, code: str | None = None
+) -> Response:
+    response = jsonify({"error": message} if code is None else {"error": message, "code": code})
     response.status_code = status
     response.headers["Cache-Control"] = "no-store"
     for name, value in (headers or {}).items():
@@ -43,7 +50,7 @@ def _is_api() -> bool:
 def init_app(app: Flask) -> None:
     @app.errorhandler(ApiError)
     def _api_error(exc: ApiError) -> Response:
-        return error_response(exc.status, exc.message, exc.headers)
+        return error_response(exc.status, exc.message, exc.headers, exc.code)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> Any:
