@@ -87,7 +87,7 @@ def handicap_note(t: Tournament, table: Table) -> str | None:
         "lead": words.points(table.handicap_lead),
         "over": words.names(t.names[p] for p in table.handicap_over),
         "rule": _(
-            "1 pawn for a lead of 1–%(step)d points, 2 for %(next)d–%(double)d, 3 beyond",
+            "1 pawn for a lead of 1 to %(step)d points, 2 for %(next)d to %(double)d, 3 beyond",
             step=step,
             next=step + 1,
             double=2 * step,
@@ -96,17 +96,17 @@ def handicap_note(t: Tournament, table: Table) -> str | None:
     if one:
         return ngettext(
             "Handicap: %(who)s carries %(num)d attack pawn on their lamp’s direct rows: the best player at"
-            " this table, %(lead)s ahead of %(over)s, the next-best (%(rule)s).",
+            " this table, %(lead)s ahead of %(over)s, the next best (%(rule)s).",
             "Handicap: %(who)s carries %(num)d attack pawns on their lamp’s direct rows: the best player at"
-            " this table, %(lead)s ahead of %(over)s, the next-best (%(rule)s).",
+            " this table, %(lead)s ahead of %(over)s, the next best (%(rule)s).",
             pawns,
             **why,
         )
     return ngettext(
         "Handicap: %(who)s each carry %(num)d attack pawn on their lamp’s direct rows: level at the top of"
-        " this table, %(lead)s ahead of %(over)s, the next-best (%(rule)s).",
+        " this table, %(lead)s ahead of %(over)s, the next best (%(rule)s).",
         "Handicap: %(who)s each carry %(num)d attack pawns on their lamp’s direct rows: level at the top of"
-        " this table, %(lead)s ahead of %(over)s, the next-best (%(rule)s).",
+        " this table, %(lead)s ahead of %(over)s, the next best (%(rule)s).",
         pawns,
         **why,
     )

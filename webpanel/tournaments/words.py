@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import flask_babel
 from babel.lists import format_list
-from flask_babel import get_locale, lazy_gettext
+from flask_babel import get_locale, lazy_gettext, lazy_pgettext
 from flask_babel.speaklater import LazyString
 from markupsafe import Markup
 
@@ -32,7 +32,7 @@ def ngettext(singular: str, plural: str, num: int, **variables: object) -> str:
 
 STATUS = {
     Status.IN: lazy_gettext("in contention"),
-    Status.OUT: lazy_gettext("out"),
+    Status.OUT: lazy_pgettext("tournament", "out"),
     Status.WITHDRAWN: lazy_gettext("withdrawn"),
     Status.FINALIST: lazy_gettext("finalist"),
     Status.WINNER: lazy_gettext("winner"),
