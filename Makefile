@@ -2,12 +2,16 @@
 #   make run    the controller on the simulated board, with the panel on http://127.0.0.1:$(PORT)
 #   make test   the whole test suite
 #   make catalogs   after marking strings for translation (docs/webpanel.md, "Languages")
+# and a third for events:
+#   make event  a demo event: Mosquitto, the event server on http://127.0.0.1:$(EVENT_PORT)/event,
+#               three virtual boards and a tournament of twelve players ready for round 1
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8080
+EVENT_PORT ?= 8090
 
-.PHONY: run test lint clean translations catalogs
+.PHONY: run test event lint clean translations catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +40,10 @@ catalogs: $(VENV)/.installed-run
 
 run: $(VENV)/.installed-run translations
 	$(BIN)/hautetension run --port $(PORT)
+
+event: $(VENV)/.installed-run translations
+	$(BIN)/python tools/ensure_packages.py mosquitto
+	$(BIN)/hautetension event demo --port $(EVENT_PORT)
 
 test: $(VENV)/.installed-dev translations
 	$(BIN)/python tools/ensure_packages.py

@@ -177,14 +177,17 @@ def sse_round(board: Board, port: int, clients: int, changes: int, interval: flo
     }
 
 
-def requests_per_second(port: int, path: str, seconds: float, threads: int = 4) -> float:
+def requests_per_second(
+    port: int, path: str, seconds: float, threads: int = 4, headers: dict[str, str] | None = None
+) -> float:
+    """GETs of *path* answered 200 per second, from *threads* keep-alive clients (also bench/lobby_*.py)."""
     counts = [0] * threads
     deadline = time.perf_counter() + seconds
 
     def worker(index: int) -> None:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         while time.perf_counter() < deadline:
-            conn.request("GET", path)
+            conn.request("GET", path, headers=headers or {})
             response = conn.getresponse()
             response.read()
             if response.status == 200:

@@ -8,8 +8,9 @@ board on gpiozero's mock pin factory).
 
 What a backend can do beyond scanning and the lamps is declared here too, so
 the board service asks instead of probing: :attr:`BoardBackend.virtual_board`
-(only ``sim`` has hands that place pawns) and
-:attr:`BoardBackend.selftest_on_long_press`.
+(only ``sim`` has hands that place pawns),
+:attr:`BoardBackend.selftest_on_long_press` and :attr:`BoardBackend.raw_channels` (the wiring
+wizard reads every multiplexer channel; the ``serial`` device reads its own).
 """
 
 from __future__ import annotations
@@ -21,7 +22,21 @@ from games.hautetension.pawn import PawnKind
 from hardware.events import BoardEvent
 
 if TYPE_CHECKING:
+    from hardware.settings import HardwareSettings
     from hardware.virtual import VirtualBoard
+
+
+class RawChannels(Protocol):
+    """The scanner's raw level of every multiplexer channel (the wiring wizard reads them)."""
+
+    settings: HardwareSettings
+    channels: int
+    """Channels per multiplexer."""
+    levels: list[bool]
+    """The last scan's electrical levels (True = high), index ``multiplexer * channels + channel``."""
+
+    def read_every_channel(self, on: bool = True) -> None:
+        """Read every channel from the next scan on, wired or not (or only the wired ones again)."""
 
 
 @runtime_checkable
@@ -40,6 +55,10 @@ class BoardBackend(Protocol):
     @property
     def virtual_board(self) -> VirtualBoard | None:
         """The simulated board's hands (place, lift, press the button), or ``None`` on a real board."""
+
+    @property
+    def raw_channels(self) -> RawChannels | None:
+        """Every channel's raw level (``gpio``, ``sim``), or ``None`` (``serial``: the device scans)."""
 
     def poll(self) -> list[BoardEvent]:
         """Run one scan cycle and return the events it confirmed (possibly none)."""

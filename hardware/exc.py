@@ -45,3 +45,8 @@ class PinAccessError(HardwareError, RuntimeError):
 
 class UnknownBackendError(HardwareError, LookupError):
     """A board backend name that does not exist."""
+
+
+class WiringError(HardwareError, ValueError):
+    """The wiring wizard cannot do that: no raw channels on this board, saved progress that does not
+    fit it, an action that makes no sense now. The message says what to do."""

@@ -105,6 +105,12 @@ class GpioBoard:
         self._lamp_watch: dict[str, tuple[bool, float]] = {}
         _open_boards.add(self)
 
+    @property
+    def raw_channels(self) -> MultiplexerScanner:
+        """The scanner: its levels are every channel's (once it reads them all) for the wiring wizard."""
+        scanner: MultiplexerScanner = self.scanner
+        return scanner
+
     def _keep(self, part: Any) -> Any:
         self._parts.append(part)
         return part

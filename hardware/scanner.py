@@ -146,6 +146,9 @@ class MultiplexerScanner:
         self.channels = settings.channels_per_multiplexer
         wired = {ref for w in settings.slot_map(layout).values() for ref in (w.presence, w.conduction) if ref}
         wired |= {r.ref for r in settings.references}
+        self._wired = wired
+        self.every_channel = False
+        """Whether a scan reads every channel, wired or not (:meth:`read_every_channel`)."""
         self.visits = plan_visits(settings, wired)
         self._devices: list[Any] = []
         self.groups: LgpioGroups | None = None
@@ -181,8 +184,36 @@ class MultiplexerScanner:
                                           pin_factory=pin_factory))
             for m, g in enumerate(s.enable_gpios)
         ]
+        self._signal_gpios = signal_gpios
         self._steps = self._compile(signal_gpios)
         self._log_path()
+
+    def read_every_channel(self, on: bool = True) -> None:
+        """From the next scan on, read every channel of every multiplexer (*on*), or only the wired ones.
+
+        The wiring wizard needs it: a contact may be wired to a channel the configuration does not
+        know. The levels of channels not read keep their last value."""
+        if on == self.every_channel:
+            return
+        s = self.settings
+        wired = ({ChannelRef(m, c) for m in range(s.multiplexers) for c in range(self.channels)}
+                 if on else self._wired)
+        self.visits = plan_visits(s, wired)
+        self._steps = self._compile(self._signal_gpios)
+        self.every_channel = on
+        # Each walk starts where it ends; a shared-signal board's new walk may end elsewhere: go there.
+        self._move_lines(self.visits[-1])
+
+    def _move_lines(self, visit: Visit) -> None:
+        states = self._line_states(visit)
+        if self.groups is not None:
+            self.groups.write(visit.code, (1 << len(self.settings.select_gpios)) - 1)
+        pins = [d.pin for d in self.select] + [d.pin for d in self.enable]
+        offset = len(self.settings.select_gpios) - len(self.select)
+        # Disable before enable, so two multiplexers never drive the shared line at once.
+        for pin, state in sorted(zip(pins, states[offset:], strict=True),
+                                 key=lambda w: w[1] == self.settings.enable_active_high):
+            pin.state = state
 
     def _open_pins(self, signal_gpios: list[int], code: int) -> None:
         """The select and signal lines as gpiozero devices, one pin per call."""

@@ -66,6 +66,8 @@ class SerialBackend:
     """A real board: no hands but the players'."""
     selftest_on_long_press = False
     """The device runs no self-test: a long press is reported, and the service journals it."""
+    raw_channels = None
+    """The device reads the channels with its own map (PROTOCOL.md): no raw levels for the wiring wizard."""
 
     def __init__(
         self,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +29,7 @@ from gpiozero.pins.mock import MockFactory, MockPin
 from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
 from hardware.clock import Clock, SimulatedClock
-from hardware.settings import ChannelRef, HardwareSettings, Signal
+from hardware.settings import ChannelRef, HardwareSettings, Signal, SlotWiring
 
 _EPSILON = 1e-9
 """Clock arithmetic tolerance: a wait of exactly the settle time counts as settled."""
@@ -160,14 +160,10 @@ class VirtualBoard:
         self.factory: VirtualBoardFactory = (VirtualBankFactory if bank_read else VirtualBoardFactory)()
         self.factory.board = self
         self._wiring: dict[ChannelRef, tuple[str, Signal]] = {}
-        for slot, w in settings.slot_map(layout).items():
-            for signal in Signal:
-                ref = w.channel_of(signal)
-                if ref is not None:
-                    self._wiring[ref] = (slot, signal)
-        self._references = {r.ref: r.level for r in settings.references}
-        self._contacts = {key: _Contact() for key in self._wiring.values()}
+        self._contacts: dict[tuple[str, Signal], _Contact] = {}
         self.pawns: dict[str, PawnKind] = {}
+        self.rewire(settings.slot_map(layout))
+        self._references = {r.ref: r.level for r in settings.references}
         self._stuck: dict[ChannelRef, bool] = {}
         self._dead: set[int] = set()
         self._noisy: dict[str, float] = {}
@@ -197,6 +193,20 @@ class VirtualBoard:
             for lamp, w in s.lamps.items() if w.feedback_gpio is not None
         }
         self.button_pin = f.pin(s.button_gpio)
+
+    def rewire(self, wiring: Mapping[str, SlotWiring]) -> None:
+        """Move the wires: each slot's contacts now reach these channels, whatever the configuration
+        says (a board built otherwise than configured, for the wiring wizard). Pawns stay where they are."""
+        self._wiring = {}
+        for slot, w in wiring.items():
+            for signal in Signal:
+                ref = w.channel_of(signal)
+                if ref is not None:
+                    self._wiring[ref] = (slot, signal)
+                    if (slot, signal) not in self._contacts:
+                        kind = self.pawns.get(slot)
+                        closed = kind is not None and (signal is Signal.PRESENCE or kind.conducts)
+                        self._contacts[(slot, signal)] = _Contact(closed=closed)
 
     def _read_selection(self) -> tuple[int, int | None]:
         code = sum(1 << bit for bit, pin in enumerate(self.select_pins) if pin._state)

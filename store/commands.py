@@ -22,8 +22,10 @@ from store.db import transaction
 class CommandKind(enum.Enum):
     NEW_GAME = "new-game"
     """payload: {"players": [{"name", "colour"}], "first": int | "draw", "seed": int?,
-    "handicap": {lamp: n}?}"""
+    "handicap": {lamp: n}?, "assignment": id?} (``assignment``: the event's table it plays)"""
     ABANDON_GAME = "abandon-game"
+    CONFIRM_RESULT = "confirm-result"
+    """payload: {"seats": [int], "by": "player" | "staff"} — seats agree to an event game's result."""
     LAMP_TEST = "lamp-test"
     """payload: {"on": bool} — every lamp lit while on (refused during a game)."""
     SELF_TEST = "self-test"
@@ -31,6 +33,13 @@ class CommandKind(enum.Enum):
     """payload: {"slot": "a9", "pawn": "attack" | "defense" | null} (sim backend only)."""
     SIM_BUTTON = "sim-button"
     """payload: {"held": bool} (sim backend only)."""
+    WIRING = "wiring"
+    """payload: {"action": one of :data:`WIRING_ACTIONS`, "slot"? (redo), "restart"?, "hold"? (start)}
+    — the wiring wizard (refused during a game)."""
+
+
+WIRING_ACTIONS = ("start", "stop", "redo", "accept", "reset")
+"""What a ``WIRING`` command may ask (docs/hardware.md, "Wiring wizard")."""
 
 
 class CommandStatus(enum.Enum):

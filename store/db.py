@@ -114,6 +114,88 @@ MIGRATIONS: list[str] = [
     CREATE INDEX IF NOT EXISTS digital_tournament_tables_by_table
         ON digital_tournament_tables (tournament_id, round, table_number);
     """,
+    # 5: a lobby game also ends when its host abandons it or nobody plays it for a while, and it
+    # remembers the address that created it (open games are capped per device). SQLite cannot widen
+    # a CHECK in place: both tables are rebuilt, the seats first pointing at the new games table so
+    # that dropping the old one orphans nothing (foreign keys stay on), then both renamed back (the
+    # rename carries the seats' reference along).
+    """
+    CREATE TABLE digital_games_v5 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        version INTEGER NOT NULL DEFAULT 1,
+        hot_seat INTEGER NOT NULL DEFAULT 0,
+        host_hash TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'running'
+            CHECK (status IN ('running', 'over', 'abandoned', 'expired')),
+        state TEXT NOT NULL,
+        creator TEXT
+    );
+    INSERT INTO digital_games_v5
+        (id, game, created_at, updated_at, version, hot_seat, host_hash, status, state)
+        SELECT id, game, created_at, updated_at, version, hot_seat, host_hash, status, state
+        FROM digital_games;
+    UPDATE sqlite_sequence SET seq = (SELECT seq FROM sqlite_sequence WHERE name = 'digital_games')
+        WHERE name = 'digital_games_v5'
+        AND EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'digital_games');
+    CREATE TABLE digital_game_seats_v5 (
+        game_id INTEGER NOT NULL REFERENCES digital_games_v5 (id),
+        seat INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('human', 'ai')),
+        level TEXT,
+        name TEXT NOT NULL,
+        join_code TEXT UNIQUE,
+        token_hash TEXT,
+        joined_at REAL,
+        PRIMARY KEY (game_id, seat)
+    );
+    INSERT INTO digital_game_seats_v5
+        SELECT game_id, seat, kind, level, name, join_code, token_hash, joined_at FROM digital_game_seats;
+    DROP TABLE digital_game_seats;
+    DROP TABLE digital_games;
+    ALTER TABLE digital_games_v5 RENAME TO digital_games;
+    ALTER TABLE digital_game_seats_v5 RENAME TO digital_game_seats;
+    CREATE INDEX digital_games_open_by_creator ON digital_games (status, creator);
+    CREATE INDEX digital_games_by_change ON digital_games (status, updated_at);
+    """,
+    # 6: the event network (see store/outbox.py): what the board reports, numbered by its own
+    # sequence, written with the journal entries it reports; and the uplink's side of the link.
+    """
+    CREATE TABLE IF NOT EXISTS outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        journal_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        game_id INTEGER,
+        at REAL NOT NULL,
+        body TEXT NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS uplink_state (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        event TEXT NOT NULL,
+        board TEXT NOT NULL,
+        history TEXT NOT NULL,
+        first_seq INTEGER NOT NULL,
+        acked_seq INTEGER NOT NULL DEFAULT 0,
+        connected INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL,
+        assignment TEXT,
+        note TEXT
+    );
+    """,
+    # 7: the wiring wizard's progress, so it resumes after an interruption (see store/wiring.py).
+    """
+    CREATE TABLE IF NOT EXISTS wiring_progress (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        layout TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        progress TEXT NOT NULL,
+        view TEXT NOT NULL,
+        running TEXT
+    );
+    """,
 ]
 
 

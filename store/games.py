@@ -5,6 +5,12 @@ players, options, seed and move list), replayed on loading, with a version
 number bumped by every change so that pages and streams can tell they are
 behind. Each seat is a human or a computer player (with its level).
 
+A game is *open* while it runs; it ends when its rules say so (``over``),
+when its host abandons it (``abandoned``) or when nobody has moved in it or
+joined it for a while (``expired``). Open games are capped, in total and per
+creating device (:class:`OpenGameLimits`), so that nobody can fill the
+database; games that ended do not count.
+
 Secrets: a human seat is taken by a device through a short *join code*
 (shown as a link and a QR code on the display); the device then holds the
 seat's *token*, and the game's creator holds the *host token* (which lets
@@ -22,13 +28,18 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from games.frame import DigitalGame, game_class
 from store.db import transaction
 
 SeatKind = Literal["human", "ai"]
+GameStatus = Literal["running", "over", "abandoned", "expired"]
+OPEN = "running"
+ENDED_WORDS = {"over": "the game is over", "abandoned": "the game was abandoned by its host",
+               "expired": "the game expired: nobody played it for too long"}
+"""How a player is told that a game which ended takes no more moves or joins."""
 
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 """Join codes avoid look-alike characters (0/o, 1/l/i) so they can be typed from the screen."""
@@ -51,6 +62,27 @@ class JoinError(GameStoreError, ValueError):
     """A join code that does not give a seat (unknown, used, or the device already sits)."""
 
 
+class GameEndedError(GameStoreError, RuntimeError):
+    """The game is over, abandoned or expired: it takes no more moves, joins or abandoning."""
+
+
+class TooManyGamesError(GameStoreError, RuntimeError):
+    """Creating a game would pass a cap on open games (``per_device``: the creating device's own)."""
+
+    def __init__(self, message: str, *, per_device: bool) -> None:
+        super().__init__(message)
+        self.per_device = per_device
+
+
+@dataclass(frozen=True)
+class OpenGameLimits:
+    """How many games may be open (running) at once: in all, and per creating device
+    (``per_device`` None: no cap of its own, e.g. for staff)."""
+
+    total: int
+    per_device: int | None
+
+
 @dataclass(frozen=True)
 class SeatSpec:
     """Who plays a seat, as the lobby asks for it."""
@@ -67,7 +99,11 @@ class SeatRecord:
     name: str
     level: str | None
     join_code: str | None
-    joined: bool
+    token_hash: str | None = field(default=None, repr=False)
+
+    @property
+    def joined(self) -> bool:
+        return self.token_hash is not None
 
     @property
     def is_ai(self) -> bool:
@@ -87,13 +123,55 @@ class GameRecord:
     status: str
     state: dict[str, Any]
     seats: tuple[SeatRecord, ...]
+    host_hash: str = field(default="", repr=False)
+    creator: str | None = None
+    """The address of the device that created the game (None: made before it was kept)."""
 
     def load(self) -> DigitalGame:
         """The game, rebuilt by replaying its moves."""
         return game_class(self.game).from_json(self.state)
 
+    def is_open(self) -> bool:
+        """Whether the game is still played (not over, abandoned nor expired)."""
+        return self.status == OPEN
+
     def is_over(self) -> bool:
+        """Whether the game ended by its rules (it has an outcome)."""
         return self.status == "over"
+
+    def ended_because(self) -> str:
+        """Why a game that ended takes nothing more, in the player's words."""
+        return ENDED_WORDS.get(self.status, "the game is not running")
+
+    @property
+    def moves(self) -> int:
+        return len(self.state.get("moves", []))
+
+    # The record holds this version's token hashes: who a request is can be told without a query.
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token holds in this game, or None (no token, or not one of this game's)."""
+        if not token:
+            return None
+        wanted = hash_token(token)
+        found = None
+        for seat in self.seats:  # every seat compared: the time does not say which one matched
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, wanted):
+                found = seat.seat
+        return found
+
+    def is_host(self, token: str | None) -> bool:
+        return bool(token) and bool(self.host_hash) and hmac.compare_digest(self.host_hash,
+                                                                          hash_token(token or ""))
+
+
+@dataclass(frozen=True)
+class GameHead:
+    """What a one-row read tells of a game: enough to know whether a copy in memory is current."""
+
+    id: int
+    version: int
+    updated_at: float
+    status: str
 
 
 def hash_token(token: str) -> str:
@@ -117,20 +195,28 @@ class GameStore:
     # -- creating and reading ---------------------------------------------------
 
     def create(
-        self, game: DigitalGame, seats: Sequence[SeatSpec], *, hot_seat: bool
+        self, game: DigitalGame, seats: Sequence[SeatSpec], *, hot_seat: bool, creator: str | None = None,
+        limits: OpenGameLimits | None = None,
     ) -> tuple[GameRecord, str]:
-        """Store a new game; returns it and the host token (the only time the token exists in clear)."""
+        """Store a new game; returns it and the host token (the only time the token exists in clear).
+
+        With *limits*, a game that would pass a cap on open games is refused
+        (:class:`TooManyGamesError`): counted and created in one transaction,
+        so that concurrent requests cannot overshoot together.
+        """
         if len(seats) != len(game.players):
             raise ValueError(f"{len(seats)} seats for {len(game.players)} players")
         host_token = new_token()
         now = time.time()
         with transaction(self.conn):
+            if limits is not None:
+                self._check_room(creator, limits)
             cursor = self.conn.execute(
                 "INSERT INTO digital_games"
-                " (game, created_at, updated_at, version, hot_seat, host_hash, status, state)"
-                " VALUES (?, ?, ?, 1, ?, ?, ?, ?)",
+                " (game, created_at, updated_at, version, hot_seat, host_hash, status, state, creator)"
+                " VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)",
                 (game.name, now, now, int(hot_seat), hash_token(host_token), _status(game),
-                 json.dumps(game.to_json())),
+                 json.dumps(game.to_json()), creator),
             )
             game_id = int(cursor.lastrowid or 0)
             for number, spec in enumerate(seats):
@@ -141,6 +227,26 @@ class GameStore:
                     (game_id, number, spec.kind, spec.level, spec.name, code),
                 )
         return self.get(game_id), host_token
+
+    def _check_room(self, creator: str | None, limits: OpenGameLimits) -> None:
+        if limits.per_device is not None and creator is not None:
+            mine = self.count_open(creator=creator)
+            if mine >= limits.per_device:
+                raise TooManyGamesError(
+                    f"this device has {mine} open games already (at most {limits.per_device}): "
+                    "finish or abandon one first", per_device=True)
+        if self.count_open() >= limits.total:
+            raise TooManyGamesError(
+                f"the lobby is full ({limits.total} open games): try again when one ends", per_device=False)
+
+    def count_open(self, *, creator: str | None = None) -> int:
+        """Games still running: all of them, or those *creator* made."""
+        if creator is None:
+            row = self.conn.execute("SELECT COUNT(*) FROM digital_games WHERE status = ?", (OPEN,)).fetchone()
+        else:
+            row = self.conn.execute("SELECT COUNT(*) FROM digital_games WHERE status = ? AND creator = ?",
+                                    (OPEN, creator)).fetchone()
+        return int(row[0])
 
     def _unused_code(self) -> str:
         while True:
@@ -163,10 +269,15 @@ class GameStore:
 
     def version(self, game_id: int) -> int:
         """The game's version (a one-row read, for streams)."""
-        row = self.conn.execute("SELECT version FROM digital_games WHERE id = ?", (game_id,)).fetchone()
+        return self.head(game_id).version
+
+    def head(self, game_id: int) -> GameHead:
+        """The game's version, last change and status, without its moves or seats (a one-row read)."""
+        row = self.conn.execute("SELECT version, updated_at, status FROM digital_games WHERE id = ?",
+                                (game_id,)).fetchone()
         if row is None:
             raise GameNotFoundError(f"there is no game {game_id}")
-        return int(row[0])
+        return GameHead(id=game_id, version=int(row[0]), updated_at=float(row[1]), status=str(row[2]))
 
     def waiting_for_ai(self) -> list[int]:
         """Running games whose seat to act is a computer (after a restart, they resume)."""
@@ -186,10 +297,11 @@ class GameStore:
         return GameRecord(
             id=int(row["id"]), game=row["game"], created_at=float(row["created_at"]),
             updated_at=float(row["updated_at"]), version=int(row["version"]), hot_seat=bool(row["hot_seat"]),
-            status=row["status"], state=json.loads(row["state"]),
+            status=row["status"], state=json.loads(row["state"]), host_hash=row["host_hash"],
+            creator=row["creator"],
             seats=tuple(
                 SeatRecord(seat=int(s["seat"]), kind=s["kind"], name=s["name"], level=s["level"],
-                           join_code=s["join_code"], joined=s["token_hash"] is not None)
+                           join_code=s["join_code"], token_hash=s["token_hash"])
                 for s in seats
             ),
         )
@@ -201,13 +313,45 @@ class GameStore:
         with transaction(self.conn):
             cursor = self.conn.execute(
                 "UPDATE digital_games SET state = ?, status = ?, version = version + 1, updated_at = ?"
-                " WHERE id = ? AND version = ?",
-                (json.dumps(game.to_json()), _status(game), time.time(), game_id, expected_version),
+                " WHERE id = ? AND version = ? AND status = ?",
+                (json.dumps(game.to_json()), _status(game), time.time(), game_id, expected_version, OPEN),
             )
             if cursor.rowcount != 1:
-                self.get(game_id)  # raises GameNotFoundError when it is that
+                self._refuse_change(game_id)
                 raise StaleGameError("the game moved on meanwhile: reload it and try again")
         return self.get(game_id)
+
+    def _refuse_change(self, game_id: int) -> None:
+        """Raise GameNotFoundError or GameEndedError when that is why a game cannot change."""
+        head = self.head(game_id)
+        if head.status != OPEN:
+            raise GameEndedError(ENDED_WORDS.get(head.status, "the game is not running"))
+
+    def abandon(self, game_id: int) -> GameRecord:
+        """End an open game without a result (its host gave it up)."""
+        with transaction(self.conn):
+            cursor = self.conn.execute(
+                "UPDATE digital_games SET status = 'abandoned', version = version + 1, updated_at = ?"
+                " WHERE id = ? AND status = ?", (time.time(), game_id, OPEN))
+            if cursor.rowcount != 1:
+                self._refuse_change(game_id)
+        return self.get(game_id)
+
+    def expire_idle(self, *, before: float, game_id: int | None = None) -> list[int]:
+        """End every open game (or only *game_id*) whose last move or join came before *before*;
+        returns their ids. Each gets a new version, so that the pages following it learn."""
+        where = " AND id = ?" if game_id is not None else ""
+        only = (game_id,) if game_id is not None else ()
+        idle = self.conn.execute(f"SELECT 1 FROM digital_games WHERE status = ? AND updated_at < ?{where}"
+                                 " LIMIT 1", (OPEN, before, *only)).fetchone()
+        if idle is None:
+            return []  # the usual case: no write lock taken for nothing
+        params: tuple[Any, ...] = (time.time(), OPEN, before, *only)
+        with transaction(self.conn):
+            rows = self.conn.execute(
+                "UPDATE digital_games SET status = 'expired', version = version + 1, updated_at = ?"
+                f" WHERE status = ? AND updated_at < ?{where} RETURNING id", params).fetchall()
+        return sorted(int(row[0]) for row in rows)
 
     def join(self, game_id: int, code: str, *, held_token: str | None = None) -> tuple[int, str]:
         """Take the seat ``code`` opens; returns (seat, token). The code is used up.
@@ -216,7 +360,7 @@ class GameStore:
         a device plays one seat per game.
         """
         with transaction(self.conn):
-            self.get(game_id)
+            self._refuse_change(game_id)
             if held_token is not None and self._seat_of(game_id, held_token) is not None:
                 raise JoinError("this device already plays a seat of this game")
             row = self.conn.execute(

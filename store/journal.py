@@ -16,7 +16,9 @@ The panel follows the board by tailing the journal by id (its SSE event ids
 are journal ids, so ``Last-Event-ID`` resumes exactly where a browser left).
 The board service also keeps the current public state in the one-row
 ``board_state`` table, updated in the same transaction as the entry that
-changed it, so a reader never sees one without the other.
+changed it, so a reader never sees one without the other. Entries the event
+network reports get their outbox row (:mod:`store.outbox`) in that same
+transaction too.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from store.db import transaction
+from store.outbox import report
 
 JSONDict = dict[str, Any]
 
@@ -58,6 +61,8 @@ class JournalKind(enum.StrEnum):
     FAULT = "fault"
     FAULT_CLEARED = "fault-cleared"
     COMMAND_REFUSED = "command-refused"
+    RESULT_CONFIRMED = "result-confirmed"
+    """Players (each seat) or staff agreed to a finished game's result at the board."""
 
 
 class JournalEntry(NamedTuple):
@@ -141,6 +146,7 @@ class Journal:
                     "INSERT INTO journal (at, kind, game_id, public, private) VALUES (?, ?, ?, ?, ?)", row
                 )
                 ids.append(int(cursor.lastrowid or 0))
+                report(self.conn, ids[-1], row[1], game_id, now, str(row[3]))  # the outbox: same transaction
             if state_public is not None:
                 self._write_state(ids[-1] if ids else self.last_id(), now, state_public, state_private)
         return ids

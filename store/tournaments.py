@@ -23,7 +23,7 @@ import json
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -167,14 +167,40 @@ class Tournaments:
                 if existing is not None:
                     return Recorded(existing, duplicate=True)
             tournament = self.load(tournament_id)
-            event = command(tournament)
-            kind = entry_kind(event)
-            now = time.time()
-            cursor = self.conn.execute(
-                "INSERT INTO tournament_events (tournament_id, at, actor, kind, payload, request_id)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (tournament_id, now, actor, kind, json.dumps(event, sort_keys=True), request_id),
-            )
+            return self._insert(tournament_id, command(tournament), actor, request_id)
+
+    def record_each(
+        self, tournament_id: int, entries: Sequence[tuple[Command, str, str | None]]
+    ) -> list[Recorded | Exception]:
+        """Several ``(command, actor, request_id)`` in one transaction: the tournament loaded once, each
+        command applied to it as the ones before left it, one commit (a round's results from the boards).
+        An entry the tournament refuses has its error as its outcome; the others go on."""
+        outcomes: list[Recorded | Exception] = []
+        with transaction(self.conn):
+            tournament = self.load(tournament_id)
+            for command, actor, request_id in entries:
+                existing = None if request_id is None else self._by_request(tournament_id, request_id)
+                if existing is not None:
+                    outcomes.append(Recorded(existing, duplicate=True))
+                    continue
+                try:
+                    event = command(tournament)  # the engine checks before it changes anything
+                except (GameError, ValueError, KeyError) as exc:
+                    outcomes.append(exc)
+                    continue
+                outcomes.append(self._insert(tournament_id, event, actor, request_id))
+        return outcomes
+
+    def _insert(
+        self, tournament_id: int, event: TournamentEvent, actor: str, request_id: str | None
+    ) -> Recorded:
+        kind = entry_kind(event)
+        now = time.time()
+        cursor = self.conn.execute(
+            "INSERT INTO tournament_events (tournament_id, at, actor, kind, payload, request_id)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (tournament_id, now, actor, kind, json.dumps(event, sort_keys=True), request_id),
+        )
         entry = AuditEntry(int(cursor.lastrowid or 0), now, actor, kind, event, request_id, None, None)
         return Recorded(entry, duplicate=False)
 

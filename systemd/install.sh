@@ -2,6 +2,7 @@
 # Install the Haute-Tension controller on Raspberry Pi OS (or any Debian with systemd).
 #
 #   sudo systemd/install.sh [--backend gpio|serial|sim] [--kiosk] [--no-apt] [--no-start]
+#       [--uplink --event ID --board-id ID --broker URL [--uplink-password-file FILE] [--ca-file FILE]]
 #
 # What it does, each step safe to repeat (running the script twice changes nothing
 # the second time, and an edited /etc/hautetension/config.toml is never overwritten):
@@ -20,7 +21,13 @@
 #   7. puts the panel behind nginx, the front server the kiosk and the local network
 #      use (port 8080; the panel itself listens on 127.0.0.1:8081 only): writes
 #      /etc/nginx/conf.d/hautetension.conf from systemd/nginx-hautetension.conf.in,
-#      checks it with nginx -t, enables nginx and reloads it.
+#      checks it with nginx -t, enables nginx and reloads it;
+#   8. with --uplink (the board joins an event, docs/event-network.md): the user
+#      "hautetension-uplink", the board's MQTT password in /etc/hautetension/uplink-password
+#      (readable by that user only; from --uplink-password-file, which install-central.sh
+#      --add-board printed on the event server; kept when already there), the event's
+#      certificate authority with --ca-file (mqtts:// with a private authority), the
+#      [uplink] keys of config.toml set, and hautetension-uplink.service enabled and started.
 #
 # HT_ROOT=/some/dir installs under that directory instead of / (used by the tests,
 # together with PATH shims for the system commands).
@@ -35,6 +42,12 @@ KIOSK=0
 APT=1
 START=1
 EXTRAS="[pi]"
+UPLINK=0
+EVENT=""
+BOARD_ID=""
+BROKER=""
+UPLINK_PASSWORD_FILE=""
+CA_FILE=""
 # The front server's port (what the kiosk unit and the docs use) and the panel's own
 # address behind it (what hautetension-panel.service's ExecStart passes: keep them equal).
 FRONT_PORT=8080
@@ -48,7 +61,13 @@ while [ $# -gt 0 ]; do
         --no-apt) APT=0; shift ;;
         --no-start) START=0; shift ;;
         --no-pi-extra) EXTRAS=""; shift ;;
-        -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+        --uplink) UPLINK=1; shift ;;
+        --event) EVENT="$2"; shift 2 ;;
+        --board-id) BOARD_ID="$2"; shift 2 ;;
+        --broker) BROKER="$2"; shift 2 ;;
+        --uplink-password-file) UPLINK_PASSWORD_FILE="$2"; shift 2 ;;
+        --ca-file) CA_FILE="$2"; shift 2 ;;
+        -h|--help) sed -n '2,33p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -56,6 +75,20 @@ case "$BACKEND" in
     gpio|serial|sim) ;;
     *) echo "install.sh: --backend is gpio, serial or sim, not $BACKEND" >&2; exit 2 ;;
 esac
+is_name() { printf '%s' "$1" | grep -Eqx '[a-z0-9-]{1,40}'; }
+if [ "$UPLINK" = 1 ]; then
+    is_name "$EVENT" || { echo "install.sh: --uplink needs --event ID (1 to 40 of a-z 0-9 -)" >&2; exit 2; }
+    is_name "$BOARD_ID" || { echo "install.sh: --uplink needs --board-id ID (1 to 40 of a-z 0-9 -)" >&2; exit 2; }
+    case "$BROKER" in
+        mqtt://?*|mqtts://?*) ;;
+        *) echo "install.sh: --uplink needs --broker mqtt://HOST:PORT or mqtts://HOST:PORT" >&2; exit 2 ;;
+    esac
+    if [ -z "$UPLINK_PASSWORD_FILE" ] && [ ! -e "$ROOT/etc/hautetension/uplink-password" ]; then
+        echo "install.sh: --uplink needs --uplink-password-file FILE: the password install-central.sh" \
+             "--add-board $BOARD_ID printed on the event server" >&2
+        exit 2
+    fi
+fi
 if [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
     echo "install.sh: run it as root (sudo $0 $*)" >&2
     exit 1
@@ -168,5 +201,39 @@ systemctl enable nginx.service
 if [ "$START" = 1 ]; then
     systemctl reload-or-restart nginx.service
     say "front server: http://<this machine>:$FRONT_PORT/"
+fi
+
+# 8. the uplink to the event server
+set_uplink_key() {  # key, value: within [uplink] of config.toml, the key's line (commented or not)
+    sed -i "/^\[uplink\]/,/^\[/ s|^#\{0,1\} *$1 = .*|$1 = \"$2\"|" "$ROOT/etc/hautetension/config.toml"
+    if ! sed -n '/^\[uplink\]/,/^\[/p' "$ROOT/etc/hautetension/config.toml" | grep -q "^$1 = \"$2\""; then
+        echo "install.sh: could not set [uplink] $1 in /etc/hautetension/config.toml: set it by hand" >&2
+        exit 1
+    fi
+}
+if [ "$UPLINK" = 1 ]; then
+    ensure_user hautetension-uplink /var/lib/hautetension
+    if [ -n "$UPLINK_PASSWORD_FILE" ]; then
+        install -m 0400 "$UPLINK_PASSWORD_FILE" "$ROOT/etc/hautetension/uplink-password"
+        say "installed the board's password as /etc/hautetension/uplink-password"
+    else
+        say "kept the existing /etc/hautetension/uplink-password"
+    fi
+    chown hautetension-uplink:hautetension "$ROOT/etc/hautetension/uplink-password"
+    set_uplink_key event "$EVENT"
+    set_uplink_key board_id "$BOARD_ID"
+    set_uplink_key broker "$BROKER"
+    set_uplink_key password_file /etc/hautetension/uplink-password
+    if [ -n "$CA_FILE" ]; then
+        install -m 0644 "$CA_FILE" "$ROOT/etc/hautetension/event-ca.pem"
+        set_uplink_key ca_file /etc/hautetension/event-ca.pem
+    fi
+    install -m 0644 "$SOURCE/systemd/hautetension-uplink.service" "$ROOT/etc/systemd/system/hautetension-uplink.service"
+    systemctl daemon-reload
+    systemctl enable hautetension-uplink.service
+    if [ "$START" = 1 ]; then
+        systemctl restart hautetension-uplink.service
+    fi
+    say "uplink: board $BOARD_ID of event $EVENT via $BROKER (systemctl status hautetension-uplink)"
 fi
 say "done: board service and panel enabled (systemctl status hautetension-board hautetension-panel)"

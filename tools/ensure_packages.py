@@ -59,18 +59,25 @@ def warn_loudly(*lines: str) -> None:
     print(f"{banner}\n{body}\n{banner}", file=sys.stderr)
 
 
-def main() -> int:
-    missing = {program: package for program, package in NEEDED.items() if not is_present(program)}
+def main(only: list[str]) -> int:
+    """Install what is missing of every package the tests need, or of the packages named in *only*
+    (``make event`` needs Mosquitto alone)."""
+    needed = {program: package for program, package in NEEDED.items() if not only or package in only}
+    unknown = sorted(set(only) - set(NEEDED.values()))
+    if unknown:
+        print(f"ensure_packages.py: unknown package(s) {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    missing = {program: package for program, package in needed.items() if not is_present(program)}
     if missing:
         apt_install(*sorted(set(missing.values())))
     still = {program: package for program, package in missing.items() if not is_present(program)}
     if still:
         warn_loudly(
             *(f"{program} is missing (apt-get install {package})" for program, package in still.items()),
-            "The tests that need them will be SKIPPED.",
+            "The tests (or the demo) that need them will be SKIPPED.",
         )
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -10,6 +10,7 @@ from whoever creates it; it never looks for the configuration file.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import importlib
 from collections.abc import Callable, Mapping
@@ -17,6 +18,7 @@ from typing import Any
 
 from flask import Blueprint, Flask
 
+from store.event.settings import EventSettings
 from webpanel import csrf, db, errors, i18n, security
 from webpanel.auth import AttemptLimiter, is_staff
 from webpanel.config import PanelSettings
@@ -26,11 +28,16 @@ BLUEPRINTS: list[str | Blueprint] = [
     "webpanel.board:bp",
     "webpanel.sim:bp",
     "webpanel.staff:bp",
+    "webpanel.wiring:bp",
     "webpanel.openapi:bp",
     "webpanel.tournaments:bp",
     "webpanel.lobby:bp",
 ]
 """Every area of the panel, registered in this order: ``"module:attribute"`` or a Blueprint."""
+BOARD_ONLY: list[str | Blueprint] = ["webpanel.table:bp"]
+"""Areas of a board's panel only: the event's table on the board's display."""
+EVENT_ONLY: list[str | Blueprint] = ["webpanel.event:bp"]
+"""Areas of the event server only (the panel in its "event" role, ``hautetension central``)."""
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -41,8 +48,11 @@ def create_app(
     """A panel app.
 
     *test_config* sets Flask settings; its ``PANEL`` is the panel's
-    :class:`PanelSettings` (the built-in defaults without it) and
-    ``LOBBY_PUBLIC_URL`` the lobby's public address. *staff_pin_hash* gives the
+    :class:`PanelSettings` (the built-in defaults without it), ``LOBBY`` the lobby's
+    :class:`~webpanel.config.LobbySettings` and ``LOBBY_PUBLIC_URL`` (if set) the lobby's public
+    address. With ``EVENT`` (a :class:`~store.event.settings.EventSettings`) the panel is the
+    event server (``ROLE`` "event"): on the event's database, with the event's pages instead of
+    the board's table page. *staff_pin_hash* gives the
     configured staff PIN hash at each login (``hautetension panel`` reads the
     configuration file again, so a new PIN needs no restart); without it, the
     settings' ``staff_pin_hash``.
@@ -50,8 +60,14 @@ def create_app(
     app = Flask(__name__)
     overrides = dict(test_config or {})
     settings: PanelSettings = overrides.get("PANEL") or PanelSettings()
+    event: EventSettings | None = overrides.get("EVENT")
+    if event is not None:
+        settings = dataclasses.replace(settings, database=event.database)
+        overrides["PANEL"] = settings
     app.config.update(
         PANEL=settings,
+        EVENT=event,
+        ROLE="event" if event is not None else "board",
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         SESSION_COOKIE_NAME="hautetension_session",
         SESSION_COOKIE_HTTPONLY=True,
@@ -77,7 +93,7 @@ def create_app(
     # Areas link themselves in the shared navigation only when they are registered.
     app.jinja_env.globals["has_endpoint"] = lambda endpoint: endpoint in app.view_functions
 
-    for entry in BLUEPRINTS:
+    for entry in BLUEPRINTS + (EVENT_ONLY if event is not None else BOARD_ONLY):
         blueprint, module = _resolve(entry)
         app.register_blueprint(blueprint)
         init = getattr(module, "init_app", None)
@@ -89,6 +105,8 @@ def create_app(
 def close_app(app: Flask) -> None:
     """Stop the app's background reader (tests and a clean shutdown)."""
     app.extensions["board_follower"].close()
+    if "event_follower" in app.extensions:
+        app.extensions["event_follower"].close()
     app.extensions["db_pool"].close()
 
 

@@ -18,9 +18,7 @@ times that), so guessing a PIN takes days, not minutes.
 from __future__ import annotations
 
 import functools
-import os
 import re
-import tempfile
 import threading
 import time
 import tomllib
@@ -33,6 +31,7 @@ from flask import current_app, redirect, request, session, url_for
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from configuration import ConfigError
+from configuration.edit import write_atomically as _atomic_write
 from webpanel.config import PanelSettings
 from webpanel.errors import ApiError
 
@@ -107,22 +106,6 @@ def set_panel_key(text: str, key: str, value: str) -> str:
     else:
         lines.insert(start + 1, line_for)
     return "\n".join(lines) + "\n"
-
-
-def _atomic_write(path: Path, text: str, *, mode: int, owner: tuple[int, int] | None = None) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(tmp, mode)
-        if owner is not None and (os.stat(tmp).st_uid, os.stat(tmp).st_gid) != owner:
-            # root:hautetension 0640 must stay readable by the panel's group after the edit.
-            os.chown(tmp, *owner)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def current_pin_hash() -> str:

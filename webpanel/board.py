@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
+from flask.typing import ResponseReturnValue
 
 from games.hautetension.layout import DEFAULT_LAYOUT, load_layout
 from webpanel import csrf, openapi
@@ -27,8 +28,13 @@ def current_board() -> dict[str, Any]:
 
 
 @bp.get("/")
-def home() -> str:
-    """The simulated board on the sim backend (what ``make run`` opens), else the live board."""
+def home() -> ResponseReturnValue:
+    """The simulated board on the sim backend (what ``make run`` opens), else the live board; unless
+    an area says the home page is elsewhere now (the event's table, the event server's overview)."""
+    elsewhere = current_app.extensions.get("home_page")
+    target = elsewhere() if callable(elsewhere) else None
+    if target:
+        return redirect(target)
     state = board_state()
     if state is not None and state.public.get("backend") == "sim":
         return render_template("sim.html")

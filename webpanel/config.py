@@ -132,10 +132,25 @@ def _is_ip_address(text: str) -> bool:
 
 @dataclass(frozen=True)
 class LobbySettings:
-    """The ``[lobby]`` section: how tablets reach the games lobby."""
+    """The ``[lobby]`` section: how tablets reach the games lobby, and what it may hold."""
 
     public_url: str | None = None
     """The address tablets use to reach the panel (join links and QR codes); None: the request's."""
+    max_open_games: int = 100
+    """Games running at once in all (finished, abandoned and expired games do not count)."""
+    max_open_games_per_device: int = 10
+    """Games running at once that one device (client address) created; staff are not capped by it."""
+    expire_idle_hours: float = 4.0
+    """A game nobody moved in or joined for this long ends as expired."""
+    computer_workers: int = 2
+    """Threads that play the computer seats of every game, one move at a time (the rest queue)."""
+    thinking_seconds: float = 1.0
+    """Wall-clock seconds a searching computer level thinks at most per move (games.budget)."""
+    cached_games: int = 64
+    """Games kept loaded in memory (by version) so that looking at one does not replay it; 0: none."""
+    cached_moves: int = 20_000
+    """At most this many moves in all the games kept loaded (the memory bound with cached_games:
+    measured at most ≈150 KiB per game and 2 KiB per move with every answer kept, ≈50 MiB in all)."""
 
     @classmethod
     def from_config(cls, config: ConfigFile) -> LobbySettings:
@@ -147,7 +162,25 @@ class LobbySettings:
         url = s.text("public_url", "")
         if url and not url.startswith(("http://", "https://")):
             s.problem(f"public_url must be an http:// or https:// address, not {url!r}")
-        return cls(public_url=url or None)
+        settings = cls(
+            public_url=url or None,
+            max_open_games=s.integer("max_open_games", cls.max_open_games, minimum=1),
+            max_open_games_per_device=s.integer("max_open_games_per_device", cls.max_open_games_per_device,
+                                                minimum=1),
+            expire_idle_hours=s.number("expire_idle_hours", cls.expire_idle_hours, above=0),
+            computer_workers=s.integer("computer_workers", cls.computer_workers, minimum=1, maximum=64),
+            thinking_seconds=s.number("thinking_seconds", cls.thinking_seconds, above=0, maximum=60),
+            cached_games=s.integer("cached_games", cls.cached_games, minimum=0),
+            cached_moves=s.integer("cached_moves", cls.cached_moves, minimum=0),
+        )
+        if settings.max_open_games_per_device > settings.max_open_games:
+            s.problem(f"max_open_games_per_device ({settings.max_open_games_per_device}) cannot exceed "
+                      f"max_open_games ({settings.max_open_games})")
+        return settings
+
+    @property
+    def expire_idle_seconds(self) -> float:
+        return self.expire_idle_hours * 3600.0
 
 
 def panel_sections(config: ConfigFile) -> tuple[PanelSettings, LobbySettings]:

@@ -13,12 +13,14 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app
 
 from store.commands import Command, CommandKind, Commands, CommandStatus
 from store.db import connect
+from store.event.db import connect_event
 from store.journal import BoardState, Journal
 from webpanel.config import PanelSettings
 from webpanel.errors import ApiError
@@ -41,8 +43,14 @@ class ConnectionPool:
     pool closes every connection when the app is closed.
     """
 
-    def __init__(self, database: str | os.PathLike[str]) -> None:
+    def __init__(
+        self,
+        database: str | os.PathLike[str],
+        *,
+        opener: Callable[[str], sqlite3.Connection] = connect,
+    ) -> None:
         self.database = database
+        self.opener = opener
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
@@ -51,7 +59,7 @@ class ConnectionPool:
     def get(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = connect(os.fspath(self.database))
+            conn = self.opener(os.fspath(self.database))
             with self._lock:
                 if self._closed:
                     conn.close()
@@ -121,6 +129,8 @@ def submit(
 
 
 def init_app(app: Flask) -> None:
-    pool = ConnectionPool(app.config["PANEL"].database)
+    # The event server's database carries its own tables too (store/event/db.py).
+    opener = connect_event if app.config.get("ROLE") == "event" else connect
+    pool = ConnectionPool(app.config["PANEL"].database, opener=opener)
     app.extensions["db_pool"] = pool
     app.teardown_appcontext(pool.end_request)

@@ -30,8 +30,10 @@ from hardware.service.recovery import Recovery, restore
 from hardware.service.referee import LampState, Referee
 from hardware.service.settings import BoardSettings
 from hardware.service.sim import SimBoardFile
+from hardware.wiring_session import WiringSession, wiring_command
 from store.commands import Command, CommandKind, Commands
 from store.journal import Journal, JournalEntry, JournalKind
+from store.wiring import WiringProgress
 
 if TYPE_CHECKING:
     from hardware.virtual import VirtualBoard
@@ -113,6 +115,8 @@ class BoardService:
         self._next_commands = 0.0
         self._next_health = 0.0
         self._status = ""
+        self.wiring: WiringSession | None = None
+        """The wiring wizard, while it runs (service mode: never during a game)."""
 
     # -- start-up -------------------------------------------------------------
 
@@ -218,6 +222,10 @@ class BoardService:
         self._last_step = now
         self.steps += 1
         events = self._poll()
+        if self.wiring is not None:
+            # The wizard reads the raw channels; slot events from the map being replaced mean nothing.
+            events = [e for e in events if not isinstance(e, PawnPlaced | PawnLifted)]
+            self.wiring.scanned(now)
         entries: list[JournalEntry] = []
         timed: list[float] = []
         for event in events:
@@ -325,7 +333,7 @@ class BoardService:
         if self.journal is None or (not entries and not force_state):
             return
         game = self.referee.current
-        game_id = game.id if game is not None and (game.is_running or _ends_game(entries)) else None
+        game_id = game.id if game is not None and (game.is_running or _of_finished_game(entries)) else None
         if any(entry.kind is JournalKind.GAME_START for entry in entries) and game is not None:
             game_id = game.id
         self.journal.append_many(
@@ -394,6 +402,9 @@ class BoardService:
 
     def _new_game(self, payload: Mapping[str, Any]) -> CommandOutcome:
         assert self.journal is not None
+        if self.wiring is not None:
+            raise CommandRefused("the wiring wizard is running (the board is read without its map):"
+                                 " finish or stop it first")
         game_id = self.journal.max_game_id() + 1
         entries = self.referee.new_game(game_id, payload)
         current = self.referee.current
@@ -404,19 +415,40 @@ class BoardService:
         entries = self.referee.abandon()
         return {"game": running.id if running else None}, entries
 
+    def _confirm_result(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        seats = payload.get("seats")
+        seats = seats if isinstance(seats, list) else []
+        entries = self.referee.confirm_result(seats, by=str(payload.get("by")))
+        game = self.referee.current
+        confirmed = sorted(game.confirmed) if game else []
+        return {"game": game.id if game else None, "confirmed": confirmed}, entries
+
     def _lamp_test(self, payload: Mapping[str, Any]) -> CommandOutcome:
         on = bool(payload.get("on", True))
         return {"on": on}, self.referee.set_lamp_test(on)
 
-    def _self_test(self, payload: Mapping[str, Any]) -> CommandOutcome:
+    def _refuse_during_game(self, what: str) -> None:
         if self.referee.running is not None:
             raise CommandRefused(
-                "the self-test reads raw slot readings, which a running game keeps secret:"
+                f"{what} reads raw slot readings, which a running game keeps secret:"
                 " abandon or finish the game first"
             )
+
+    def _self_test(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        self._refuse_during_game("the self-test")
         report = dict(self.selftest(self.backend))
         summary = {"ok": report.get("ok"), "checks": len(report.get("checks", []))}
         return report, [JournalEntry(JournalKind.SELF_TEST, summary)]
+
+    def _wiring(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        if payload.get("action") != "stop":
+            self._refuse_during_game("the wiring wizard")
+        store = WiringProgress(self.journal.conn) if self.journal is not None else None
+        running = self.wiring
+        self.wiring, result = wiring_command(running, payload, backend=self.backend, layout=self.layout,
+                                             store=store, now=self.clock())
+        # Stopped: the referee catches up with the pawns the board holds now (under its map).
+        return result, self._resync() if running is not None and self.wiring is None else []
 
     def _sim_button(self, payload: Mapping[str, Any]) -> CommandOutcome:
         board = self._virtual_board()
@@ -487,12 +519,16 @@ class BoardService:
             "scanner_faulted": self.referee.scanner_faulted,
             "poll_error": self._poll_failed,
             "watchdog_s": self.notifier.watchdog_interval,
+            "wiring": self.wiring is not None,
             "status": self._status_line(),
         }
         return report
 
     def close(self) -> None:
         """Release the backend (its lamps in their safe state) and the systemd socket."""
+        wiring, self.wiring = self.wiring, None
+        if wiring is not None:
+            wiring.close()  # its progress stays, for the next start
         self.backend.close()
         self.notifier.close()
 
@@ -507,10 +543,12 @@ class BoardService:
 _COMMANDS: dict[CommandKind, Callable[[BoardService, Mapping[str, Any]], CommandOutcome]] = {
     CommandKind.NEW_GAME: BoardService._new_game,
     CommandKind.ABANDON_GAME: BoardService._abandon_game,
+    CommandKind.CONFIRM_RESULT: BoardService._confirm_result,
     CommandKind.LAMP_TEST: BoardService._lamp_test,
     CommandKind.SELF_TEST: BoardService._self_test,
     CommandKind.SIM_SLOT: BoardService._sim_slot,
     CommandKind.SIM_BUTTON: BoardService._sim_button,
+    CommandKind.WIRING: BoardService._wiring,
 }
 """Each command the service carries out, and how (the tournament engine keeps its events the same way)."""
 
@@ -523,8 +561,9 @@ def _redacted(command: Command) -> dict[str, Any] | None:
     return {"slot": command.payload.get("slot"), "pawn": None if pawn is None else "hidden"}
 
 
-def _ends_game(entries: list[JournalEntry]) -> bool:
-    return any(entry.kind is JournalKind.GAME_END for entry in entries)
+def _of_finished_game(entries: list[JournalEntry]) -> bool:
+    """Entries that belong to the game just ended: its end, its players' confirmation of the result."""
+    return any(entry.kind in (JournalKind.GAME_END, JournalKind.RESULT_CONFIRMED) for entry in entries)
 
 
 def _fault_key(event: Fault | FaultCleared) -> str:

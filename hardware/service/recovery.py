@@ -48,9 +48,13 @@ def last_game(journal: Journal, referee: Referee) -> BoardGame | None:
         raise RecoveryError(
             f"journal entry {start.id}: cannot set up game {start.game_id} again ({exc})"
         ) from exc
-    board_game = BoardGame(start.game_id, game, dict(start.private["setup"]))
+    assignment = start.public.get("assignment")
+    board_game = BoardGame(start.game_id, game, dict(start.private["setup"]),
+                           assignment=assignment if isinstance(assignment, str) else None)
     for entry in journal.game_entries(start.game_id):
-        if entry.kind is JournalKind.PLACEMENT:
+        if entry.kind is JournalKind.RESULT_CONFIRMED:
+            board_game.confirmed |= {int(s) for s in entry.public.get("seats", [])}
+        elif entry.kind is JournalKind.PLACEMENT:
             try:
                 game.push(str(entry.public["slot"]), str((entry.private or {})["kind"]))
             except (GameError, KeyError) as exc:

@@ -20,7 +20,7 @@ import dataclasses
 import enum
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,6 +85,10 @@ class BoardGame:
     game: Game
     setup: dict[str, Any]
     status: GameStatus = GameStatus.RUNNING
+    assignment: str | None = None
+    """The event's table assignment the game was started from (its result goes to that table)."""
+    confirmed: set[int] = field(default_factory=set)
+    """Seats that agreed to the result of the finished game (an event's game only)."""
 
     @property
     def is_running(self) -> bool:
@@ -180,12 +184,16 @@ class Referee:
         if self.current is None:
             return None
         game = self.current.game
-        return {
+        public: dict[str, Any] = {
             "id": self.current.id,
             "status": self.current.status.value,
             "view": public_view(game),
             "points": list(game.points()) if game.is_over() else None,
         }
+        if self.current.assignment is not None:
+            public["assignment"] = self.current.assignment
+            public["confirmed"] = sorted(self.current.confirmed)
+        return public
 
     def _matches(self, slot: str) -> bool:
         expected = self.current.game.pawns.get(slot) if self.current is not None else None
@@ -285,6 +293,12 @@ class Referee:
         if status is GameStatus.OVER and outcome is not None:
             public["outcome"] = outcome.to_dict()
             public["points"] = list(game.points())
+            # The lamp order, as a tournament keeps it: seats put out together, and who placed that pawn.
+            public["lightings"] = [
+                {"seats": list(p.eliminated), "by": p.player} for p in game.history if p.eliminated
+            ]
+        if board_game.assignment is not None:
+            public["assignment"] = board_game.assignment
         # A finished game leaves its pawns on the board: lifting them is clearing up.
         self.anomalies = {
             slot: a for slot, a in self.anomalies.items() if slot in self.board and slot not in game.pawns
@@ -390,9 +404,10 @@ class Referee:
         chosen = GameSetup.from_payload(payload, lamps=self.layout.lamps)
         if chosen.first == "draw" and chosen.seed is None:
             chosen = dataclasses.replace(chosen, seed=secrets.randbits(32))  # kept: the draw can be checked
+        assignment = _assignment_id(payload.get("assignment"))
         game = chosen.start(self.layout)
         setup = chosen.to_record()
-        self.current = BoardGame(game_id, game, setup)
+        self.current = BoardGame(game_id, game, setup, assignment=assignment)
         self.anomalies = {}
         self.last_accepted_at = None
         self.last_accepted_slot = None
@@ -403,6 +418,8 @@ class Referee:
             "drawn": chosen.first == "draw",
             "handicap": dict(game.handicap),
         }
+        if assignment is not None:
+            public["assignment"] = assignment
         entries: list[JournalEntry] = [JournalEntry(JournalKind.GAME_START, public, {"setup": setup})]
         for slot in sorted(game.pawns):
             entries += self._open(
@@ -416,6 +433,25 @@ class Referee:
             raise SetupError("no game is running")
         return self._finish(game, GameStatus.ABANDONED)
 
+    def confirm_result(self, seats: Sequence[int], *, by: str) -> list[JournalEntry]:
+        """Seats (players at the board, or staff for them) agree to the finished game's result."""
+        game = self.current
+        if game is None or game.assignment is None:
+            raise SetupError("only a game started from an event's table has a result to confirm")
+        if game.status is not GameStatus.OVER:
+            raise SetupError(f"game {game.id} is {game.status.value}: there is no result to confirm")
+        if by not in ("player", "staff"):
+            raise SetupError('by is "player" or "staff"')
+        count = len(game.game.seats)
+        if not seats or any(type(s) is not int or not 0 <= s < count for s in seats):
+            raise SetupError(f"seats are numbers from 0 to {count - 1}")
+        new = sorted(set(seats) - game.confirmed)
+        if not new:
+            return []  # agreed already: tapping twice changes nothing
+        game.confirmed |= set(new)
+        public = {"game": game.id, "seats": new, "by": by, "confirmed": sorted(game.confirmed)}
+        return [JournalEntry(JournalKind.RESULT_CONFIRMED, public)]
+
     def set_lamp_test(self, on: bool) -> list[JournalEntry]:
         if on and self.running is not None:
             raise SetupError(
@@ -423,3 +459,12 @@ class Referee:
             )
         self.lamp_test = on
         return [JournalEntry(JournalKind.LAMP_TEST, {"on": on})]
+
+
+def _assignment_id(value: Any) -> str | None:
+    """The event's table assignment a game is started from (an id the event server made), if any."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 1 <= len(value) <= 64 or not value.isalnum():
+        raise SetupError("assignment must be the id of an event's table assignment (1-64 letters and digits)")
+    return value

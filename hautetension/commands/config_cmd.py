@@ -1,8 +1,8 @@
 """``hautetension config check [FILE]``: validate the configuration before any pin is touched.
 
 ``[hardware]`` is checked in depth (the wiring against the layout); ``[board]``,
-``[serial]``, ``[store]``, ``[panel]`` and ``[lobby]`` with the parsers of the
-parts that own them. Every problem of every section is listed at once.
+``[serial]``, ``[store]``, ``[panel]``, ``[lobby]``, ``[uplink]`` and ``[central]``
+with the parsers of the parts that own them. Every problem of every section is listed at once.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def register(subparsers: Any) -> None:
     check.set_defaults(func=run_check)
 
 
-SECTIONS = ("hardware", "serial", "board", "store", "panel", "lobby")
+SECTIONS = ("hardware", "serial", "board", "store", "panel", "lobby", "uplink", "central")
 """Every section a configuration file may have (config.example.toml documents each)."""
 
 
@@ -37,12 +37,16 @@ def other_sections() -> dict[str, SectionCheck]:
     ``[lobby]`` and the database's ``[store] path``)."""
     from firmware_bridge.host import LinkSettings
     from hardware.service import BoardSettings
+    from hautetension.commands.central import CentralSettings
+    from uplink.settings import UplinkSettings
     from webpanel.config import panel_sections
 
     return {
         "board": BoardSettings.from_config,
         "serial": LinkSettings.from_config,
         "panel": panel_sections,
+        "uplink": UplinkSettings.from_config,
+        "central": CentralSettings.from_config,
     }
 
 

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
             "database": args.db, "host": args.host, "port": args.port, "trusted_proxy": args.trusted_proxy
         }
         settings, lobby = panel_sections(config.with_values("panel", options))
-        app = create_app({"PANEL": settings, "LOBBY_PUBLIC_URL": lobby.public_url},
+        app = create_app({"PANEL": settings, "LOBBY": lobby},
                          staff_pin_hash=functools.partial(configured_pin_hash, config))
     except (ConfigError, SecretKeyError) as exc:
         print(f"hautetension panel: {exc}", file=sys.stderr)
@@ -76,17 +76,24 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    # Stop cleanly on SIGTERM (systemd) and on SIGINT even when the parent
+    serve(server, app)
+    return 0
+
+
+def serve(server: Any, app: Any) -> None:
+    """Run *server* until SIGTERM (systemd) or SIGINT, then close *app*."""
+    from webpanel.app import close_app
+
+    # Stop cleanly on SIGTERM and on SIGINT even when the parent
     # started us with SIGINT ignored (a background job inherits SIG_IGN).
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)
     try:
-        server.run()  # type: ignore[attr-defined]
+        server.run()
     except KeyboardInterrupt:
         pass
     finally:
         close_app(app)
-    return 0
 
 
 def configured_pin_hash(config: ConfigFile) -> str:

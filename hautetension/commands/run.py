@@ -4,6 +4,10 @@ Starts two child processes sharing one database: the board service on the
 virtual board and the web panel. Starts a two-player demo game if none is
 running (so the first click on the panel's board places a pawn), prints the
 address, and stops both cleanly on Ctrl-C.
+
+With ``--broker`` the board joins an event: a third child, the uplink,
+reports it to the event server as ``--board-id``, and no demo game is started
+(the board waits for the table the event assigns it, on its ``/table`` page).
 """
 
 from __future__ import annotations
@@ -34,6 +38,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--no-demo", dest="demo", action="store_false", help="do not start a demo game when none is running"
     )
+    parser.add_argument("--broker", metavar="URL", help="join an event: its broker, mqtt://HOST:PORT "
+                        "(starts the uplink too; default: no event)")
+    parser.add_argument("--board-id", default="board-1", help="with --broker: this board's id "
+                        "(default: %(default)s)")
+    parser.add_argument("--event", default="demo",
+                        help="with --broker: the event's id (default: %(default)s)")
     parser.set_defaults(func=run)
 
 
@@ -64,6 +74,13 @@ class Controller:
         )
         return self.children["board service"]
 
+    def start_uplink(self) -> None:
+        self.children["uplink"] = subprocess.Popen(
+            self._command("uplink", "--broker", self.args.broker, "--board-id", self.args.board_id,
+                          "--event", self.args.event),
+            preexec_fn=_die_with_parent,
+        )
+
     def start_panel(self) -> None:
         self.children["panel"] = subprocess.Popen(
             self._command("panel", "--host", self.args.host, "--port", str(self.args.port)),
@@ -77,7 +94,7 @@ class Controller:
         return None
 
     def stop(self) -> None:
-        # The panel stops cleanly on SIGINT (as on Ctrl-C), the board service on SIGTERM.
+        # The panel stops cleanly on SIGINT (as on Ctrl-C), the board service and the uplink on SIGTERM.
         for name, child in self.children.items():
             if child.poll() is None:
                 child.send_signal(signal.SIGINT if name == "panel" else signal.SIGTERM)
@@ -180,10 +197,15 @@ def run(args: argparse.Namespace) -> int:
         if problem:
             print(f"hautetension run: {problem}", file=sys.stderr)
             return 1
-        if args.demo:
+        if args.broker:
+            controller.start_uplink()
+            print(f"hautetension run: board {args.board_id} of event {args.event} via {args.broker}",
+                  file=sys.stderr)
+        elif args.demo:
             print(f"hautetension run: {start_demo_game(db)}", file=sys.stderr)
+        page = "table" if args.broker else ""
         print(
-            f"Haute-Tension controller on the simulated board: http://{args.host}:{args.port}/ "
+            f"Haute-Tension controller on the simulated board: http://{args.host}:{args.port}/{page} "
             "(Ctrl-C stops it)",
             flush=True,
         )

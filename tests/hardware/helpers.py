@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -93,5 +94,31 @@ class Rig:
         return {lamp for lamp in self.layout.lamps if self.backend.virtual_board.lamp_is_on(lamp)}
 
     def close(self) -> None:
+        self.service.close()
+        self.conn.close()
+
+
+class LiveService:
+    """The board service on the simulated board, in a thread (real time, no minimum time between turns)."""
+
+    def __init__(self, database: Path) -> None:
+        layout = load_layout()
+        backend = SimBoard(load_settings(ConfigFile({}), layout), layout)
+        self.conn = connect(database)
+        self.service = BoardService(
+            backend,
+            layout,
+            journal=Journal(self.conn),
+            commands=Commands(self.conn),
+            settings=BoardSettings(min_turn=0, settle=0.02, command_interval=0.005),
+        )
+        self.service.start()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self.service.run, args=(self._stop,), daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
         self.service.close()
         self.conn.close()

@@ -105,6 +105,7 @@ SHIMS = {
     "systemctl": 'echo "systemctl $*" >> "$STATE/log"',
     "apt-get": 'echo "apt-get $*" >> "$STATE/log"',
     "nginx": 'echo "nginx $*" >> "$STATE/log"; [ ! -e "$STATE/nginx-refuses" ]',
+    "mosquitto_passwd": 'echo "mosquitto_passwd $*" >> "$STATE/log"; echo "$3:hash-of-$4" >> "$2"',
     "fake-python": (
         'echo "python $*" >> "$STATE/log"; mkdir -p "$3/bin"; '
         'printf \'#!/bin/sh\\necho "pip $*" >> "$STATE/log"\\n\' > "$3/bin/python"; chmod +x "$3/bin/python"'
@@ -112,7 +113,9 @@ SHIMS = {
 }
 
 
-def _install(root: Path, state: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _install(
+    root: Path, state: Path, *args: str, script: str = "install.sh"
+) -> subprocess.CompletedProcess[str]:
     shims = state / "bin"
     shims.mkdir(exist_ok=True)
     for name, body in SHIMS.items():
@@ -126,7 +129,7 @@ def _install(root: Path, state: Path, *args: str) -> subprocess.CompletedProcess
         "PYTHON": str(shims / "fake-python"),
     }
     return subprocess.run(
-        ["sh", str(REPO / "systemd/install.sh"), *args], env=env, capture_output=True, text=True, timeout=60
+        ["sh", str(REPO / "systemd" / script), *args], env=env, capture_output=True, text=True, timeout=60
     )
 
 

@@ -166,7 +166,7 @@ def test_config_check_also_runs_the_other_sections_parsers(tmp_path: Path,
                                                            capsys: pytest.CaptureFixture[str]) -> None:
     from hautetension.commands.config_cmd import other_sections
 
-    assert set(other_sections()) == {"board", "serial", "panel"}
+    assert set(other_sections()) == {"board", "serial", "panel", "uplink", "central"}
     path = tmp_path / "config.toml"
     path.write_text("[board]\nbackend = \"usb\"\n")
     assert main(["config", "check", str(path)]) == 2

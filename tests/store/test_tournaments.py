@@ -251,3 +251,27 @@ def test_seat_order() -> None:
     assert seat_order(["a", "b"], ("B", "A")) == ([1, 0], "names")
     assert seat_order(["a", "b"], ("x", "A")) == ([0, 1], "order")
     assert seat_order(["a", "a2"], ("a", "a")) == ([0, 1], "order")
+
+
+def test_several_entries_in_one_transaction_each_with_its_outcome(store: Tournaments) -> None:
+    tid = _with_players(store, 12)
+    store.record(tid, lambda t: t.next_round(), actor="staff")
+    order = [Lighting((1,), 0), Lighting((2,), 0), Lighting((3,), 0)]
+    outcomes = store.record_each(
+        tid,
+        [
+            (lambda t: t.enter_result(1, 1, order), "board 1", "b1"),
+            (lambda t: t.enter_result(1, 1, order), "board 1 again", "b1-twice"),  # the table has its result
+            (lambda t: t.enter_result(1, 9, order), "nowhere", None),  # no such table
+            (lambda t: t.enter_result(1, 2, order), "board 2", "b2"),
+            (lambda t: t.enter_result(1, 1, order), "board 1", "b1"),  # the same request: recorded once
+        ],
+    )
+    first, clash, missing, second, again = outcomes
+    assert not isinstance(first, Exception) and not first.duplicate
+    assert isinstance(clash, ResultError) and isinstance(missing, RoundError)
+    assert not isinstance(second, Exception) and second.entry.actor == "board 2"
+    assert not isinstance(again, Exception) and again.duplicate and again.entry.id == first.entry.id
+    t = store.load(tid)
+    assert t.result(1, 1) is not None and t.result(1, 2) is not None and t.result(1, 3) is None
+    assert [e.actor for e in store.audit(tid) if e.kind == "result"] == ["board 1", "board 2"]

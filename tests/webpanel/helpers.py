@@ -474,3 +474,21 @@ class SseClient:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def a_possible_dark_last_pawn(layout: Any, prior: list[tuple[str, str]], final_slot: str) -> bool:
+    """Whether a two-player game of *prior* placements then one more pawn on *final_slot* can be played
+    (no hand holds a fourth defense pawn, no lamp lit before) and that last pawn, whatever its kind,
+    lights no lamp: the secrecy tests' games, where attack and defense must look the same."""
+    from games.hautetension.circuit import evaluate
+
+    if final_slot in {slot for slot, _ in prior}:
+        return False
+    final_player = len(prior) % 2
+    for player in (0, 1):
+        defense = sum(1 for i, (_, kind) in enumerate(prior) if kind == "defense" and i % 2 == player)
+        if defense + (player == final_player) > 3:
+            return False
+    attack = {slot for slot, kind in prior if kind == "attack"}
+    before = evaluate(layout, attack).lit
+    return not before and evaluate(layout, attack | {final_slot}).lit == before

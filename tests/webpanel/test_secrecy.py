@@ -16,9 +16,15 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games.hautetension.circuit import evaluate
 from games.hautetension.layout import load_layout
-from tests.webpanel.helpers import Api, FakeService, make_settings, start_game, wait_for
+from tests.webpanel.helpers import (
+    Api,
+    FakeService,
+    a_possible_dark_last_pawn,
+    make_settings,
+    start_game,
+    wait_for,
+)
 from webpanel.app import close_app, create_app
 from webpanel.stream import EventStream
 
@@ -77,15 +83,8 @@ placements = st.lists(
 def test_no_public_answer_differs_between_attack_and_defense(
     prior: list[tuple[str, str]], final_slot: str
 ) -> None:
-    assume(final_slot not in {slot for slot, _ in prior})
-    # A real hand holds at most 3 defense pawns: no player places a fourth, before or with the last pawn.
-    final_player = len(prior) % 2
-    for player in (0, 1):
-        defense = sum(1 for i, (_, kind) in enumerate(prior) if kind == "defense" and i % 2 == player)
-        assume(defense + (player == final_player) <= 3)
-    attack = {slot for slot, kind in prior if kind == "attack"}
-    assume(not evaluate(LAYOUT, attack).lit)  # the game is still on before the last pawn
-    assume(evaluate(LAYOUT, attack | {final_slot}).lit == evaluate(LAYOUT, attack).lit)
+    # A real hand holds at most 3 defense pawns; the game is on before the last pawn, which lights nothing.
+    assume(a_possible_dark_last_pawn(LAYOUT, prior, final_slot))
     with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as d:
         with_attack = _play(Path(a), prior, (final_slot, "attack"))
         with_defense = _play(Path(d), prior, (final_slot, "defense"))

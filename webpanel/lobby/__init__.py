@@ -15,13 +15,19 @@ from webpanel.auth import AttemptLimiter
 # The route modules, each adding its routes to the blueprint and its paths to the API description.
 # Named here, and only here: no route module registers another as a side effect of an import.
 from webpanel.lobby import api, apidoc, hop, hypnosia, pages, tables  # noqa: F401
-from webpanel.lobby.blueprint import bp
+from webpanel.lobby.blueprint import bp, lobby_settings
+from webpanel.lobby.cache import GameCache
 from webpanel.lobby.runner import AiRunner
 from webpanel.lobby.seats import GUESSES_PER_MINUTE
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["lobby_ai"] = AiRunner(app.config["PANEL"].database)
+    settings = lobby_settings(app)
+    games = GameCache(max_games=settings.cached_games, max_moves=settings.cached_moves)
+    app.extensions["lobby_games"] = games
+    app.extensions["lobby_ai"] = AiRunner(app.config["PANEL"].database, games=games,
+                                          workers=settings.computer_workers,
+                                          thinking_seconds=settings.thinking_seconds)
     app.extensions["lobby_guesses"] = AttemptLimiter(per_client=GUESSES_PER_MINUTE, window=60.0)
 
 

@@ -1,15 +1,20 @@
-"""The lobby's JSON API: create, list, show, play, join and follow digital games.
+"""The lobby's JSON API: create, list, show, play, join, abandon and follow digital games.
 
 Every refusal is a 4xx ``{"error": ...}`` and changes nothing: a move is
 checked by the engine on a copy of the game and saved only if it passes,
 with the version it was played against.
+
+Looking at a game does not replay it: the panel keeps loaded games by
+version (:mod:`webpanel.lobby.cache`), and each answer a version gives a
+caller is computed once and sent as stored bytes to every request with the
+same caller rights (seat, host) and computer state.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 from flask import Response, current_app, jsonify, request, url_for
@@ -18,14 +23,28 @@ from games import frame
 from games.exc import GameError, GameOverError, IllegalMoveError
 from games.frame import AI_LEVELS, CHANCE, GAMES, BadOptionsError, DigitalGame, UnknownGameError
 from store.db import connect
-from store.games import GameNotFoundError, GameRecord, GameStore, JoinError, SeatSpec, StaleGameError
+from store.games import (
+    OPEN,
+    GameEndedError,
+    GameNotFoundError,
+    GameRecord,
+    GameStore,
+    JoinError,
+    OpenGameLimits,
+    SeatSpec,
+    StaleGameError,
+    TooManyGamesError,
+)
+from webpanel.auth import is_staff
 from webpanel.errors import ApiError, json_object, require_int
-from webpanel.lobby.blueprint import bp, runner, store
+from webpanel.lobby.blueprint import bp, games, lobby_settings, runner, store
+from webpanel.lobby.cache import LoadedGame
 from webpanel.lobby.clock import watch_game
 from webpanel.lobby.runner import computer_to_act, dice_entered, settle_chance
 from webpanel.lobby.seats import (
     Caller,
     check_guessing,
+    client_address,
     host_cookie,
     identify,
     seat_cookie,
@@ -47,19 +66,43 @@ def known_games() -> dict[str, type[DigitalGame]]:
     return dict(sorted(GAMES.items()))
 
 
-def load_record(raw_id: str) -> GameRecord:
+def load_game(raw_id: str) -> LoadedGame:
+    """The game as stored now (from memory when this version is loaded already), or 404.
+
+    A game nobody touched for ``[lobby] expire_idle_hours`` ends as expired when it is looked at.
+    """
     if not raw_id.isdigit() or len(raw_id) > 18:
         raise ApiError(404, f"there is no game {raw_id!r}")
+    game_id = int(raw_id)
     try:
-        return store().get(int(raw_id))
+        loaded = games().load(store(), game_id)
+        idle_since = time.time() - lobby_settings().expire_idle_seconds
+        if loaded.record.is_open() and loaded.record.updated_at < idle_since \
+                and store().expire_idle(before=idle_since, game_id=game_id):
+            loaded = games().load(store(), game_id)
     except GameNotFoundError as exc:
         raise ApiError(404, str(exc)) from None
+    return loaded
 
 
-def poke_if_computer(record: GameRecord, game: DigitalGame) -> None:
-    if not record.is_over() and computer_to_act(record, game) is not None:
+def load_record(raw_id: str) -> GameRecord:
+    return load_game(raw_id).record
+
+
+def cached_json(loaded: LoadedGame, key: Hashable, build: Callable[[DigitalGame], Any]) -> Response:
+    """A JSON answer computed from this version of the game once per *key*, then sent as stored.
+
+    *key* must name everything the answer depends on besides the game's version: for a view,
+    the caller's seat and rights (one seat's view is never sent to another).
+    """
+    body: bytes = loaded.answer(key, lambda game: jsonify(build(game)).get_data())
+    return current_app.response_class(body, mimetype="application/json")
+
+
+def poke_if_computer(record: GameRecord, to_act: int | None) -> None:
+    if record.is_open() and computer_to_act(record, to_act) is not None:
         runner().poke(record.id, version=record.version)
-    watch_game(record, game)  # turn timer and tournament result (webpanel/lobby/clock.py)
+    watch_game(record)  # turn timer and tournament result (webpanel/lobby/clock.py)
 
 
 def seat_json(record: GameRecord, caller: Caller) -> list[dict[str, Any]]:
@@ -67,7 +110,7 @@ def seat_json(record: GameRecord, caller: Caller) -> list[dict[str, Any]]:
     for seat in record.seats:
         entry: dict[str, Any] = {"seat": seat.seat, "name": seat.name, "kind": seat.kind, "level": seat.level,
                                  "joined": seat.joined, "you": caller.seat == seat.seat}
-        if caller.host and seat.join_code and not seat.joined and not record.is_over():
+        if caller.host and seat.join_code and not seat.joined and record.is_open():
             # Only the display that created the game shows the way in.
             entry["join_code"] = seat.join_code
             entry["join_url"] = url_for("lobby.join_page", code=seat.join_code)
@@ -82,22 +125,25 @@ def enters_dice(record: GameRecord, game: DigitalGame, caller: Caller) -> bool:
     The display that created the game enters any roll (hot seat, computer
     seats); a tablet enters the rolls of its own seat (the view's ``rolling``).
     """
-    if game.to_act != CHANCE or not dice_entered(game) or record.is_over():
+    if game.to_act != CHANCE or not dice_entered(game) or not record.is_open():
         return False
     if caller.host:
         return True
     return caller.seat is not None and caller.seat == game.view().get("rolling")
 
 
-def game_json(record: GameRecord, game: DigitalGame, caller: Caller, *, live: bool = True) -> dict[str, Any]:
+def game_json(record: GameRecord, game: DigitalGame, caller: Caller, *, live: bool = True,
+              computer: tuple[bool, str | None] | None = None) -> dict[str, Any]:
     """The game as this caller may see it; legal moves only for the one who acts.
 
     The move list is the game's own business (in ``view``): a game with
-    secrets shows each seat only what it may know of the past.
+    secrets shows each seat only what it may know of the past. *computer* is
+    (thinking, failure) of the game's computer players, read now if not given.
     """
     to_act = game.to_act
     may_move = live and (caller.acts_for(record, to_act) or enters_dice(record, game, caller)) \
-        and not record.is_over()
+        and record.is_open()
+    thinking, failure = computer or computer_state(record.id)
     view = game.view(caller.view_seat(record, to_act))
     view.pop("legal_moves", None)
     outcome = game.outcome()
@@ -113,12 +159,35 @@ def game_json(record: GameRecord, game: DigitalGame, caller: Caller, *, live: bo
         "to_act": to_act,
         "can_move": may_move,
         "legal_moves": game.legal_moves() if may_move else None,
-        "ai_thinking": runner().is_thinking(record.id),
-        "ai_error": runner().failure(record.id),
+        "ai_thinking": thinking,
+        "ai_error": failure,
         "outcome": None if outcome is None else outcome.to_json(),
         "moves": len(game.history),
         "view": view,
     }
+
+
+def computer_state(game_id: int) -> tuple[bool, str | None]:
+    """Whether the game's computer players think now, and why they failed (if they did)."""
+    return runner().is_thinking(game_id), runner().failure(game_id)
+
+
+def state_response(loaded: LoadedGame, caller: Caller, *, at: int | None = None) -> Response:
+    """The game (or with *at* its position after that many moves) as *caller* may see it."""
+    record = loaded.record
+    computer = computer_state(record.id)
+    key = ("state", at, caller.seat, caller.host, computer)  # all a state answer depends on
+    if at is None:
+        return cached_json(loaded, key, lambda game: game_json(record, game, caller, computer=computer))
+
+    def past(game: DigitalGame) -> dict[str, Any]:
+        position = type(game).from_json({**game.to_json(), "moves": game.history[:at]})
+        payload = game_json(record, position, caller, live=False, computer=computer)
+        payload["at"] = at
+        payload["total_moves"] = len(game.history)
+        return payload
+
+    return cached_json(loaded, key, past)
 
 
 def summary_json(record: GameRecord) -> dict[str, Any]:
@@ -196,9 +265,28 @@ def api_create() -> Response:
         raise ApiError(400, str(exc)) from None
     except GameError as exc:
         raise ApiError(400, f"cannot start this game: {exc}") from None
-    record, host_token = store().create(game, specs, hot_seat=hot_seat)
-    poke_if_computer(record, game)
+    record, host_token = create_game(game, specs, hot_seat=hot_seat)
+    poke_if_computer(record, game.to_act)
     return created_response(record, game, host_token, url_for("lobby.api_game", game_id=record.id))
+
+
+def create_game(game: DigitalGame, specs: list[SeatSpec], *, hot_seat: bool,
+                limits: OpenGameLimits | None = None) -> tuple[GameRecord, str]:
+    """Store a new game if the caps on open games allow it (idle games expire first); 503 when the
+    lobby is full, 429 when this device has its share open already."""
+    settings = lobby_settings()
+    if limits is None:
+        # Staff (tournament tables) are trusted with more than a device's share, not with the whole lobby.
+        per_device = None if is_staff() else settings.max_open_games_per_device
+        limits = OpenGameLimits(total=settings.max_open_games, per_device=per_device)
+    games_store = store()
+    games_store.expire_idle(before=time.time() - settings.expire_idle_seconds)
+    try:
+        return games_store.create(game, specs, hot_seat=hot_seat, creator=client_address(), limits=limits)
+    except TooManyGamesError as exc:
+        if exc.per_device:
+            raise ApiError(429, str(exc)) from None
+        raise ApiError(503, str(exc), headers={"Retry-After": "60"}) from None
 
 
 def created_response(record: GameRecord, game: DigitalGame, host_token: str, location: str,
@@ -220,29 +308,26 @@ def created_response(record: GameRecord, game: DigitalGame, host_token: str, loc
 
 @bp.get("/api/games")
 def api_list() -> Response:
-    games = [summary_json(r) for r in store().recent(limit=LIST_LIMIT)]
+    store().expire_idle(before=time.time() - lobby_settings().expire_idle_seconds)
+    listed = [summary_json(r) for r in store().recent(limit=LIST_LIMIT)]
     catalogue = [{"game": n, "min_players": c.min_players, "max_players": c.max_players,
                   "levels": list(AI_LEVELS.get(n, {}))} for n, c in known_games().items()]
-    return jsonify({"games": games, "catalogue": catalogue})
+    return jsonify({"games": listed, "catalogue": catalogue})
 
 
 @bp.get("/api/games/<game_id>")
 def api_game(game_id: str) -> Response:
-    record = load_record(game_id)
-    caller = identify(store(), record)
-    game = record.load()
-    poke_if_computer(record, game)
+    loaded = load_game(game_id)
+    record = loaded.record
+    caller = identify(record)
+    poke_if_computer(record, loaded.answer("to_act", lambda game: game.to_act))
     at = request.args.get("at")
     if at is None:
-        return jsonify(game_json(record, game, caller))
+        return state_response(loaded, caller)
     # Replay: the position after the first `at` moves, as this caller may see it.
-    if not at.isdigit() or int(at) > len(game.history):
-        raise ApiError(400, f"at must be a move count from 0 to {len(game.history)}")
-    past = type(game).from_json({**game.to_json(), "moves": game.history[:int(at)]})
-    payload = game_json(record, past, caller, live=False)
-    payload["at"] = int(at)
-    payload["total_moves"] = len(game.history)
-    return jsonify(payload)
+    if not at.isdigit() or int(at) > record.moves:
+        raise ApiError(400, f"at must be a move count from 0 to {record.moves}")
+    return state_response(loaded, caller, at=int(at))
 
 
 # -- playing --------------------------------------------------------------------------------
@@ -250,15 +335,16 @@ def api_game(game_id: str) -> Response:
 
 @bp.post("/api/games/<game_id>/moves")
 def api_move(game_id: str) -> Response:
-    record = load_record(game_id)
+    loaded = load_game(game_id)
+    record = loaded.record
     body = json_object(allowed={"move", "version"}, required={"move"})
-    caller = identify(store(), record)
-    if record.is_over():
-        raise ApiError(409, "the game is over")
+    caller = identify(record)
+    if not record.is_open():
+        raise ApiError(409, record.ended_because())
     expected = body.get("version")
     if expected is not None and require_int(expected, "version", low=0, high=2**62) != record.version:
         raise ApiError(409, f"the game moved on (version {record.version}, not {expected}): reload it")
-    game = record.load()
+    game = loaded.copy()
     _check_turn(record, game, caller)
     try:
         game.push(body["move"])
@@ -269,9 +355,9 @@ def api_move(game_id: str) -> Response:
         raise ApiError(422, f"illegal move: {exc}") from None
     try:
         record = store().save(record.id, game, expected_version=record.version)
-    except StaleGameError as exc:
+    except (StaleGameError, GameEndedError) as exc:
         raise ApiError(409, str(exc)) from None
-    poke_if_computer(record, game)
+    poke_if_computer(record, game.to_act)
     return jsonify(game_json(record, game, caller))
 
 
@@ -301,9 +387,9 @@ def api_join(game_id: str) -> Response:
     code = body["code"]
     if not isinstance(code, str) or not code or len(code) > 32:
         raise ApiError(400, "code must be the seat's join code (text)")
-    if record.is_over():
-        raise ApiError(409, "the game is over")
-    caller = identify(store(), record)
+    if not record.is_open():
+        raise ApiError(409, record.ended_because())
+    caller = identify(record)
     check_guessing()
     try:
         seat, token = store().join(record.id, code.strip().lower(), held_token=caller.seat_token)
@@ -312,14 +398,33 @@ def api_join(game_id: str) -> Response:
         if unknown:
             wrong_guess()
         raise ApiError(404 if unknown else 409, str(exc)) from None
-    record = store().get(record.id)
+    except GameEndedError as exc:
+        raise ApiError(409, str(exc)) from None
+    loaded = games().load(store(), record.id)
     caller = Caller(seat=seat, host=caller.host, seat_token=token)
-    payload = game_json(record, record.load(), caller)
+    payload = loaded.read(lambda game: game_json(loaded.record, game, caller))
     payload["seat"] = seat
     payload["token"] = token
     response = jsonify(payload)
     set_token_cookie(response, seat_cookie(record.id), token)
     return response
+
+
+@bp.post("/api/games/<game_id>/abandon")
+def api_abandon(game_id: str) -> Response:
+    """The host gives the game up: it ends without a result, and stops counting as open."""
+    record = load_record(game_id)
+    caller = identify(record)
+    if not caller.host:
+        raise ApiError(403, "only the display that created this game may abandon it")
+    if not record.is_open():
+        raise ApiError(409, record.ended_because())
+    try:
+        store().abandon(record.id)
+    except GameEndedError as exc:
+        raise ApiError(409, str(exc)) from None
+    loaded = games().load(store(), record.id)
+    return jsonify(loaded.read(lambda game: game_json(loaded.record, game, caller)))
 
 
 # -- following -------------------------------------------------------------------------------
@@ -349,17 +454,17 @@ class GameStream(CountedStream):
         try:
             games = GameStore(conn)
             while not self.follower.stopped and time.monotonic() < deadline:
-                record = games.get(self.game_id)
-                if record.version != sent:
-                    sent = record.version
-                    data = {"version": record.version, "status": record.status}
-                    yield sse("game", json.dumps(data), record.version)
+                head = games.head(self.game_id)  # one row, no moves: every stream polls it
+                if head.version != sent:
+                    sent = head.version
+                    data = {"version": head.version, "status": head.status}
+                    yield sse("game", json.dumps(data), head.version)
                     beat = time.monotonic() + settings.heartbeat_seconds
                 elif time.monotonic() >= beat:
                     yield ": keep-alive\n\n"
                     beat = time.monotonic() + settings.heartbeat_seconds
-                if record.is_over():
-                    break  # nothing more will happen
+                if head.status != OPEN:
+                    break  # over, abandoned or expired: nothing more will happen
                 time.sleep(poll)
         finally:
             conn.close()

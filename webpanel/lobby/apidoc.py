@@ -35,7 +35,10 @@ openapi.add_schemas({
     "DigitalGame": {
         "type": "object",
         "properties": {
-            "id": {"type": "integer"}, "game": {"type": "string"}, "status": {"enum": ["running", "over"]},
+            "id": {"type": "integer"}, "game": {"type": "string"},
+            "status": {"enum": ["running", "over", "abandoned", "expired"],
+                       "description": "running; over (by its rules); abandoned by its host; expired (nobody "
+                                      "played it for [lobby] expire_idle_hours)."},
             "version": {"type": "integer", "description": "Bumped by every move and join."},
             "hot_seat": {"type": "boolean"},
             "seats": {"type": "array", "items": {"$ref": "#/components/schemas/Seat"}},
@@ -74,7 +77,10 @@ openapi.add_paths({
             }),
             "responses": {"201": json_response("The new game, with host_token", GAME),
                           "400": error("Bad JSON, unknown game, bad seats or options"),
-                          "403": error("Missing CSRF token"), "415": error("Not JSON")},
+                          "403": error("Missing CSRF token"), "415": error("Not JSON"),
+                          "429": error("This device has its share of open games already "
+                                       "([lobby] max_open_games_per_device)"),
+                          "503": error("The lobby is full ([lobby] max_open_games open games)")},
         },
     },
     "/api/games/{game_id}": {
@@ -117,6 +123,17 @@ openapi.add_paths({
                           "400": error("Bad JSON"), "404": error("No such game or code"),
                           "409": error("Seat taken, device already seated, or game over"),
                           "429": error("Too many wrong codes or tokens lately")},
+        },
+    },
+    "/api/games/{game_id}/abandon": {
+        "post": {
+            "summary": "The host gives the game up: it ends without a result (status abandoned)",
+            "parameters": [GAME_ID, CSRF_PARAMETER, HOST_TOKEN],
+            "responses": {"200": json_response("The game, abandoned", GAME),
+                          "403": error("Not the game's host, or a missing CSRF token"),
+                          "404": error("No such game"),
+                          "409": error("The game is over, abandoned or expired already"),
+                          "429": error("Too many wrong tokens lately")},
         },
     },
     "/api/games/{game_id}/events": {

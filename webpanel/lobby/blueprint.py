@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app
+from flask import Blueprint, Flask, current_app
 
 from store.games import GameStore
+from webpanel.config import LobbySettings
 from webpanel.db import get_db
+from webpanel.lobby.cache import GameCache
 from webpanel.lobby.runner import AiRunner
 
 bp = Blueprint(
@@ -24,3 +26,15 @@ def store() -> GameStore:
 def runner() -> AiRunner:
     value: AiRunner = current_app.extensions["lobby_ai"]
     return value
+
+
+def games() -> GameCache:
+    """The games this panel keeps loaded (webpanel/lobby/cache.py)."""
+    value: GameCache = current_app.extensions["lobby_games"]
+    return value
+
+
+def lobby_settings(app: Flask | None = None) -> LobbySettings:
+    """The ``[lobby]`` settings the panel was given (``LOBBY``), else the defaults."""
+    value = (app or current_app).config.get("LOBBY")
+    return value if isinstance(value, LobbySettings) else LobbySettings()

@@ -82,28 +82,32 @@ class GameWatch:
             return set(self._games)
 
     def _run(self) -> None:
-        while not self._stopped():
+        conn = None  # one connection for the thread's life, not one per tick (files and schema checks)
+        try:
+            while not self._stopped():
+                with self._lock:
+                    games = sorted(self._games)
+                    if not games:
+                        self._thread = None
+                        return
+                try:
+                    conn = conn or connect(self.database)
+                    for game_id in games:
+                        if not self.check(conn, game_id):
+                            with self._lock:
+                                self._games.discard(game_id)
+                                self._checked.pop(game_id, None)
+                except Exception:  # the watch must go on for the other games, on a new connection
+                    log.exception("the lobby's game watch failed")
+                    if conn is not None:
+                        conn.close()
+                        conn = None
+                time.sleep(self.tick)
             with self._lock:
-                games = sorted(self._games)
-                if not games:
-                    self._thread = None
-                    return
-            conn = None
-            try:
-                conn = connect(self.database)
-                for game_id in games:
-                    if not self.check(conn, game_id):
-                        with self._lock:
-                            self._games.discard(game_id)
-                            self._checked.pop(game_id, None)
-            except Exception:  # the watch must go on for the other games
-                log.exception("the lobby's game watch failed")
-            finally:
-                if conn is not None:
-                    conn.close()
-            time.sleep(self.tick)
-        with self._lock:
-            self._thread = None
+                self._thread = None
+        finally:
+            if conn is not None:
+                conn.close()
 
     def check(self, conn: Any, game_id: int) -> bool:
         """Act on one game if its time is up or it ended; False when it needs no more watching."""
@@ -112,9 +116,10 @@ class GameWatch:
             record = store.get(game_id)
         except GameNotFoundError:
             return False
-        if record.is_over():
-            TournamentTables(conn).enter_result(game_id)
-            return False
+        if not record.is_open():
+            if record.is_over():
+                TournamentTables(conn).enter_result(game_id)
+            return False  # over, abandoned or expired
         seconds = turn_timer(record)
         if seconds <= 0:
             return TournamentTables(conn).is_pending(game_id)
@@ -143,7 +148,7 @@ class GameWatch:
         except StaleGameError:
             return  # the player moved just in time
         log.info("game %s: seat %s ran out of time, the default move was played", record.id, seat)
-        if not saved.is_over() and computer_to_act(saved, game) is not None:
+        if saved.is_open() and computer_to_act(saved, game.to_act) is not None:
             self.runner.poke(saved.id, version=saved.version)
 
 
@@ -164,12 +169,12 @@ def game_watch() -> GameWatch:
     return watch
 
 
-def watch_game(record: GameRecord, game: DigitalGame) -> None:
+def watch_game(record: GameRecord) -> None:
     """After any look at a game or move in it: watch it if it has a timer or feeds a tournament."""
     tables = TournamentTables(get_db())
     linked = tables.is_pending(record.id)
-    if record.is_over():
-        if linked:
+    if not record.is_open():
+        if linked and record.is_over():
             tables.enter_result(record.id)
         return
     if turn_timer(record) > 0 or linked:

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from flask import Response, jsonify
+from flask import Response
 
 from games.hop.effects import EFFECT_TITLES, IMPURITY
 from games.hop.game import Hop
 from games.hop.rules import ACTION_NAMES, ACTION_TITLES, SPIN_FLIP
 from webpanel import openapi
 from webpanel.errors import ApiError
-from webpanel.lobby.api import load_record
+from webpanel.lobby.api import cached_json, load_game
 from webpanel.lobby.apidoc import GAME_ID, HOST_TOKEN, SEAT_TOKEN
-from webpanel.lobby.blueprint import bp, store
+from webpanel.lobby.blueprint import bp
 from webpanel.lobby.seats import identify
 from webpanel.openapi import error, json_response
 
@@ -187,16 +187,18 @@ openapi.add_schemas({
 @bp.get("/api/games/<game_id>/hop/moves")
 def api_hop_moves(game_id: str) -> Response:
     """The legal moves with their energy change, for the caller who may move now (else ``null``)."""
-    record = load_record(game_id)
-    caller = identify(store(), record)  # a token that is not this game's is refused, as everywhere
-    game = record.load()
-    if not isinstance(game, Hop):
+    loaded = load_game(game_id)
+    record = loaded.record
+    caller = identify(record)  # a token that is not this game's is refused, as everywhere
+    if record.game != Hop.name:
         raise ApiError(404, f"game {record.id} is not |Hop>")
-    may_move = not record.is_over() and caller.acts_for(record, game.to_act)
-    return jsonify({
+    to_act = loaded.answer("to_act", lambda game: game.to_act)
+    may_move = record.is_open() and caller.acts_for(record, to_act)
+    # |Hop> hides nothing: the answer depends only on whether the caller may move now.
+    return cached_json(loaded, ("hop-moves", may_move), lambda game: {
         "version": record.version,
         "to_act": game.to_act,
-        "moves": game.annotated_moves() if may_move else None,
+        "moves": game.annotated_moves() if may_move and isinstance(game, Hop) else None,
     })
 
 

@@ -4,23 +4,25 @@ the move log and where each legal move lands.
 Hypnosia hides nothing (docs/hypnosia.md): anyone who may look at the game may
 read these, like its view. The landing squares are found by playing each legal
 move on a copy of the game, so the page highlights exactly what the engine
-accepts.
+accepts; that and the seat of every roll cost a replay and a copy per legal
+move, so they are computed once per version of the game and then sent as
+stored (the same bytes for every caller: there is nothing to hide).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify
+from flask import Response
 
 from games.frame import CHANCE, DigitalGame
 from games.hypnosia.board import load_board
 from games.hypnosia.game import Hypnosia
 from webpanel import openapi
 from webpanel.errors import ApiError
-from webpanel.lobby.api import load_record
+from webpanel.lobby.api import cached_json, load_game
 from webpanel.lobby.apidoc import GAME_ID, HOST_TOKEN, SEAT_TOKEN
-from webpanel.lobby.blueprint import bp, store
+from webpanel.lobby.blueprint import bp
 from webpanel.lobby.seats import identify
 from webpanel.openapi import error, json_response
 
@@ -70,9 +72,11 @@ def page_data(game: DigitalGame, version: int) -> dict[str, Any]:
 
 @bp.get("/api/games/<game_id>/hypnosia")
 def api_hypnosia(game_id: str) -> Response:
-    record = load_record(game_id)
-    identify(store(), record)  # a token sent that is not this game's is refused, as everywhere
-    return jsonify(page_data(record.load(), record.version))
+    loaded = load_game(game_id)
+    identify(loaded.record)  # a token sent that is not this game's is refused, as everywhere
+    if loaded.record.game != Hypnosia.name:
+        raise ApiError(404, f"game {loaded.record.game!r} is not Hypnosia")
+    return cached_json(loaded, "hypnosia", lambda game: page_data(game, loaded.record.version))
 
 
 openapi.add_paths({

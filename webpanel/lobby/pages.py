@@ -18,7 +18,7 @@ from flask import Response, abort, current_app, render_template, request, url_fo
 from store.games import GameNotFoundError
 from webpanel.errors import ApiError
 from webpanel.lobby.api import known_games
-from webpanel.lobby.blueprint import bp, store
+from webpanel.lobby.blueprint import bp, lobby_settings, store
 from webpanel.lobby.seats import check_guessing, wrong_guess
 
 BOARDS = Path(__file__).parent / "templates" / "lobby" / "boards"
@@ -84,12 +84,13 @@ def join_qr(code: str) -> Response:
 
 
 def public_root() -> str:
-    """Where tablets reach the panel: ``LOBBY_PUBLIC_URL`` if set, else this request's host.
+    """Where tablets reach the panel: ``LOBBY_PUBLIC_URL`` (or ``[lobby] public_url``) if set, else
+    this request's host.
 
     A display on the Pi itself browses ``127.0.0.1``, which a tablet cannot
     reach; then the machine's address on the local network is used instead.
     """
-    configured = current_app.config.get("LOBBY_PUBLIC_URL")
+    configured = current_app.config.get("LOBBY_PUBLIC_URL") or lobby_settings().public_url
     if configured:
         return str(configured).rstrip("/") + "/"
     parts = urlsplit(request.host_url)

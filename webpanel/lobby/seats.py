@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from flask import Response, current_app, request
 
-from store.games import GameRecord, GameStore
+from store.games import GameRecord
 from webpanel.auth import AttemptLimiter
 from webpanel.errors import ApiError
 
@@ -29,20 +29,21 @@ def guesses() -> AttemptLimiter:
     return value
 
 
-def _client() -> str:
+def client_address() -> str:
+    """The device asking, as far as the panel can tell (the front server's X-Forwarded-For on a Pi)."""
     return request.remote_addr or "unknown"
 
 
 def check_guessing() -> None:
     """Refuse a client that sent too many wrong codes or tokens lately (they are guessing)."""
-    wait = guesses().retry_after(_client())
+    wait = guesses().retry_after(client_address())
     if wait:
         raise ApiError(429, f"too many wrong join codes or tokens: try again in {wait} s",
                        headers={"Retry-After": str(wait)})
 
 
 def wrong_guess() -> None:
-    guesses().failed(_client())
+    guesses().failed(client_address())
 
 
 def seat_cookie(game_id: int) -> str:
@@ -78,15 +79,18 @@ class Caller:
         return None
 
 
-def identify(store: GameStore, record: GameRecord) -> Caller:
-    """The caller's seat and host rights; a token sent in a header that is not this game's is refused."""
+def identify(record: GameRecord) -> Caller:
+    """The caller's seat and host rights; a token sent in a header that is not this game's is refused.
+
+    The record holds its version's token hashes (a join makes a new version): no query.
+    """
     header_seat = request.headers.get(SEAT_HEADER)
     header_host = request.headers.get(HOST_HEADER)
     if header_seat is not None or header_host is not None:
         check_guessing()
     seat: int | None = None
     if header_seat is not None:
-        seat = store.seat_of(record.id, header_seat)
+        seat = record.seat_of(header_seat)
         if seat is None:
             wrong_guess()
             raise ApiError(403, "this seat token does not belong to this game")
@@ -94,16 +98,16 @@ def identify(store: GameStore, record: GameRecord) -> Caller:
     else:
         # A cookie left from an old game (or a wiped database) simply makes a spectator.
         seat_token = request.cookies.get(seat_cookie(record.id))
-        seat = store.seat_of(record.id, seat_token)
+        seat = record.seat_of(seat_token)
         if seat is None:
             seat_token = None
     if header_host is not None:
-        if not store.is_host(record.id, header_host):
+        if not record.is_host(header_host):
             wrong_guess()
             raise ApiError(403, "this host token does not belong to this game")
         host = True
     else:
-        host = store.is_host(record.id, request.cookies.get(host_cookie(record.id)))
+        host = record.is_host(request.cookies.get(host_cookie(record.id)))
     return Caller(seat=seat, host=host, seat_token=seat_token)
 
 

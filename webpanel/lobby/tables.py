@@ -23,15 +23,15 @@ from flask.typing import ResponseReturnValue
 from games.frame import BadOptionsError, game_class
 from games.hautetension.seats import default_lamps
 from games.hautetension.tournament import TournamentError
-from store.games import GameStore, SeatSpec
+from store.games import OpenGameLimits, SeatSpec
 from store.tournament_tables import TournamentTables
 from store.tournaments import TournamentNotFoundError, Tournaments
 from webpanel import openapi
 from webpanel.auth import staff_required
 from webpanel.db import get_db
 from webpanel.errors import ApiError, json_object
-from webpanel.lobby.api import created_response
-from webpanel.lobby.blueprint import bp
+from webpanel.lobby.api import create_game, created_response
+from webpanel.lobby.blueprint import bp, lobby_settings
 from webpanel.lobby.seats import host_cookie, set_token_cookie
 from webpanel.openapi import CSRF_PARAMETER, error, json_body, json_response
 
@@ -71,8 +71,10 @@ def create_table_game(tid: int, number: int, table: int, chosen: dict[str, Any])
         game = game_class("hautetension").new(names, options=options)
     except BadOptionsError as exc:
         raise ApiError(400, str(exc)) from None
-    record, host_token = GameStore(conn).create(game, [SeatSpec(kind="human", name=n) for n in names],
-                                                hot_seat=False)
+    # Staff may open more tables than a device's share of the lobby, but not more than the lobby holds.
+    limits = OpenGameLimits(total=lobby_settings().max_open_games, per_device=None)
+    record, host_token = create_game(game, [SeatSpec(kind="human", name=n) for n in names], hot_seat=False,
+                                     limits=limits)
     links.link(record.id, tid, number, table)
     return record, game, host_token
 

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from games.frame import DigitalGame, game_class
 from tests.webpanel.helpers import Api, make_settings
 from webpanel.app import close_app, create_app
+from webpanel.config import LobbySettings
 
 NAMES = ["Ana", "Ben", "Cleo"]
 SECRET_SEAT = 0
@@ -181,3 +182,56 @@ def test_the_event_stream_says_only_version_and_status(app: Flask) -> None:
         assert set(json.loads(data_line[6:])) == {"version", "status"}
     finally:
         response.close()
+
+
+LOOKERS = ["seat 0", "seat 1", "seat 2", "display", "spectator"]
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    moves=st.lists(st.tuples(st.integers(0, 79), st.booleans()), min_size=1, max_size=12),
+    looks=st.lists(st.tuples(st.sampled_from(LOOKERS), st.integers(0, 12)), min_size=1, max_size=25),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_a_kept_game_never_shows_one_seat_what_another_looked_at(
+    moves: list[tuple[int, bool]], looks: list[tuple[str, int]], seed: int
+) -> None:
+    """The panel keeps each answer it made (webpanel/lobby/cache.py). Whoever looked first, and in
+    whatever order, every look gets exactly what a panel that keeps nothing answers that looker."""
+    with tempfile.TemporaryDirectory() as root:
+        world = World(Path(root), seed)
+        fresh = create_app({"PANEL": make_settings(Path(root)), "TESTING": True,
+                            "LOBBY": LobbySettings(cached_games=0)})
+        try:
+            game = game_class("hautetension").new(NAMES, options={"first": 0}, seed=seed)
+            for slot_choice, defense in moves:
+                if game.is_over():
+                    break
+                free = game.game.free_slots()  # type: ignore[attr-defined]
+                move = {"slot": free[slot_choice % len(free)], "pawn": pick(game, defense)}
+                seat = game.to_act
+                assert seat is not None
+                game.push(move)
+                played = world.tablets[seat].post(f"/api/games/{world.id}/moves", {"move": move})
+                assert played.status_code == 200, played.get_json()
+            devices = {f"seat {i}": t for i, t in enumerate(world.tablets)}
+            devices.update(display=world.display, spectator=world.spectator)
+            fresh_devices = {who: Api(fresh.test_client()) for who in devices}
+            for who, device in devices.items():  # the same seat and host tokens on both panels
+                for name in (f"hts_seat_{world.id}", f"hts_host_{world.id}"):
+                    cookie = device.client.get_cookie(name)
+                    if cookie is not None:
+                        fresh_devices[who].client.set_cookie(name, cookie.value)
+            total = len(game.history)
+            answers: dict[str, bytes] = {}
+            for who, at in looks:
+                path = f"/api/games/{world.id}" + (f"?at={at % (total + 1)}" if at else "")
+                kept, replayed = devices[who].get(path).get_data(), fresh_devices[who].get(path).get_data()
+                assert kept == replayed, f"{who} GET {path}: the kept answer is not this looker's"
+                if not at:
+                    answers[who] = kept
+            if "seat 0" in answers and "spectator" in answers and total:
+                assert answers["seat 0"] != answers["spectator"], "seat 0 sees its own kinds"
+        finally:
+            world.close()
+            close_app(fresh)

@@ -20,6 +20,11 @@ function seatName(state, seat) {
   return s ? s.name : "seat " + seat;
 }
 
+// A game its host abandoned, or that nobody played for too long, says so whatever its board would.
+function endedStatus(state) {
+  return { abandoned: "Abandoned by its host", expired: "Expired: nobody played it for too long" }[state.status];
+}
+
 function defaultStatus(state) {
   if (state.outcome) {
     if (state.outcome.draw) { return "Game over: a draw"; }
@@ -56,7 +61,7 @@ async function refresh() {
     return;
   }
   show(live);
-  if (live.status === "over" && stream) { stream.close(); stream = null; setConn("over"); }
+  if (live.status !== "running" && stream) { stream.close(); stream = null; setConn(live.status); }
 }
 
 function show(state) {
@@ -64,11 +69,12 @@ function show(state) {
   var replaying = replayAt !== null;
   ctx.replay = replaying;
   $("status").textContent = replaying ? "Replay: after move " + replayAt + " of " + live.moves
-    : (board.status ? board.status(state) : null) || defaultStatus(state);
+    : endedStatus(live) || (board.status ? board.status(state) : null) || defaultStatus(state);
   board.render(state, ctx);
   renderSeats(live);
   renderHistory();
   $("rematch").hidden = !(live.outcome && live.you.host);
+  $("abandon").hidden = !(live.you.host && live.status === "running");
   if (!replaying && live.ai_error) { message(live.ai_error); }
 }
 
@@ -77,7 +83,7 @@ function renderSeats(state) {
   list.textContent = "";
   state.seats.forEach(function (seat) {
     var item = el("li", { "class": "lobby-seat", "data-seat": seat.seat });
-    if (state.to_act === seat.seat && !state.outcome) { item.classList.add("to-move"); }
+    if (state.to_act === seat.seat && state.status === "running") { item.classList.add("to-move"); }
     var kind = seat.kind === "ai" ? "computer, " + seat.level : (state.hot_seat ? "on this display"
       : seat.joined ? "seated" : "free seat");
     item.appendChild(el("span", { "class": "seat-name" }, seat.name));
@@ -176,10 +182,22 @@ async function joinHere(code) {
   await refresh();
 }
 
+async function abandon() {
+  if (!window.confirm("Abandon this game? Nobody will be able to play it any more.")) { return; }
+  message("");
+  try {
+    await api("POST", "/api/games/" + gameId + "/abandon");
+  } catch (err) {
+    message(err.message);
+  }
+  await refresh();
+}
+
 function setConn(state) {
   var conn = $("conn");
   conn.dataset.state = state;
-  conn.textContent = { live: "live", connecting: "connecting…", over: "game over", polling: "updating" }[state] || state;
+  conn.textContent = { live: "live", connecting: "connecting…", over: "game over", polling: "updating",
+    abandoned: "abandoned", expired: "expired" }[state] || state;
 }
 
 function follow() {
@@ -214,7 +232,8 @@ function start() {
   $("replay-next").addEventListener("click", function () { if (replayAt !== null) { replay(replayAt + 1); } });
   $("replay-live").addEventListener("click", function () { replay(null); });
   $("rematch").addEventListener("click", rematch);
-  refresh().then(function () { if (!live || live.status !== "over") { follow(); } else { setConn("over"); } });
+  $("abandon").addEventListener("click", abandon);
+  refresh().then(function () { if (!live || live.status === "running") { follow(); } else { setConn(live.status); } });
 }
 
 // Any game without a board page of its own: its view as text, moves typed as JSON.

@@ -1,0 +1,103 @@
+"""``hautetension event demo`` (``make event``): broker, event server, boards, a tournament ready."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from store.event.db import connect_event
+from store.tournaments import Tournaments
+from tests.servers.process import find_binary, server_folder
+
+BIN = Path(sys.executable).with_name("hautetension")
+
+
+def _free_ports(count: int) -> int:
+    """A port with the *count* - 1 next ones free too."""
+    for _ in range(50):
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            base = int(sock.getsockname()[1])
+        if base + count < 65536 and all(_is_free(base + n) for n in range(1, count)):
+            return base
+    raise AssertionError("no run of free ports")
+
+
+def _is_free(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) != 0
+
+
+@pytest.mark.skipif(
+    find_binary("mosquitto") is None, reason="Mosquitto is missing (apt-get install mosquitto)"
+)
+def test_the_demo_event_runs_two_boards_and_a_tournament_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    port = _free_ports(3)
+    folder = server_folder("event-demo")  # readable by Mosquitto's own user, unlike pytest's tree
+    folder.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in ("HAUTETENSION_CONFIG", "NOTIFY_SOCKET")}
+    proc = subprocess.Popen(
+        [
+            str(BIN),
+            "event",
+            "demo",
+            "--port",
+            str(port),
+            "--boards",
+            "2",
+            "--players",
+            "8",
+            "--folder",
+            str(folder / "demo"),
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        banner = proc.stdout.readline()
+        assert "Demo event (2 board(s), 8 players" in banner, (
+            proc.stderr.read() if proc.poll() is not None else banner
+        )
+        lines = [proc.stdout.readline() for _ in range(5)]
+        assert (
+            f"http://127.0.0.1:{port}/event" in lines[0] and f"http://127.0.0.1:{port + 2}/table" in lines[3]
+        )
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/event/boards", timeout=10) as response:
+            boards = json.load(response)
+        assert [(b["id"], b["label"], b["accepted"], b["online"]) for b in boards] == [
+            ("board-1", "Table 1", True, True),
+            ("board-2", "Table 2", True, True),
+        ]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port + 1}/api/table", timeout=10) as response:
+            table = json.load(response)
+        assert table["phase"] == "waiting" and table["event"]["connected"]
+        conn = connect_event(folder / "demo" / "central.db")
+        (info,) = Tournaments(conn).all()
+        t = Tournaments(conn).load(info.id)
+        assert len(t.names) == 8 and t.rounds == [] and t.plan_next_round().number == 1  # ready for round 1
+        conn.close()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+        for busy in range(port, port + 3):
+            assert _is_free(busy)  # every server is gone
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+        shutil.rmtree(folder, ignore_errors=True)

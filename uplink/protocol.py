@@ -1,0 +1,146 @@
+"""The event network's wire protocol, shared by both ends (docs/event-network.md).
+
+Topics are ``hautetension/<event>/board/<board>/<leaf>``; payloads are compact
+JSON with sorted keys, so the same content is always the same bytes (the
+secrecy test compares what the broker delivers byte for byte).
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from store.event.intake import Ack, ReportedRow, StatusReport
+from uplink.exc import MessageError
+
+ROOT = "hautetension"
+NAME = re.compile(r"^[a-z0-9-]{1,40}$")
+"""An event id or a board id (the board's MQTT username)."""
+DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
+
+
+class Leaf(enum.StrEnum):
+    """The topics of one board (docs/event-network.md, "Topics")."""
+
+    STATUS = "status"
+    """board → server, QoS 1, retained; the last will is ``{"online": false}``."""
+    OUTBOX = "outbox"
+    """board → server, QoS 1: one outbox row."""
+    LIVE = "live"
+    """board → server, QoS 0: the public board view, on change, at most a few per second."""
+    ACK = "ack"
+    """server → board, QoS 1, retained: every row up to ``seq`` of ``history`` is stored."""
+    ASSIGNMENT = "assignment"
+    """server → board, QoS 1, retained: the table the board plays next (empty: none)."""
+
+
+def check_name(value: str, what: str) -> str:
+    if not isinstance(value, str) or not NAME.match(value):
+        raise ValueError(f"{what} must be 1 to 40 characters among a-z, 0-9 and '-', not {value!r}")
+    return value
+
+
+def topic(event: str, board: str, leaf: Leaf) -> str:
+    return f"{ROOT}/{event}/board/{board}/{leaf.value}"
+
+
+def event_filter(event: str) -> str:
+    """Every board topic of one event (what the event server subscribes to)."""
+    return f"{ROOT}/{event}/board/+/+"
+
+
+def parse_topic(name: str) -> tuple[str, str, Leaf]:
+    """``(event, board, leaf)`` of a board topic; :class:`MessageError` for any other topic."""
+    parts = name.split("/")
+    if len(parts) != 5 or parts[0] != ROOT or parts[2] != "board":
+        raise MessageError(f"not a board topic: {name[:120]!r}")
+    try:
+        leaf = Leaf(parts[4])
+    except ValueError:
+        raise MessageError(f"unknown topic {parts[4][:40]!r} in {name[:120]!r}") from None
+    if not NAME.match(parts[1]) or not NAME.match(parts[3]):
+        raise MessageError(f"bad event or board id in {name[:120]!r}")
+    return parts[1], parts[3], leaf
+
+
+def dumps(value: Mapping[str, Any]) -> bytes:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True).encode()
+
+
+def loads(payload: bytes) -> dict[str, Any]:
+    """A message's JSON object; :class:`MessageError` for anything else."""
+    try:
+        value = json.loads(payload)
+    except (UnicodeDecodeError, ValueError):
+        raise MessageError("the payload is not JSON") from None
+    if not isinstance(value, dict):
+        raise MessageError("the payload is not a JSON object")
+    return value
+
+
+OFFLINE = dumps({"online": False})
+"""The status a board leaves behind: its last will, and what it says itself on a clean stop."""
+
+
+@dataclass(frozen=True)
+class BrokerAddress:
+    """Where the broker listens: ``mqtt://host:port`` or, over TLS, ``mqtts://host:port``."""
+
+    host: str
+    port: int
+    tls: bool
+
+    @classmethod
+    def parse(cls, url: str) -> BrokerAddress:
+        parts = urlsplit(url.strip())
+        if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+            raise ValueError(f"a broker address is mqtt://HOST:PORT or mqtts://HOST:PORT, not {url!r}")
+        if parts.path not in ("", "/") or parts.query or parts.username:
+            raise ValueError(f"a broker address has no path, query or user name: {url!r}")
+        try:
+            port = parts.port or DEFAULT_PORTS[parts.scheme]
+        except ValueError:
+            raise ValueError(f"the port of {url!r} is not a port number") from None
+        return cls(parts.hostname, port, parts.scheme == "mqtts")
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{'mqtts' if self.tls else 'mqtt'}://{host}:{self.port}"
+
+
+def parse_ack(payload: bytes) -> Ack:
+    """The server's acknowledgement of one board's history (``ack``)."""
+    data = loads(payload)
+    seq, history = data.get("seq"), data.get("history")
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0 or not isinstance(history, str):
+        raise MessageError("an ack is {seq: n >= 0, history: id}")
+    return Ack(seq, history, bool(data.get("resend", False)))
+
+
+def parse_row(payload: bytes) -> ReportedRow:
+    """One outbox row as the board wrote it (:meth:`store.outbox.OutboxRow.message`)."""
+    data = loads(payload)
+    seq, first, game = data.get("seq"), data.get("first"), data.get("game")
+    if type(seq) is not int or type(first) is not int or seq < first:
+        raise MessageError("seq and first are whole numbers, seq >= first")
+    if game is not None and (isinstance(game, bool) or not isinstance(game, int)):
+        raise MessageError("game is a whole number or null")
+    at, history, kind, body = data.get("at"), data.get("history"), data.get("kind"), data.get("body")
+    if not isinstance(at, int | float) or isinstance(at, bool):
+        raise MessageError("at is a number")
+    if not isinstance(history, str) or not isinstance(kind, str) or not isinstance(body, dict):
+        raise MessageError("history and kind are strings, body an object")
+    return ReportedRow(seq, history, first, kind, game, float(at), body)
+
+
+def parse_status(payload: bytes) -> StatusReport:
+    data = loads(payload)
+    if not isinstance(data.get("online"), bool):
+        raise MessageError("a status says online: true or false")
+    return StatusReport(data)

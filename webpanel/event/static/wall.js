@@ -1,0 +1,157 @@
+/* The room's wall display (webpanel/event): GET /api/event/wall, drawn again on each `change` event of
+ * /api/event/stream (every board live, the round's tables, the standings). Text comes from the page's
+ * data-* attributes and <template>s, where it is marked for translation. */
+import { draw as drawLayout, showLamps, showPawns } from "/static/layout-draw.js";
+import { api, byId } from "/static/panel.js";
+
+var root = byId("wall");
+var layouts = {};
+var cards = {};
+var pending = null;
+var fetching = false;
+
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, function (_m, key) { return values[key] === undefined ? "" : values[key]; });
+}
+
+function clone(id) { return byId(id).content.firstElementChild.cloneNode(true); }
+
+async function layout(name) {
+  if (!layouts[name]) { layouts[name] = api("GET", "/api/layouts/" + encodeURIComponent(name)); }
+  return layouts[name];
+}
+
+async function boardCard(b, tables) {
+  var card = cards[b.id];
+  if (!card) {
+    card = { el: clone("board-card"), layout: null, drawn: null };
+    card.el.id = "wall-board-" + b.id;
+    cards[b.id] = card;
+  }
+  var el = card.el;
+  el.querySelector(".label").textContent = b.name;
+  var link = el.querySelector(".link");
+  link.textContent = b.online ? link.dataset.on : link.dataset.off;
+  el.classList.toggle("offline", !b.online);
+  var table = el.querySelector(".table");
+  table.textContent = b.table ? fill(table.dataset.text, { round: b.table.round, table: b.table.table }) : table.dataset.none;
+  var mine = b.table ? tables.find(function (t) { return t.board && t.board.id === b.id; }) : null;
+  var waiting = el.querySelector(".waiting");
+  waiting.hidden = !(mine && mine.state === "to-start");
+  if (mine) { waiting.textContent = fill(waiting.dataset.text, { players: mine.players.join(", ") }); }
+  var live = b.live;
+  var seats = live && live.game && live.game.view ? live.game.view.seats : [];
+  var name = (live && live.layout) || "pinwheel-80";
+  if (card.layout !== name) {
+    card.drawn = drawLayout(el.querySelector("svg"), await layout(name), {});
+    card.layout = name;
+  }
+  showPawns(card.drawn.slots, live ? live.pawns : {}, seats);
+  showLamps(card.drawn.lamps, live ? live.lamps.lit : [], seats);
+  var list = el.querySelector(".seats");
+  list.textContent = "";
+  var toMove = b.game && b.game.status === "running" && !b.game.paused ? b.game.to_move : null;
+  seats.forEach(function (s) {
+    var li = clone("seat-item");
+    li.querySelector(".dot").style.background = s.colour;
+    li.querySelector(".name").textContent = s.name;
+    li.querySelector(".out").hidden = !s.eliminated;
+    li.classList.toggle("to-move", s.name === toMove);
+    list.appendChild(li);
+  });
+  var state = el.querySelector(".state");
+  var g = b.game;
+  if (!g) { state.textContent = state.dataset.idle; }
+  else if (g.status === "running") { state.textContent = g.paused ? state.dataset.paused : fill(state.dataset.turn, { name: g.to_move || "" }); }
+  else { state.textContent = g.status === "over" ? state.dataset.over : state.dataset.abandoned; }
+  var fault = el.querySelector(".fault");
+  fault.hidden = !b.faults.length;
+  fault.textContent = b.faults.map(function (f) { return f.message; }).join(" · ");
+  return el;
+}
+
+function renderTables(list, tables, withState) {
+  list.textContent = "";
+  tables.forEach(function (t) {
+    var li = clone("table-item");
+    li.querySelector(".n").textContent = t.table;
+    li.querySelector(".players").textContent = t.players.join(", ");
+    li.querySelector(".where").textContent = t.board ? t.board.name : "";
+    var state = li.querySelector(".state");
+    state.hidden = !withState;
+    if (withState) { state.textContent = state.dataset[t.state.replace(/-(\w)/g, function (_m, c) { return c.toUpperCase(); })]; }
+    li.className = withState ? "state-" + t.state : "";
+    list.appendChild(li);
+  });
+}
+
+var STANDINGS_SHOWN = 20;  // a TV shows the top of a big field; the tournament's page has them all
+
+function renderStandings(rows) {
+  var body = byId("standings");
+  var words = byId("status-words").content.firstElementChild.dataset;
+  body.textContent = "";
+  rows.slice(0, STANDINGS_SHOWN).forEach(function (s) {
+    var tr = document.createElement("tr");
+    tr.className = "status-" + s.status;
+    [String(s.place), s.name + (s.status !== "in" ? " (" + (words[s.status] || s.status) + ")" : ""), String(s.points)]
+      .forEach(function (text, i) {
+        var td = document.createElement("td");
+        td.textContent = text;
+        if (i !== 1) { td.className = "num"; }
+        tr.appendChild(td);
+      });
+    body.appendChild(tr);
+  });
+  if (rows.length > STANDINGS_SHOWN) {
+    var more = document.createElement("tr");
+    more.className = "more";
+    var cell = document.createElement("td");
+    cell.colSpan = 3;
+    cell.textContent = fill(body.dataset.more, { n: rows.length - STANDINGS_SHOWN });
+    more.appendChild(cell);
+    body.appendChild(more);
+  }
+}
+
+async function render(view) {
+  var title = byId("wall-title");
+  var t = view.tournament;
+  title.textContent = t && t.round ? fill(title.dataset.round, { name: t.name, round: t.round }) : (t ? t.name : title.dataset.none);
+  var winner = byId("wall-winner");
+  winner.hidden = !(t && t.winner);
+  if (t && t.winner) { winner.textContent = fill(winner.dataset.text, { name: t.winner }); }
+  var grid = byId("boards");
+  var shown = [];
+  for (var i = 0; i < view.boards.length; i++) { shown.push(await boardCard(view.boards[i], view.tables)); }
+  grid.replaceChildren.apply(grid, shown);
+  byId("no-boards").hidden = view.boards.length > 0;
+  renderTables(byId("tables"), view.tables, true);
+  byId("no-tables").hidden = view.tables.length > 0;
+  byId("next-round-card").hidden = !view.next_round;
+  renderTables(byId("next-round"), view.next_round || [], false);
+  renderStandings(view.standings);
+  root.dataset.at = String(view.at);
+}
+
+async function refresh() {
+  if (fetching) { pending = true; return; }
+  fetching = true;
+  try {
+    var url = root.dataset.api + (root.dataset.tournament ? "?t=" + root.dataset.tournament : "");
+    await render(await api("GET", url));
+  } catch (e) { /* the server restarting: the next change or the timer tries again */ }
+  fetching = false;
+  if (pending) { pending = false; refresh(); }
+}
+
+function follow() {
+  var conn = byId("wall-conn");
+  var source = new EventSource(root.dataset.stream);
+  source.addEventListener("change", function () { conn.hidden = true; refresh(); });
+  source.onerror = function () { conn.hidden = false; conn.textContent = conn.dataset.lost; };
+}
+
+refresh();
+follow();
+setInterval(refresh, 15000);  // a safety net: a lost change is shown within 15 s anyway

@@ -1,0 +1,151 @@
+"""The event server's pages: the staff overview (boards, tables, results) and the room's wall display.
+
+Staff forms post back to the overview (they work on any tablet browser) and
+redirect to it with a message; the overview follows the event live.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask.typing import ResponseReturnValue
+
+from games.exc import GameError
+from store.event.assignments import AssignmentError, Assignments
+from store.event.boards import BoardNotFoundError, Boards
+from store.event.results import ResultNotFoundError, Results, ResultStateError
+from store.tournaments import TournamentNotFoundError, Tournaments
+from webpanel.auth import staff_required
+from webpanel.db import get_db
+from webpanel.event import present
+from webpanel.event.blueprint import actor, bp, requested_tournament, settings
+from webpanel.translation_marks import _
+
+STAFF_ERRORS = (
+    AssignmentError,
+    BoardNotFoundError,
+    ResultNotFoundError,
+    ResultStateError,
+    TournamentNotFoundError,
+    GameError,
+    ValueError,
+)
+
+
+def _back(tid: int | None = None) -> ResponseReturnValue:
+    return redirect(url_for("event.overview", t=tid) if tid else url_for("event.overview"), code=303)
+
+
+@bp.get("/event")
+@staff_required
+def overview() -> str:
+    conn = get_db()
+    info = present.event_tournament(conn, requested_tournament())
+    t = Tournaments(conn).load(info.id) if info is not None else None
+    boards = Boards(conn).all()
+    open_by_board = {a.board: a for a in Assignments(conn).open() if a.board}
+    current = t.current_round if t is not None else None
+    return render_template(
+        "event/overview.html",
+        event=settings(),
+        info=info,
+        tournament=t,
+        tournaments=Tournaments(conn).all(),
+        boards=[present.board_view(b, open_by_board.get(b.id), with_live=False) for b in boards],
+        accepted=[b for b in boards if b.is_accepted],
+        tables=present.table_states(conn, t, current.number, info.id) if t and current and info else [],
+        unassigned=bool(t and current and info and _unassigned(info.id, current.number, len(current.tables))),
+        next_round=present.next_round_proposal(t) if t is not None else None,
+        can_make_round=t is not None
+        and not t.is_over()
+        and (current is None or t.is_round_complete(current.number)),
+        results=[r.to_json() for r in Results(conn).needing_staff()],
+        now=time.time(),
+        request_id=secrets.token_urlsafe(12),
+    )
+
+
+def _unassigned(tid: int, number: int, tables: int) -> bool:
+    return len(Assignments(get_db()).of_round(tid, number)) < tables
+
+
+@bp.get("/event/wall")
+def wall() -> str:
+    """The room's wall display (public): every board live, the standings, the tables still playing."""
+    return render_template("event/wall.html", event=settings(), tournament=requested_tournament())
+
+
+@bp.post("/event/boards/<board>")
+@staff_required
+def accept_board(board: str) -> ResponseReturnValue:
+    try:
+        accepted = Boards(get_db()).accept(board, request.form.get("label", ""), actor=actor())
+        flash(_("Board %(id)s is %(label)s.", id=accepted.id, label=accepted.label), "ok")
+    except STAFF_ERRORS as exc:
+        flash(str(exc), "error")
+    return _back(requested_tournament())
+
+
+@bp.post("/event/tournaments/<int:tid>/rounds")
+@staff_required
+def make_round(tid: int) -> ResponseReturnValue:
+    """One click: make the next round and send each of its tables to a board."""
+    try:
+        Tournaments(get_db()).record(
+            tid, lambda t: t.next_round(), actor=actor(), request_id=request.form.get("request_id") or None
+        )
+        assignments = Assignments(get_db()).assign_round(tid)
+        on_boards = sum(1 for a in assignments if a.board)
+        flash(
+            _(
+                "Round made: %(n)s table(s) sent to the boards, %(m)s by hand.",
+                n=on_boards,
+                m=len(assignments) - on_boards,
+            ),
+            "ok",
+        )
+    except STAFF_ERRORS as exc:
+        flash(str(exc), "error")
+    return _back(tid)
+
+
+@bp.post("/event/tournaments/<int:tid>/assignments")
+@staff_required
+def assign(tid: int) -> ResponseReturnValue:
+    try:
+        assignments = Assignments(get_db()).assign_round(tid)
+        flash(_("%(n)s table(s) sent to the boards.", n=sum(1 for a in assignments if a.board)), "ok")
+    except STAFF_ERRORS as exc:
+        flash(str(exc), "error")
+    return _back(tid)
+
+
+@bp.post("/event/assignments/<assignment>")
+@staff_required
+def move(assignment: str) -> ResponseReturnValue:
+    board = request.form.get("board") or None
+    try:
+        moved = Assignments(get_db()).move(assignment, board)
+        flash(_("Tables and boards changed: each board shows its table now."), "ok")
+        tid = moved[0].tournament_id if moved else None
+    except STAFF_ERRORS as exc:
+        flash(str(exc), "error")
+        tid = requested_tournament()
+    return _back(tid)
+
+
+@bp.post("/event/results/<int:game>/<action>")
+@staff_required
+def result_action(game: int, action: str) -> ResponseReturnValue:
+    results = Results(get_db())
+    actions = {"confirm": results.confirm, "use-board": results.use_board_result, "dismiss": results.dismiss}
+    if action not in actions:
+        abort(404)
+    try:
+        actions[action](game, actor=actor())
+        flash(_("Done."), "ok")
+    except STAFF_ERRORS as exc:
+        flash(str(exc), "error")
+    return _back(requested_tournament())
