@@ -98,15 +98,8 @@ def visitor(request: pytest.FixtureRequest, chromium: Any, panel: Any) -> Iterat
     """A scorekeeper's tablet in one language (the browser asks for it), logged in."""
     served, tournaments = panel
     lang: str = request.param
-    context = chromium.new_context(locale="fr-FR" if lang == "fr" else "en-GB")
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(served.url + "/staff/login")
-    page.fill("#pin", helpers.PIN)
-    page.click("#login-form button[type=submit]")
-    page.wait_for_selector("#health-page")
-    yield lang, page, served.url, tournaments
-    context.close()
+    with helpers.staff_tablet(chromium, served.url, lang, timeout_ms=TIMEOUT_MS) as page:
+        yield lang, page, served.url, tournaments
 
 
 def _shoot(page: Any, lang: str, name: str, size: tuple[int, int], *, full_page: bool = True) -> None:
@@ -245,12 +238,14 @@ def test_the_result_form_asks_who_placed_the_pawn_only_for_lamps_lit_together(vi
     # Sent without saying who placed it (no script needed: the server asks too).
     page.click("button[value=preview]")
     page.wait_for_selector(".msg.error")
+    page.wait_for_load_state("load")
     assert page.is_visible("#placer-2") and page.locator(".placer:visible").count() == 1
     error = page.text_content(".msg.error") or ""
     assert ("qui a posé le pion" if lang == "fr" else "say who placed the pawn") in error
     page.select_option("select[name=by2]", "3")
     page.click("button[value=preview]")
     page.wait_for_selector("#preview")
+    page.wait_for_load_state("load")  # the page's script runs once the page has loaded
     page.select_option("select[name=lit2]", "")
     assert page.locator(".placer:visible").count() == 0
 
