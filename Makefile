@@ -48,7 +48,8 @@ event: $(VENV)/.installed-run translations
 test: $(VENV)/.installed-dev translations
 	$(BIN)/python tools/ensure_packages.py
 	$(BIN)/python tools/ensure_micropython.py
-	$(BIN)/python -m pytest
+	# Two workers (pytest-xdist), each module on one of them: a module's tests share its servers in order.
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .

@@ -125,7 +125,8 @@ def test_tablet_screenshot_is_not_empty(
 def test_staff_log_in_see_health_and_are_refused_the_slot_test_during_a_game(
     open_page: Any, served: Any, service: Any, page_errors: list[str]
 ) -> None:
-    page = open_page(served.url + "/staff", page_errors)
+    # A desktop's width: the whole navigation shown, not folded behind Menu.
+    page = open_page(served.url + "/staff", page_errors, viewport={"width": 1600, "height": 1000})
     page.wait_for_selector("#login-form")
     page.fill("#pin", "000000")
     page.click("#login-form button[type=submit]")
