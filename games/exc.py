@@ -116,3 +116,12 @@ class BoardFileError(GameError, ValueError):
 
 class ThinkingTimeError(GameError, ValueError):
     """A computer player's thinking time that cannot be used (negative, or not a number)."""
+
+
+class RecordError(GameError, ValueError):
+    """A game record (docs/game-record.md) that cannot be read: ``line`` is where (1 for the first)."""
+
+    def __init__(self, line: int, problem: str) -> None:
+        self.line = line
+        self.problem = problem
+        super().__init__(f"line {line}: {problem}")

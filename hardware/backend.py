@@ -72,6 +72,10 @@ class BoardBackend(Protocol):
     def lamps_safe(self) -> None:
         """Put every lamp in its safe state (off)."""
 
+    def lamp_currents(self) -> Mapping[str, bool]:
+        """Each lamp with a current-feedback input → whether it draws current now (the pre-game check
+        reads them while the test button lights every lamp); lamps without one are left out."""
+
     def is_faulted(self) -> bool:
         """True while the readings cannot be trusted (dead multiplexer, link down)."""
 

@@ -223,6 +223,9 @@ class GpioBoard:
                            "read": "high" if level else "low", "ok": level == reference.level})
         return result
 
+    def lamp_currents(self) -> dict[str, bool]:
+        return {name: bool(self.lamps.draws_current(name)) for name in self.lamps.has_feedback}
+
     def lamp_feedback_status(self) -> dict[str, Any]:
         return {name: {"on": name in self.lamps.shown, "current": self.lamps.draws_current(name)}
                 for name in self.lamps.has_feedback}

@@ -123,6 +123,9 @@ class SerialBackend:
     def lamps_safe(self) -> None:
         self.link.set_lamps(0)
 
+    def lamp_currents(self) -> Mapping[str, bool]:
+        return {}  # the microcontroller's link carries no lamp-current readings
+
     def is_faulted(self) -> bool:
         return not (self.link.connected and self._have_snapshot)
 

@@ -16,6 +16,8 @@ from typing import Any
 SEAT_FIELDS = ("name", "colour", "lamp", "eliminated", "pawns_left")
 VIEW_FIELDS = ("layout", "to_move", "handicap", "lit", "outcome", "points")
 ANOMALY_FIELDS = ("kind", "slot", "at", "message")
+CHECK_STATUSES = ("waiting", "holding", "confirm", "failed", "passed", "skipped")
+CHECK_FOUND = ("current", "seen", "failed", "unchecked")
 
 
 def public_board(
@@ -93,6 +95,28 @@ def _game(value: Any) -> dict[str, Any] | None:
         "assignment": _str(value.get("assignment")),
         "confirmed": sorted(s for s in confirmed if _owner(s) is not None)
         if isinstance(confirmed, list) else [],
+        "check": _check(value.get("check")),
+    }
+
+
+def _lamp_names(value: Any) -> list[str]:
+    return [str(lamp) for lamp in value] if isinstance(value, list | tuple) else []
+
+
+def _check(value: Any) -> dict[str, Any] | None:
+    """The pre-game check: lamps only (it never reads a slot), so all of it is public."""
+    if not isinstance(value, Mapping) or value.get("status") not in CHECK_STATUSES:
+        return None
+    raw_lamps = value.get("lamps")
+    lamps = raw_lamps if isinstance(raw_lamps, Mapping) else {}
+    attempts = value.get("attempts")
+    return {
+        "status": value["status"],
+        "lamps": {str(k): v for k, v in lamps.items() if v in CHECK_FOUND},
+        "ask": _lamp_names(value.get("ask")),
+        "failed": _lamp_names(value.get("failed")),
+        "short": bool(value.get("short", False)),
+        "attempts": attempts if isinstance(attempts, int) else 0,
     }
 
 

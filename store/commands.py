@@ -33,6 +33,9 @@ class CommandKind(enum.Enum):
     """payload: {"slot": "a9", "pawn": "attack" | "defense" | null} (sim backend only)."""
     SIM_BUTTON = "sim-button"
     """payload: {"held": bool} (sim backend only)."""
+    PREGAME_CHECK = "pregame-check"
+    """payload: {"action": "confirm", "not_lit": [lamps]} (the players saw the other lamps light) or
+    {"action": "skip"} (staff) — the pre-game check of the game being set up."""
     WIRING = "wiring"
     """payload: {"action": one of :data:`WIRING_ACTIONS`, "slot"? (redo), "restart"?, "hold"? (start)}
     — the wiring wizard (refused during a game)."""

@@ -196,6 +196,16 @@ MIGRATIONS: list[str] = [
         running TEXT
     );
     """,
+    # 8: each player's consent to reveal their pawns on the replay of a finished game (store/consents.py).
+    """
+    CREATE TABLE IF NOT EXISTS reveal_consents (
+        source TEXT NOT NULL CHECK (source IN ('board', 'lobby')),
+        game_id INTEGER NOT NULL,
+        seat INTEGER NOT NULL CHECK (seat >= 0),
+        at REAL NOT NULL,
+        PRIMARY KEY (source, game_id, seat)
+    );
+    """,
 ]
 
 

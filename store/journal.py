@@ -52,6 +52,8 @@ class JournalKind(enum.StrEnum):
     ANOMALY_RESOLVED = "anomaly-resolved"
     GAME_START = "game-start"
     GAME_RESUMED = "game-resumed"
+    PREGAME_CHECK = "pregame-check"
+    """A verdict of the pre-game check: every lamp lit, a lamp failed, or staff skipped it."""
     GAME_END = "game-end"
     LAMPS = "lamps"
     LAMP_TEST = "lamp-test"

@@ -32,6 +32,7 @@ BLUEPRINTS: list[str | Blueprint] = [
     "webpanel.openapi:bp",
     "webpanel.tournaments:bp",
     "webpanel.lobby:bp",
+    "webpanel.replay:bp",
 ]
 """Every area of the panel, registered in this order: ``"module:attribute"`` or a Blueprint."""
 BOARD_ONLY: list[str | Blueprint] = ["webpanel.table:bp"]

@@ -8,10 +8,11 @@ from flask import Blueprint, Response, current_app, jsonify, redirect, render_te
 from flask.typing import ResponseReturnValue
 
 from games.hautetension.layout import DEFAULT_LAYOUT, load_layout
+from store.commands import CommandKind
 from webpanel import csrf, openapi
 from webpanel.auth import is_staff
-from webpanel.db import board_state, service_running
-from webpanel.errors import ApiError
+from webpanel.db import board_state, service_running, submit
+from webpanel.errors import ApiError, json_object
 from webpanel.stream import BoardFollower, EventStream, sse_response
 from webpanel.view import public_board
 
@@ -49,6 +50,18 @@ def live_page() -> str:
 @bp.get("/api/board")
 def api_board() -> Response:
     return jsonify(current_board())
+
+
+@bp.post("/api/board/check")
+def api_check_confirm() -> Response:
+    """The players' answer to the pre-game check, at the board's display: the lamps they did not see
+    light (none: every lamp lit). The check takes it only right after a hold of the test button."""
+    body = json_object(allowed={"not_lit"}, required={"not_lit"})
+    not_lit = body["not_lit"]
+    if not isinstance(not_lit, list) or not all(isinstance(lamp, str) for lamp in not_lit):
+        raise ApiError(400, "not_lit must be a list of lamp names")
+    command = submit(CommandKind.PREGAME_CHECK, {"action": "confirm", "not_lit": not_lit})
+    return jsonify({"ok": True, "check": (command.result or {}).get("check")})
 
 
 @bp.get("/api/layout")
@@ -120,6 +133,28 @@ openapi.add_paths(
                 "summary": "The public board state",
                 "responses": {
                     "200": openapi.json_response("The board", {"$ref": "#/components/schemas/Board"})
+                },
+            }
+        },
+        "/api/board/check": {
+            "post": {
+                "summary": "The players confirm the pre-game check: the lamps they did not see light",
+                "parameters": [openapi.CSRF_PARAMETER],
+                "requestBody": openapi.json_body(
+                    {
+                        "type": "object",
+                        "required": ["not_lit"],
+                        "properties": {"not_lit": {"type": "array", "items": {"type": "string"}}},
+                        "additionalProperties": False,
+                    }
+                ),
+                "responses": {
+                    "200": openapi.json_response("The check after the answer"),
+                    "400": openapi.error("Not a list of lamp names"),
+                    "403": openapi.error("Missing or wrong CSRF token"),
+                    "409": openapi.error("No check waits for the players' answer now"),
+                    "415": openapi.error("Body is not JSON"),
+                    "503": openapi.error("Board service not responding"),
                 },
             }
         },

@@ -18,23 +18,20 @@ log = logging.getLogger(__name__)
 
 
 class ApiError(Exception):
-    """An error a route answers with *status* and a readable English *message*; *code*, when
-    given, is the stable name of what went wrong, which pages translate (docs/webpanel.md,
-    "API errors")."""
+    """An error a route answers with *status* and a readable *message* (English, for programs),
+    and a stable *code* that pages translate (docs/webpanel.md, "API errors")."""
 
-    def __init__(
-        self, status: int, message: str, *, headers: Mapping[str, str] | None = None, code: str | None = None
-    ) -> None:
+    def __init__(self, status: int, message: str, *, code: str | None = None,
+                 headers: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
-        self.headers = dict(headers or {})
         self.code = code
+        self.headers = dict(headers or {})
 
 
-def error_response(
-    status: int, message: str, headers: Mapping[str, str] | None = None, code: str | None = None
-) -> Response:
+def error_response(status: int, message: str, headers: Mapping[str, str] | None = None,
+                   code: str | None = None) -> Response:
     response = jsonify({"error": message} if code is None else {"error": message, "code": code})
     response.status_code = status
     response.headers["Cache-Control"] = "no-store"

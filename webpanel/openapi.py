@@ -22,7 +22,11 @@ _schemas: dict[str, Any] = {
     "Error": {
         "type": "object",
         "required": ["error"],
-        "properties": {"error": {"type": "string", "description": "What is wrong, in a sentence."}},
+        "properties": {
+            "error": {"type": "string", "description": "What is wrong, in a sentence (English)."},
+            "code": {"type": "string", "description": "A stable name for the error, which pages translate "
+                     "(the lobby's: webpanel/lobby/messages.py)."},
+        },
     },
 }
 

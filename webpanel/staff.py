@@ -182,7 +182,7 @@ def _refuse_during_game(state: BoardState | None, message: str) -> None:
 @staff_required
 def api_new_game() -> tuple[Response, int]:
     payload = new_game_payload(
-        json_object(allowed={"players", "first", "seed", "handicap"}, required={"players"})
+        json_object(allowed={"players", "first", "seed", "handicap", "pregame_check"}, required={"players"})
     )
     if game_running(board_state()):
         raise ApiError(409, f"{GAME_RUNNING}: abandon it first")
@@ -208,6 +208,16 @@ def api_abandon() -> Response:
         raise ApiError(409, "no game is running")
     submit(CommandKind.ABANDON_GAME)
     return jsonify({"ok": True})
+
+
+@bp.post("/api/staff/game/check/skip")
+@staff_required
+def api_skip_check() -> Response:
+    """Staff skip the pre-game check of the game being set up (journaled as skipped)."""
+    if request.content_length:
+        json_object(allowed=set())
+    command = submit(CommandKind.PREGAME_CHECK, {"action": "skip"})
+    return jsonify({"ok": True, "check": (command.result or {}).get("check")})
 
 
 # -- journal ---------------------------------------------------------------------
@@ -464,6 +474,10 @@ openapi.add_paths(
                                     "maximum": MAX_HANDICAP,
                                 },
                             },
+                            "pregame_check": {
+                                "enum": ["ask", "skip"],
+                                "description": 'Lamps checked before play ("ask", the default) or skipped',
+                            },
                         },
                     }
                 ),
@@ -481,6 +495,13 @@ openapi.add_paths(
                 "summary": "Abandon the running game",
                 "parameters": _csrf,
                 "responses": {"200": openapi.json_response("Abandoned"), **_staff, **_command_errors},
+            }
+        },
+        "/api/staff/game/check/skip": {
+            "post": {
+                "summary": "Skip the pre-game check of the game being set up (journaled as skipped)",
+                "parameters": _csrf,
+                "responses": {"200": openapi.json_response("Skipped"), **_staff, **_command_errors},
             }
         },
         "/api/staff/journal": {

@@ -25,6 +25,9 @@ from games.hautetension.layout import (
     parse_layout,
     slot_name,
 )
+
+# tournament_points (the function, games.hautetension.outcome) is not re-exported: the package
+# attribute of that name is the submodule games.hautetension.tournament_points once it is imported.
 from games.hautetension.outcome import (
     BONUS_POINTS,
     NEVER_LIT_POINTS,
@@ -33,7 +36,6 @@ from games.hautetension.outcome import (
     Outcome,
     Placement,
     Termination,
-    tournament_points,
 )
 from games.hautetension.pawn import ATTACK_PAWNS, DEFENSE_PAWNS, PawnKind
 from games.hautetension.seats import DEFAULT_COLOURS, Seat, default_lamps, default_seats
@@ -74,5 +76,4 @@ __all__ = [
     "load_layout",
     "parse_layout",
     "slot_name",
-    "tournament_points",
 ]

@@ -56,6 +56,32 @@ def lit_lamps(layout: Layout, closed_row_ids: Iterable[str], *, button: bool = F
     return frozenset(reached - {BATTERY})
 
 
+def lamp_paths(layout: Layout, closed_row_ids: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """Why each lit lamp is lit: the closed rows of a shortest path from the battery to it.
+
+    Secret while a game runs (closed rows tell which pawns conduct): the replay shows it only once
+    every player has agreed to reveal their pawns. Ties between paths of one length go to the rows
+    listed first in the layout, so the answer is the same every time."""
+    by_id = layout.rows_by_id
+    closed = [row.id for row in layout.rows if row.id in set(closed_row_ids)]
+    neighbours: dict[str, list[tuple[str, str]]] = {}
+    for row_id in closed:
+        a, b = by_id[row_id].ends
+        neighbours.setdefault(a, []).append((b, row_id))
+        neighbours.setdefault(b, []).append((a, row_id))
+    path: dict[str, tuple[str, ...]] = {BATTERY: ()}
+    frontier = [BATTERY]
+    while frontier:
+        following: list[str] = []
+        for node in frontier:
+            for other, row_id in neighbours.get(node, ()):
+                if other not in path:
+                    path[other] = (*path[node], row_id)
+                    following.append(other)
+        frontier = following
+    return {lamp: rows for lamp, rows in path.items() if lamp != BATTERY}
+
+
 def evaluate(layout: Layout, attack: Collection[str], *, button: bool = False) -> CircuitState:
     """Evaluate the whole board from the set of slots holding attack pawns."""
     attack_set = {layout.check_slot(slot) for slot in attack}

@@ -16,6 +16,9 @@ before it starts the game (a command may come from the terminal too,
 - ``first``: a seat number, or ``"draw"`` for the rules' draw, made from
   ``seed`` (a whole number; the service draws one at random when none is given,
   and keeps it, so the draw can be checked afterwards).
+- ``pregame_check``: ``"ask"`` (the default: every lamp must light while the
+  players hold the test button before play) or ``"skip"`` (staff skip it; the
+  journal, the record and the replay say so).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ LAMPS = ("N", "E", "S", "W")
 """The lamps a handicap may name, unless the board's layout says otherwise."""
 MAX_SEED = 2**63 - 1
 PLAYER_FIELDS = frozenset({"name", "colour"})
+PREGAME_CHECK = ("ask", "skip")
 
 First = int | Literal["draw"]
 
@@ -62,6 +66,8 @@ class GameSetup:
     seed: int | None = None
     handicap: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
     """Lamp → handicap attack pawns; lamps without a handicap are left out."""
+    pregame_check: bool = True
+    """Whether the lamps are checked before play (hardware/service/pregame.py)."""
 
     @classmethod
     def from_payload(
@@ -81,9 +87,12 @@ class GameSetup:
         if seed is not None:
             seed = _whole(seed, "seed", MAX_SEED, problems)
         handicap = _handicap(payload.get("handicap"), lamps, problems)
+        check = payload.get("pregame_check", "ask")
+        if check not in PREGAME_CHECK:
+            problems.append('pregame_check must be "ask" or "skip"')
         if problems:
             raise GameSetupError(problems)
-        return cls(tuple(players), chosen, seed, MappingProxyType(handicap))
+        return cls(tuple(players), chosen, seed, MappingProxyType(handicap), check == "ask")
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -118,6 +127,8 @@ class GameSetup:
             payload["seed"] = self.seed
         if self.handicap:
             payload["handicap"] = dict(self.handicap)
+        if not self.pregame_check:
+            payload["pregame_check"] = "skip"
         return payload
 
     def to_record(self) -> dict[str, Any]:
@@ -128,15 +139,18 @@ class GameSetup:
             "first_seat": self.first_seat,
             "seed": self.seed,
             "handicap": dict(self.handicap),
+            "pregame_check": "ask" if self.pregame_check else "skip",
         }
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> GameSetup:
         """The setup a journal's ``game-start`` kept, as it was accepted then (not checked again:
-        an older version may have accepted what these rules refuse, and the game must replay)."""
+        an older version may have accepted what these rules refuse, and the game must replay). A game
+        set up before the pre-game check existed had none."""
         players = tuple(PlayerSetup(str(p["name"]), str(p["colour"])) for p in record["players"])
         handicap = {str(lamp): int(n) for lamp, n in (record.get("handicap") or {}).items() if n}
-        return cls(players, int(record["first_seat"]), None, MappingProxyType(handicap))
+        check = record.get("pregame_check", "skip") == "ask"
+        return cls(players, int(record["first_seat"]), None, MappingProxyType(handicap), check)
 
 
 def _players(value: Any, problems: list[str]) -> list[PlayerSetup]:

@@ -201,6 +201,8 @@ class Hop(DigitalGame):
             market=market,
             effects=EFFECTS,
         )
+        self.energy_by_turn: list[list[int]] = [list(self.state.energy)]
+        """Every player's energy at the start and after each turn (the result screen's chart)."""
 
     # -- state ----------------------------------------------------------
 
@@ -227,7 +229,10 @@ class Hop(DigitalGame):
         return self.state.energy_change(self.parse_move(move))
 
     def _apply(self, move: Move) -> None:
+        turns = self.state.turns
         self.state.apply(self.parse_move(move))
+        if self.state.turns != turns or self.state.phase == Phase.OVER:
+            self.energy_by_turn.append(list(self.state.energy))  # a turn ended, or the game
 
     def outcome(self) -> Outcome | None:
         state = self.state
@@ -572,6 +577,7 @@ class Hop(DigitalGame):
             "movement_board": [ACTION_NAMES[k] for k in state.movement_board],
             "turn": state.turn,
             "turns_played": state.turns,
+            "energy_by_turn": [list(energies) for energies in self.energy_by_turn],
             "max_turns": state.max_turns,
             "phase": state.phase.name.lower(),
             "blocker": state.blocker,

@@ -89,7 +89,7 @@ class Hypnosia(DigitalGame):
     ) -> None:
         super().__init__(players, options=options, seed=seed)
         self.board: Board = load_board(self.options["board"])
-        self.position = self._start()
+        self._restart()
 
     def check_options(self, options: dict[str, JSON]) -> dict[str, JSON]:
         known = {"board", "dice", "stacks_cross", "colours", "max_rounds"}
@@ -155,6 +155,11 @@ class Hypnosia(DigitalGame):
 
     def _restart(self) -> None:
         self.position = self._start()
+        self.scores_by_turn: list[list[int]] = [self._scores()]
+        """Every seat's score at the start and after each turn (the result screen's chart)."""
+
+    def _scores(self) -> list[int]:
+        return [self.position.score(s) for s in range(self.position.seats)]
 
     # -- names --------------------------------------------------------------
 
@@ -216,13 +221,18 @@ class Hypnosia(DigitalGame):
 
     def _apply(self, move: Move) -> HypnosiaMove:
         """Apply a roll or a pawn move; the history keeps it in the notation of :meth:`legal_moves`."""
+        turns = self.position.turns
         if isinstance(move, dict) and "roll" in move:
             self._apply_roll(move)
-            return {"roll": list(move["roll"])}
-        step = self.parse_step(move)
-        self.check_step(step)
-        self.position.play(step)
-        return self.step_to_move(step)
+            applied: HypnosiaMove = {"roll": list(move["roll"])}
+        else:
+            step = self.parse_step(move)
+            self.check_step(step)
+            self.position.play(step)
+            applied = self.step_to_move(step)
+        if self.position.turns != turns or self.position.phase == Phase.OVER:
+            self.scores_by_turn.append(self._scores())  # a turn ended (or the game, with a full centre)
+        return applied
 
     def _apply_roll(self, move: dict[str, Any]) -> None:
         roll = move.get("roll")
@@ -366,6 +376,7 @@ class Hypnosia(DigitalGame):
             "opening": [[{"seat": s, "roll": [a, b]} for s, a, b in rnd] for rnd in position.opening_rolls],
             "rolling": self._rolling(),
             "turns": position.turns,
+            "scores_by_turn": [list(scores) for scores in self.scores_by_turn],
             "outcome": None,
         }
         outcome = self.outcome()

@@ -75,6 +75,41 @@ def _square(value: JSON) -> int:
     return value
 
 
+def cycle_marks(position: bytes) -> list[int]:
+    """The moves whose spooky marks make the cycle the last pair of *position* closed, in move order.
+
+    The spooky links form a forest before that pair, so its two squares are joined by exactly one
+    path: the marks on it, plus the closing pair.
+    """
+    a, b = rules.PAIRS[position[-1] - 9]
+    links = rules.spooky_links(position[:-1])
+    came: dict[int, tuple[int, int] | None] = {a: None}  # square -> (previous square, mark index)
+    todo = [a]
+    while todo:
+        here = todo.pop()
+        for index, there in links[here]:
+            if there not in came:
+                came[there] = (here, index)
+                todo.append(there)
+    marks = [len(position)]
+    at = b
+    while (step := came.get(at)) is not None:
+        at, index = step
+        marks.append(index + 1)
+    return sorted(marks)
+
+
+def collapse_record(position: bytes, square: int) -> dict[str, JSON]:
+    """The entanglement at a collapse, before it: every spooky mark ``[move, a, b]`` (the closing pair
+    last), the moves of the cycle, and the square the closing mark lands on."""
+    return {
+        "move": len(position),
+        "square": square,
+        "marks": [[k, a, b] for k, a, b in rules.spooky(position)],
+        "cycle": cycle_marks(position),
+    }
+
+
 class QuantumTicTacToe(DigitalGame):
     """A game of quantum tic-tac-toe (see ``docs/qttt.md`` for the rules as played)."""
 
@@ -93,6 +128,8 @@ class QuantumTicTacToe(DigitalGame):
         """Whether the last pair closed a cycle whose collapse is still to choose."""
         self.result: int | None = None
         """X, O or DRAW once the game is over."""
+        self.collapses: list[dict[str, JSON]] = []
+        """Each collapse so far, as the result screen draws it (:func:`collapse_record`)."""
 
     # -- state ----------------------------------------------------------
 
@@ -147,6 +184,7 @@ class QuantumTicTacToe(DigitalGame):
                 raise CollapseSquareError(
                     f"mark {len(self.position)} is in squares {pending[0]} and {pending[1]}, not {square}"
                 )
+            self.collapses.append(collapse_record(self.position, square))
             self.position = rules.collapse(self.position, square)
             self.pending = False
             self.result = rules.settle(self.position)
@@ -219,6 +257,8 @@ class QuantumTicTacToe(DigitalGame):
             "outcome": None if outcome is None else outcome.to_json(),
             "winner": symbol(self.result) if self.result in (X, O) else None,
             "history": list(self.history),
+            # The result screen's picture: the entanglement graph at each collapse.
+            "collapses": [dict(c) for c in self.collapses],
         }
 
     def __repr__(self) -> str:

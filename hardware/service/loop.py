@@ -26,6 +26,7 @@ from hardware.events import (
     PawnPlaced,
 )
 from hardware.service.notify import SystemdNotifier
+from hardware.service.pregame import CheckRefused
 from hardware.service.recovery import Recovery, restore
 from hardware.service.referee import LampState, Referee
 from hardware.service.settings import BoardSettings
@@ -101,7 +102,8 @@ class BoardService:
         self.sim_file = sim_file
         self.clock = clock
         self.sleep = sleep
-        self.referee = Referee(layout, min_turn=self.settings.min_turn)
+        self.referee = Referee(layout, min_turn=self.settings.min_turn,
+                               sensed_lamps=frozenset(backend.lamp_currents()))
         self.lamps_shown: LampState | None = None
         self.lamp_latency = LatencyStats()
         self.journal_latency = LatencyStats()
@@ -233,6 +235,8 @@ class BoardService:
             if isinstance(event, PawnPlaced | PawnLifted):
                 timed.append(event.at)
         entries += self._check_scanner()
+        if self.referee.button_held and self.referee.checking is not None:
+            self.referee.lamp_currents(self.backend.lamp_currents())  # the lamps lit for the check
         self._commit(entries, timed=timed)
         if self.commands is not None and now >= self._next_commands:
             self._next_commands = now + self.settings.command_interval
@@ -294,9 +298,9 @@ class BoardService:
         if isinstance(event, PawnLifted):
             return referee.pawn_lifted(event.slot)
         if isinstance(event, ButtonPressed):
-            return referee.button(True)
+            return referee.button(True, event.at)
         if isinstance(event, ButtonReleased):
-            return referee.button(False)
+            return referee.button(False, event.at)
         if isinstance(event, ButtonLongPress):
             selftest = "refused: a game is running" if referee.running is not None else "run"
             return [JournalEntry(JournalKind.BUTTON_LONG_PRESS, {"selftest": selftest})]
@@ -415,6 +419,24 @@ class BoardService:
         entries = self.referee.abandon()
         return {"game": running.id if running else None}, entries
 
+    def _pregame_check(self, payload: Mapping[str, Any]) -> CommandOutcome:
+        action = payload.get("action")
+        running = self.referee.running
+        try:
+            if action == "skip":
+                entries = self.referee.pregame_skip()
+            elif action == "confirm":
+                not_lit = payload.get("not_lit") or []
+                if not isinstance(not_lit, list) or not all(isinstance(lamp, str) for lamp in not_lit):
+                    raise CommandRefused("not_lit must be a list of lamp names")
+                entries = self.referee.pregame_confirm(not_lit)
+            else:
+                raise CommandRefused('action must be "confirm" or "skip"')
+        except CheckRefused as exc:
+            raise CommandRefused(str(exc)) from None
+        check = running.check if running is not None else None
+        public = check.to_public() if check else None
+        return {"game": running.id if running else None, "check": public}, entries
     def _confirm_result(self, payload: Mapping[str, Any]) -> CommandOutcome:
         seats = payload.get("seats")
         seats = seats if isinstance(seats, list) else []
@@ -548,6 +570,7 @@ _COMMANDS: dict[CommandKind, Callable[[BoardService, Mapping[str, Any]], Command
     CommandKind.SELF_TEST: BoardService._self_test,
     CommandKind.SIM_SLOT: BoardService._sim_slot,
     CommandKind.SIM_BUTTON: BoardService._sim_button,
+    CommandKind.PREGAME_CHECK: BoardService._pregame_check,
     CommandKind.WIRING: BoardService._wiring,
 }
 """Each command the service carries out, and how (the tournament engine keeps its events the same way)."""

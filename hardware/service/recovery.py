@@ -23,6 +23,7 @@ from typing import Any
 from games.exc import GameError
 from games.hautetension.pawn import PawnKind
 from games.hautetension.setup import GameSetup
+from hardware.service.pregame import PregameCheck
 from hardware.service.referee import (
     Anomaly,
     AnomalyKind,
@@ -51,9 +52,14 @@ def last_game(journal: Journal, referee: Referee) -> BoardGame | None:
     assignment = start.public.get("assignment")
     board_game = BoardGame(start.game_id, game, dict(start.private["setup"]),
                            assignment=assignment if isinstance(assignment, str) else None)
+    if "pregame_check" in start.private["setup"]:  # a game set up before the check existed had none
+        sensed = referee.sensed_lamps & frozenset(referee.layout.lamps)
+        board_game.check = PregameCheck(start.game_id, referee.layout.lamps, sensed)
     for entry in journal.game_entries(start.game_id):
         if entry.kind is JournalKind.RESULT_CONFIRMED:
             board_game.confirmed |= {int(s) for s in entry.public.get("seats", [])}
+        elif entry.kind is JournalKind.PREGAME_CHECK and board_game.check is not None:
+            board_game.check.replay(entry.public)
         elif entry.kind is JournalKind.PLACEMENT:
             try:
                 game.push(str(entry.public["slot"]), str((entry.private or {})["kind"]))

@@ -31,6 +31,7 @@ from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
 from games.hautetension.setup import GameSetup
 from games.hautetension.views import public_view
+from hardware.service.pregame import PregameCheck
 from store.journal import JournalEntry, JournalKind
 
 
@@ -85,6 +86,8 @@ class BoardGame:
     game: Game
     setup: dict[str, Any]
     status: GameStatus = GameStatus.RUNNING
+    check: PregameCheck | None = None
+    """The pre-game check (None: the game had none, e.g. set up before it existed)."""
     assignment: str | None = None
     """The event's table assignment the game was started from (its result goes to that table)."""
     confirmed: set[int] = field(default_factory=set)
@@ -93,6 +96,11 @@ class BoardGame:
     @property
     def is_running(self) -> bool:
         return self.status is GameStatus.RUNNING
+
+    @property
+    def is_checking(self) -> bool:
+        """Running, but waiting for its pre-game check: nobody plays yet."""
+        return self.is_running and self.check is not None and not self.check.is_done
 
 
 @dataclass
@@ -124,6 +132,8 @@ class Referee:
     last_accepted_at: float | None = None
     """Monotonic time of the last accepted placement's confirmation."""
     last_accepted_slot: str | None = None
+    sensed_lamps: frozenset[str] = frozenset()
+    """The lamps with a current-feedback input (the backend says which): the pre-game check reads them."""
 
     # -- what the board shows -------------------------------------------------
 
@@ -147,7 +157,7 @@ class Referee:
 
     def to_move(self) -> int | None:
         game = self.running
-        if game is None or self.anomalies:
+        if game is None or self.anomalies or game.is_checking:
             return None
         return game.game.to_move
 
@@ -184,11 +194,15 @@ class Referee:
         if self.current is None:
             return None
         game = self.current.game
+        view = public_view(game)
+        if self.current.is_checking:
+            view["to_move"] = None  # nobody plays before the pre-game check is over
         public: dict[str, Any] = {
             "id": self.current.id,
             "status": self.current.status.value,
-            "view": public_view(game),
+            "view": view,
             "points": list(game.points()) if game.is_over() else None,
+            "check": self.current.check.to_public() if self.current.check is not None else None,
         }
         if self.current.assignment is not None:
             public["assignment"] = self.current.assignment
@@ -217,6 +231,13 @@ class Referee:
                 slot,
                 AnomalyKind.OUT_OF_TURN,
                 f"a pawn was placed on {slot} while the scanner is faulted; it was not attributed: lift it",
+            )
+        elif game.is_checking:
+            entries += self._open(
+                slot,
+                AnomalyKind.OUT_OF_TURN,
+                f"a pawn was placed on {slot} before the pre-game check is over; it was not attributed:"
+                " lift it",
             )
         elif self.anomalies:
             entries += self._open(
@@ -386,9 +407,43 @@ class Referee:
         self.faults.pop(key, None)
         return [JournalEntry(JournalKind.FAULT_CLEARED, public)]
 
-    def button(self, held: bool) -> list[JournalEntry]:
+    def button(self, held: bool, at: float | None = None) -> list[JournalEntry]:
+        """The test button (*at*: monotonic time of the event; the pre-game check times the hold)."""
         self.button_held = held
-        return [JournalEntry(JournalKind.BUTTON, {"held": held})]
+        entries = [JournalEntry(JournalKind.BUTTON, {"held": held})]
+        check = self.checking
+        if check is not None and at is not None:
+            entries += check.button(held, at)
+        return entries
+
+    # -- the pre-game check ---------------------------------------------------------------------
+
+    @property
+    def checking(self) -> PregameCheck | None:
+        """The pre-game check the running game waits for, if any."""
+        game = self.running
+        return game.check if game is not None and game.is_checking else None
+
+    def lamp_currents(self, readings: Mapping[str, bool]) -> None:
+        """Lamp-current readings taken while the test button is held (for the pre-game check)."""
+        check = self.checking
+        if check is not None:
+            check.currents(readings)
+
+    def pregame_confirm(self, not_lit: list[str]) -> list[JournalEntry]:
+        """The players' answer on the display: the lamps (without current feedback) they did not see
+        light. Raises :class:`~hardware.service.pregame.CheckRefused` when there is nothing to confirm."""
+        return self._check_or_refuse().confirm(not_lit)
+
+    def pregame_skip(self) -> list[JournalEntry]:
+        """Staff skip the pre-game check."""
+        return self._check_or_refuse().skip()
+
+    def _check_or_refuse(self) -> PregameCheck:
+        check = self.checking
+        if check is None:
+            raise SetupError("no game is waiting for its pre-game check")
+        return check
 
     # -- games ----------------------------------------------------------------
 
@@ -408,6 +463,8 @@ class Referee:
         game = chosen.start(self.layout)
         setup = chosen.to_record()
         self.current = BoardGame(game_id, game, setup, assignment=assignment)
+        check = PregameCheck(game_id, self.layout.lamps, self.sensed_lamps & frozenset(self.layout.lamps))
+        self.current.check = check
         self.anomalies = {}
         self.last_accepted_at = None
         self.last_accepted_slot = None
@@ -417,10 +474,13 @@ class Referee:
             "first": game.first,
             "drawn": chosen.first == "draw",
             "handicap": dict(game.handicap),
+            "layout": self.layout.name,
         }
         if assignment is not None:
             public["assignment"] = assignment
         entries: list[JournalEntry] = [JournalEntry(JournalKind.GAME_START, public, {"setup": setup})]
+        if not chosen.pregame_check:
+            entries += check.skip()
         for slot in sorted(game.pawns):
             entries += self._open(
                 slot, AnomalyKind.HANDICAP, f"place the handicap attack pawn on {slot} before the first move"

@@ -32,6 +32,11 @@ def register(subparsers: Any) -> None:
     )
     new.add_argument("--seed", type=int, help="seed of the draw (with --first draw)")
     new.add_argument("--handicap", help="handicap pawns per lamp: N=1,S=2")
+    new.add_argument(
+        "--skip-check", action="store_true",
+        help="skip the pre-game check of the lamps (journaled as skipped; by default the players hold the"
+        " test button and every lamp must light before play)",
+    )
     new.set_defaults(func=run_new)
 
     abandon = actions.add_parser("abandon", help="abandon the running game")
@@ -50,7 +55,10 @@ def register(subparsers: Any) -> None:
     selftest = actions.add_parser("self-test", help="run the hardware self-test through the service; no game")
     selftest.set_defaults(func=run_self_test)
 
-    for sub in (new, abandon, status, lamp_test, selftest):
+    skip = actions.add_parser("skip-check", help="skip the pre-game check of the game being set up (staff)")
+    skip.set_defaults(func=run_skip_check)
+
+    for sub in (new, abandon, status, lamp_test, selftest, skip):
         sub.add_argument("--config", help=CONFIG_OPTION_HELP)
         sub.add_argument("--db", help="database file (default: [store] path)")
         sub.add_argument(
@@ -113,6 +121,8 @@ def run_new(args: argparse.Namespace) -> int:
         return 2
     if args.seed is not None:
         payload["seed"] = args.seed
+    if args.skip_check:
+        payload["pregame_check"] = "skip"
     if args.handicap:
         try:
             payload["handicap"] = {
@@ -133,6 +143,13 @@ def run_abandon(args: argparse.Namespace) -> int:
     status, result = _submit(args, "ABANDON_GAME", {})
     if status == 0:
         print(f"game {result.get('game')} abandoned")
+    return status
+
+
+def run_skip_check(args: argparse.Namespace) -> int:
+    status, result = _submit(args, "PREGAME_CHECK", {"action": "skip"})
+    if status == 0:
+        print(f"game {result.get('game')}: pre-game check skipped")
     return status
 
 
@@ -177,6 +194,17 @@ def run_status(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_line(check: dict[str, Any]) -> str:
+    status = check.get("status")
+    if status == "failed":
+        return (f"pre-game check FAILED: lamp(s) {', '.join(check.get('failed') or [])} did not light; check"
+                " bulb, fuse and driver, then hold the test button again (or: hautetension game skip-check)")
+    if status == "confirm":
+        lamps = ", ".join(check["ask"])
+        return f"pre-game check: the players confirm on the display that lamp(s) {lamps} lit"
+    return "pre-game check: waiting for the players to hold the test button"
+
+
 def describe(public: dict[str, Any], *, heartbeat_age: float) -> list[str]:
     """The board state in a few lines, for people."""
     alive = "running" if heartbeat_age < 5 else f"NOT RUNNING (last heard {heartbeat_age:.0f} s ago)"
@@ -194,7 +222,10 @@ def describe(public: dict[str, Any], *, heartbeat_age: float) -> list[str]:
             for s in seats
         )
         lines.append(f"game {game['id']} {game['status']}: {names}")
-        if game["status"] == "running":
+        check = game.get("check") or {}
+        if game["status"] == "running" and check.get("status") not in (None, "passed", "skipped"):
+            lines.append(_check_line(check))
+        elif game["status"] == "running":
             to_move = view.get("to_move")
             turn = seats[to_move]["name"] if to_move is not None else "nobody"
             lines.append(

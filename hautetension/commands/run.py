@@ -166,7 +166,10 @@ def start_demo_game(db: Path) -> str:
                 break
             time.sleep(0.05)
         command = commands.wait(
-            commands.submit(CommandKind.NEW_GAME, {"players": DEMO_PLAYERS, "first": 0}), timeout=5
+            commands.submit(
+                CommandKind.NEW_GAME, {"players": DEMO_PLAYERS, "first": 0, "pregame_check": "skip"}
+            ),
+            timeout=5,
         )
         if command is None or command.status is not CommandStatus.DONE:
             reason = (command.result or {}).get("error") if command else "no answer"

@@ -28,6 +28,7 @@ class Rig:
         min_turn: float = 0.0,
         start: bool = True,
         hardware: dict[str, Any] | None = None,
+        database: Path | None = None,
     ) -> None:
         self.folder = folder
         self.layout = load_layout()
@@ -37,7 +38,7 @@ class Rig:
             self.layout,
             clock=self.clock,
         )
-        self.conn = connect(folder / "board.db")
+        self.conn = connect(database or folder / "board.db")
         self.journal = Journal(self.conn)
         self.commands = Commands(self.conn)
         self.sim_file = SimBoardFile(folder / "sim-board.json")
@@ -71,15 +72,24 @@ class Rig:
         assert self.command(CommandKind.SIM_SLOT, {"slot": slot, "pawn": kind}).status is CommandStatus.DONE
         self.run(wait)
 
+    def hold_button(self, seconds: float = 1.0) -> None:
+        """Hold the test button for *seconds*, then release it (the pre-game check's hold)."""
+        self.command(CommandKind.SIM_BUTTON, {"held": True})
+        self.run(seconds)
+        self.command(CommandKind.SIM_BUTTON, {"held": False})
+        self.run()
+
     def lift(self, slot: str) -> None:
         assert self.command(CommandKind.SIM_SLOT, {"slot": slot, "pawn": None}).status is CommandStatus.DONE
         self.run()
 
     def new_game(self, names: tuple[str, ...] = ("Ana", "Ben"), **extra: Any) -> Command:
+        """Start a game; without ``pregame_check="ask"`` staff skip the pre-game check (most tests
+        are about what comes after it: tests/hardware/test_pregame.py is about the check)."""
         players = [
             {"name": n, "colour": c} for n, c in zip(names, ("red", "blue", "black", "white"), strict=False)
         ]
-        return self.command(CommandKind.NEW_GAME, {"players": players, **extra})
+        return self.command(CommandKind.NEW_GAME, {"players": players, "pregame_check": "skip", **extra})
 
     @property
     def state(self) -> dict[str, Any]:

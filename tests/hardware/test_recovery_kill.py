@@ -118,7 +118,8 @@ def test_kill_9_mid_game_then_restart_resumes_same_game_turn_and_lamps(
     tmp_path: Path, processes: list[ServiceProcess]
 ) -> None:
     first = _start(tmp_path, processes)
-    first.command(CommandKind.NEW_GAME, {"players": [{"name": n} for n in ("Ana", "Ben", "Cy")]})
+    first.command(CommandKind.NEW_GAME, {"players": [{"name": n} for n in ("Ana", "Ben", "Cy")],
+                                         "pregame_check": "skip"})
     for slot in W_ROW + ["i1"]:
         first.place(slot)
     before = first.state
@@ -142,7 +143,8 @@ def test_kill_9_right_after_a_pawn_and_a_board_changed_while_down(
     tmp_path: Path, processes: list[ServiceProcess]
 ) -> None:
     first = _start(tmp_path, processes)
-    first.command(CommandKind.NEW_GAME, {"players": [{"name": "Ana"}, {"name": "Ben"}]})
+    first.command(CommandKind.NEW_GAME,
+                  {"players": [{"name": "Ana"}, {"name": "Ben"}], "pregame_check": "skip"})
     first.place("a9")
     first.place("i1", "defense", wait=False)  # killed before or after the scanner confirms it
     first.kill()

@@ -121,7 +121,8 @@ def play_a_game(board: GpioBoard, virtual: VirtualBoard, layout: Layout, clock: 
             clock.advance(board.scan_period)
             service.step()
 
-    commands.submit(CommandKind.NEW_GAME, {"players": [{"name": "Ana"}, {"name": "Ben"}], "first": 0})
+    commands.submit(CommandKind.NEW_GAME, {"players": [{"name": "Ana"}, {"name": "Ben"}], "first": 0,
+                                         "pregame_check": "skip"})
     run()
     moves = ["f9", "a1", "f8", "b1", "f7", "c1", "f6", "d1", "f5"]
     for slot in moves:

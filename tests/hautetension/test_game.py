@@ -47,6 +47,13 @@ def test_new_status_and_abandon(service: Any, tmp_path: Path, capsys: pytest.Cap
     assert "game 1 started: Ana, Ben, Cy; Ana plays first" in capsys.readouterr().out
     assert _game(db, "status") == 0
     out = capsys.readouterr().out
+    assert "pre-game check: waiting for the players to hold the test button" in out and "to move" not in out
+    assert _game(db, "skip-check") == 0
+    assert "game 1: pre-game check skipped" in capsys.readouterr().out
+    assert _game(db, "skip-check") == 1  # nothing waits for it any more
+    assert "no game is waiting for its pre-game check" in capsys.readouterr().err
+    assert _game(db, "status") == 0
+    out = capsys.readouterr().out
     assert "board service: running" in out and "to move: Ana" in out and "Ben (E, 25 left)" in out
     assert _game(db, "new", "--players", "Dee,Eve") == 1
     assert "refused: game 1 is still running" in capsys.readouterr().err

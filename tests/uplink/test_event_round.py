@@ -22,7 +22,7 @@ from store.event.settings import EventSettings
 from tests.hardware.helpers import LiveService
 from tests.servers.mosquitto import MosquittoBroker
 from tests.uplink.helpers import EVENT, Central, UplinkThread, broker_settings, uplink_settings, wait_for
-from tests.webpanel.helpers import Api, make_settings
+from tests.webpanel.helpers import Api, make_settings, pass_pregame_check
 from webpanel.app import close_app, create_app
 
 ROWS = [
@@ -54,6 +54,7 @@ class VirtualBoard:
     def play_to_the_end(self) -> list[int]:
         """Start the assigned table with one touch and play it out; the points the board computed."""
         assert self.display.post("/api/table/start", {}).status_code == 201
+        pass_pregame_check(self.display)
         for slot in (s for row in ROWS for s in row):
             board = self.display.get("/api/board").get_json()
             if board["game"]["status"] != "running":

@@ -10,6 +10,7 @@ The fixtures that use these are in ``conftest.py``.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import threading
 import time
@@ -138,7 +139,9 @@ class FakeService:
             self.status = "running"
             self.board = {}
             players = [{"name": s.name, "colour": s.colour, "lamp": s.lamp} for s in seats]
-            start = {"game": self.game_id, "players": players}  # as the board service writes it
+            # as the board service writes it
+            start = {"game": self.game_id, "players": players, "first": self.game.first,
+                     "drawn": first == "draw", "handicap": {}, "layout": self.layout.name}
             return {"game": self.game_id}, [JournalEntry(JournalKind.GAME_START, start)]
         if kind is CommandKind.ABANDON_GAME:
             if not self.running:
@@ -337,12 +340,30 @@ class Lobby:
         return self.post(f"/api/games/{game_id}/join", {"code": code})
 
 
-def start_game(staff_api: Api, names: tuple[str, ...] = ("Ada", "Bob"), first: int | str = 0) -> Any:
+def start_game(
+    staff_api: Api, names: tuple[str, ...] = ("Ada", "Bob"), first: int | str = 0, *, check: str = "skip"
+) -> Any:
+    """Start a game as staff; the pre-game check skipped unless *check* is ``"ask"``."""
     colours = ("red", "blue", "black", "white")
     players = [{"name": n, "colour": c} for n, c in zip(names, colours, strict=False)]
-    response = staff_api.post("/api/staff/game", {"players": players, "first": first})
+    body = {"players": players, "first": first, "pregame_check": check}
+    response = staff_api.post("/api/staff/game", body)
     assert response.status_code == 201, response.get_json()
     return response
+
+
+def pass_pregame_check(api: Api) -> None:
+    """The players hold the test button of the simulated board and say every lamp lit: the rules' check
+    before each game (hardware/service/pregame.py), with the real board service."""
+    def check() -> Any:
+        return api.get("/api/board").get_json()["game"]["check"]["status"]
+
+    assert api.post("/api/sim/button", {"held": True}).status_code == 200
+    wait_for(lambda: check() == "holding", 15)
+    time.sleep(0.6)  # a press long enough to look at the lamps (MIN_HOLD_S)
+    assert api.post("/api/sim/button", {"held": False}).status_code == 200
+    wait_for(lambda: check() == "confirm", 15)
+    assert api.post("/api/board/check", {"not_lit": []}).status_code == 200
 
 
 def wait_for(predicate: Any, timeout: float = 5.0) -> Any:
@@ -439,6 +460,24 @@ def join_by_link(browser: Any, display: Any, base_url: str, game_id: int, *, sea
     page.goto(base_url + join_path)
     page.wait_for_url(re.compile(rf"/games/{game_id}$"))
     return page, errors
+
+
+def choose_options(page: Any, game: str, options: dict[str, Any]) -> None:
+    """Set the lobby form's controls of *game*'s options as a person does (choose, type, tick)."""
+    for key, value in options.items():
+        box = f".game-options[data-game='{game}'] .option[data-option='{key}']"
+        control = page.get_attribute(box, "data-control")
+        if control == "select" or control == "seat":
+            page.select_option(f"{box} .option-input", json.dumps(value))
+        elif control == "number":
+            page.fill(f"{box} .option-input", str(value))
+        elif control == "toggle":
+            page.set_checked(f"{box} .option-input", bool(value))
+        elif control == "colours":
+            for colour in value:
+                page.check(f"{box} .option-colour[value='{json.dumps(colour)}']")
+        else:
+            raise AssertionError(f"{game} has no control for {key} ({control})")
 
 
 def game_state(page: Any, game_id: int) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -101,3 +102,34 @@ def test_browser_with_the_real_service(served: Any, board_service: Any, browser:
         live.wait_for_selector(f"#slot-{slot}.occupied")
     live.wait_for_selector("#lamp-N.lit")
     expect(live.locator("#result")).to_contain_text("Bob wins")
+
+
+def test_the_pregame_check_through_the_panel(served: Any, board_service: Any) -> None:
+    staff = Api(served.app.test_client())
+    players = Api(served.app.test_client())
+    assert staff.login().status_code == 200
+    start_game(staff, check="ask")
+    game = staff.get("/api/board").get_json()["game"]
+    assert game["check"]["status"] == "waiting" and game["view"]["to_move"] is None
+    early = players.post("/api/board/check", {"not_lit": []})
+    assert early.status_code == 409 and "hold the test button first" in early.get_json()["error"]
+    assert players.post("/api/board/check", {"not_lit": "N"}).status_code == 400
+    assert staff.post("/api/sim/button", {"held": True}).status_code == 200
+    wait_for(lambda: players.get("/api/board").get_json()["game"]["check"]["status"] == "holding")
+    time.sleep(0.6)  # the rules' press, long enough to look at the lamps (MIN_HOLD_S)
+    assert staff.post("/api/sim/button", {"held": False}).status_code == 200
+    asked = wait_for(lambda: (c := players.get("/api/board").get_json()["game"]["check"])["ask"] and c)
+    assert asked["ask"] == ["N", "E", "S", "W"]
+    failed = players.post("/api/board/check", {"not_lit": ["E"]})
+    assert failed.status_code == 200 and failed.get_json()["check"]["failed"] == ["E"]
+    assert players.post("/api/staff/game/check/skip").status_code == 401  # only staff skip
+    skipped = staff.post("/api/staff/game/check/skip")
+    assert skipped.status_code == 200 and skipped.get_json()["check"]["status"] == "skipped"
+    wait_for(lambda: players.get("/api/board").get_json()["game"]["view"]["to_move"] == 0)
+    assert staff.post("/api/staff/game/check/skip").status_code == 409
+    conn = connect(served.app.config["PANEL"].database)
+    try:
+        entries = [e.public for e in Journal(conn).tail(0, limit=1000) if e.kind == "pregame-check"]
+    finally:
+        conn.close()
+    assert [(e["result"], e["by"]) for e in entries] == [("failed", "players"), ("skipped", "staff")]

@@ -94,6 +94,23 @@ def test_scripts_mark_every_string_people_read(path: Path) -> None:
     assert list(i18n_checks.unmarked_script_strings(path.read_text())) == []
 
 
+@pytest.mark.parametrize("path", i18n_checks.translated_files("**/static/**/*.js"), ids=_relative)
+def test_every_message_of_a_script_reaches_the_catalogue(path: Path, template: Catalog) -> None:
+    """Babel's extractor skips a call nested in another's arguments: such a message would stay English."""
+    extracted = {(m.context, m.id[0] if isinstance(m.id, tuple | list) else m.id) for m in template if m.id}
+    called = i18n_checks.script_messages(path.read_text())
+    missed = [(line, context, message) for line, context, message in called
+              if (context, message) not in extracted]
+    assert missed == []
+
+
+def test_the_extraction_check_finds_a_nested_call() -> None:
+    source = ('var a = _("%(n)s left", { n: ngettext("%(num)d pawn", "%(num)d pawns", k) });\n'
+              'pgettext("c", "m");')
+    assert i18n_checks.script_messages(source) == [(1, None, "%(n)s left"), (1, None, "%(num)d pawn"),
+                                                   (2, "c", "m")]
+
+
 def test_the_template_check_finds_text_and_attributes_left_in_english() -> None:
     source = """{% extends "base.html" %}{% block body_class %}page-x{% endblock %}
 <h1>{{ _("Board health") }}</h1>

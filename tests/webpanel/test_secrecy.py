@@ -9,6 +9,7 @@ unless the pawn lights a lamp, which the players see on the table anyway.
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,13 @@ from webpanel.stream import EventStream
 
 LAYOUT = load_layout("pinwheel-80")
 KINDS = ("attack", "defense")
+
+
+def untimed(text: str) -> str:
+    """A replay or record without its clock times (two games are never played in the same second)."""
+    text = re.sub(r'"(seconds|started_at)":[0-9.]+', r'"\1":0', text)
+    text = re.sub(r'\[(Date|UTCTime|CheckTime) "[^"]*"\]', "", text)
+    return re.sub(r"^(\d+\. |! )[0-9.]+", r"\1T", text, flags=re.MULTILINE)
 
 
 def _event_text(app: Any, journal_id: int) -> str:
@@ -67,6 +75,11 @@ def _play(tmp: Path, prior: list[tuple[str, str]], final: tuple[str, str]) -> li
         seen.append(staff.get("/api/staff/slots").get_data(as_text=True))
         journal = staff.get("/api/staff/journal").get_json()
         seen.append([(e["kind"], e["public"]) for e in journal["entries"] if e["kind"] != "service-start"])
+        # Nor the replay staff follow during the game, nor, once it ends, the public replay and record.
+        seen.append(untimed(staff.get("/api/replay/board/1").get_data(as_text=True)))
+        staff.post("/api/staff/game/abandon")
+        seen.append(untimed(player.get("/api/replay/board/1").get_data(as_text=True)))
+        seen.append(untimed(player.get("/replay/board/1/record.htn").get_data(as_text=True)))
     finally:
         fake.stop()
         close_app(app)
@@ -88,7 +101,7 @@ def test_no_public_answer_differs_between_attack_and_defense(
     with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as d:
         with_attack = _play(Path(a), prior, (final_slot, "attack"))
         with_defense = _play(Path(d), prior, (final_slot, "defense"))
-    assert with_attack[-6][0] == 200  # the last placement was taken in both games
+    assert with_attack[-9][0] == 200  # the last placement was taken in both games
     assert with_attack == with_defense
 
 
@@ -99,4 +112,6 @@ def test_a_lamp_lighting_is_the_only_visible_difference(tmp_path: Path) -> None:
     lit = _play(tmp_path / "a", prior, ("f5", "attack"))
     dark = _play(tmp_path / "d", prior, ("f5", "defense"))
     assert lit != dark
-    assert '"lit":["N"]' in lit[-5][1] and '"lit":["N"]' not in dark[-5][1]
+    assert '"lit":["N"]' in lit[-8][1] and '"lit":["N"]' not in dark[-8][1]
+    assert '"steps"' in lit[-3] and '"steps"' in lit[-2] and lit[-1].startswith("; Haute-Tension game record")
+    assert "5. T P1 f5 lit N" in lit[-1] and "5. T P1 f5 ;" in dark[-1]  # the replay shows the lamp too

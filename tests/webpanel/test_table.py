@@ -13,7 +13,7 @@ from store.db import connect
 from store.journal import Journal, JournalKind
 from store.outbox import Outbox
 from tests.hardware.helpers import LiveService
-from tests.webpanel.helpers import Api, make_settings, wait_for
+from tests.webpanel.helpers import Api, make_settings, pass_pregame_check, wait_for
 from webpanel.app import close_app, create_app
 from webpanel.config import PanelSettings
 
@@ -120,6 +120,7 @@ def test_a_start_on_a_board_that_is_not_empty_is_refused(board: tuple[Flask, Out
 
 def _play_to_the_end(api: Api) -> None:
     assert api.post("/api/table/start", {}).status_code == 201
+    pass_pregame_check(api)
     for slot in ["f9", *N_COLUMN]:  # the handicap pawn first (it belongs to nobody), then the column
         assert api.post(f"/api/sim/slots/{slot}", {"pawn": "attack"}).status_code == 200
         wait_for(lambda s=slot: s in api.get("/api/board").get_json()["pawns"])  # type: ignore[misc]

@@ -16,7 +16,7 @@ import pytest
 from store.db import connect
 from store.outbox import Outbox
 from tests.hardware.helpers import LiveService
-from tests.webpanel.helpers import Served, fetch_json, make_settings, watch_errors
+from tests.webpanel.helpers import Api, Served, fetch_json, make_settings, pass_pregame_check, watch_errors
 from tests.webpanel.test_table import ASSIGNMENT
 from webpanel.app import create_app
 
@@ -54,6 +54,7 @@ def test_players_start_their_table_with_one_touch_and_agree_to_the_result(
     page.screenshot(path=str(tmp_path / "table-assigned.png"))
     page.click("#start")
     page.wait_for_selector("[data-phase=playing]:not([hidden])", timeout=10_000)
+    pass_pregame_check(Api(served.app.test_client()))
     for slot in ("f9", "f8", "f7", "f6", "f5"):  # the handicap pawn, then Cleo's lamp's column
         fetch = (
             f"fetch('/api/sim/slots/{slot}', {{method: 'POST', headers: {{'Content-Type': 'application/json',"

@@ -14,7 +14,16 @@ from webpanel.auth import AttemptLimiter
 
 # The route modules, each adding its routes to the blueprint and its paths to the API description.
 # Named here, and only here: no route module registers another as a side effect of an import.
-from webpanel.lobby import api, apidoc, hop, hypnosia, pages, tables  # noqa: F401
+from webpanel.lobby import (  # noqa: F401
+    api,
+    apidoc,
+    hop,
+    hypnosia,
+    messages,  # noqa: F401  (the texts of the lobby's error codes)
+    pages,
+    rules,
+    tables,
+)
 from webpanel.lobby.blueprint import bp, lobby_settings
 from webpanel.lobby.cache import GameCache
 from webpanel.lobby.runner import AiRunner

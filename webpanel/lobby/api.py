@@ -31,6 +31,7 @@ from store.games import (
     GameStore,
     JoinError,
     OpenGameLimits,
+    SeatRecord,
     SeatSpec,
     StaleGameError,
     TooManyGamesError,
@@ -40,6 +41,7 @@ from webpanel.errors import ApiError, json_object, require_int
 from webpanel.lobby.blueprint import bp, games, lobby_settings, runner, store
 from webpanel.lobby.cache import LoadedGame
 from webpanel.lobby.clock import watch_game
+from webpanel.lobby.names import default_seat_name
 from webpanel.lobby.runner import computer_to_act, dice_entered, settle_chance
 from webpanel.lobby.seats import (
     Caller,
@@ -72,7 +74,7 @@ def load_game(raw_id: str) -> LoadedGame:
     A game nobody touched for ``[lobby] expire_idle_hours`` ends as expired when it is looked at.
     """
     if not raw_id.isdigit() or len(raw_id) > 18:
-        raise ApiError(404, f"there is no game {raw_id!r}")
+        raise ApiError(404, f"there is no game {raw_id!r}", code="game_not_found")
     game_id = int(raw_id)
     try:
         loaded = games().load(store(), game_id)
@@ -81,7 +83,7 @@ def load_game(raw_id: str) -> LoadedGame:
                 and store().expire_idle(before=idle_since, game_id=game_id):
             loaded = games().load(store(), game_id)
     except GameNotFoundError as exc:
-        raise ApiError(404, str(exc)) from None
+        raise ApiError(404, str(exc), code="game_not_found") from None
     return loaded
 
 
@@ -105,11 +107,17 @@ def poke_if_computer(record: GameRecord, to_act: int | None) -> None:
     watch_game(record)  # turn timer and tournament result (webpanel/lobby/clock.py)
 
 
+def has_default_name(seat: SeatRecord) -> bool:
+    """Whether the seat was created without a name (pages then name it in their own language)."""
+    return seat.name == default_seat_name(seat.kind, seat.level, seat.seat)
+
+
 def seat_json(record: GameRecord, caller: Caller) -> list[dict[str, Any]]:
     seats = []
     for seat in record.seats:
         entry: dict[str, Any] = {"seat": seat.seat, "name": seat.name, "kind": seat.kind, "level": seat.level,
-                                 "joined": seat.joined, "you": caller.seat == seat.seat}
+                                 "joined": seat.joined, "you": caller.seat == seat.seat,
+                                 "default_name": has_default_name(seat)}
         if caller.host and seat.join_code and not seat.joined and record.is_open():
             # Only the display that created the game shows the way in.
             entry["join_code"] = seat.join_code
@@ -194,8 +202,8 @@ def summary_json(record: GameRecord) -> dict[str, Any]:
     return {
         "id": record.id, "game": record.game, "status": record.status, "version": record.version,
         "hot_seat": record.hot_seat, "created_at": record.created_at,
-        "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level, "joined": s.joined}
-                  for s in record.seats],
+        "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.level, "joined": s.joined,
+                   "default_name": has_default_name(s)} for s in record.seats],
         "moves": len(record.state.get("moves", [])),
     }
 
@@ -206,35 +214,36 @@ def summary_json(record: GameRecord) -> dict[str, Any]:
 def _seat_specs(game_name: str, raw: Any) -> list[SeatSpec]:
     cls = known_games()[game_name]
     if not isinstance(raw, list):
-        raise ApiError(400, "seats must be a list of {kind, level, name}")
+        raise ApiError(400, "seats must be a list of {kind, level, name}", code="bad_seats")
     if not cls.min_players <= len(raw) <= cls.max_players:
         low, high = cls.min_players, cls.max_players
         span = f"{low}-{high}" if low != high else str(low)
-        raise ApiError(400, f"{game_name} is played by {span} players, not {len(raw)}")
+        raise ApiError(400, f"{game_name} is played by {span} players, not {len(raw)}", code="bad_seats")
     levels = AI_LEVELS.get(game_name, {})
     specs = []
     for number, seat in enumerate(raw):
         where = f"seat {number}"
         if not isinstance(seat, dict):
-            raise ApiError(400, f"{where} must be an object {{kind, level, name}}")
+            raise ApiError(400, f"{where} must be an object {{kind, level, name}}", code="bad_seats")
         unknown = sorted(set(seat) - {"kind", "level", "name"})
         if unknown:
-            raise ApiError(400, f"{where}: unknown field(s): {', '.join(unknown)}")
+            raise ApiError(400, f"{where}: unknown field(s): {', '.join(unknown)}", code="bad_seats")
         kind = seat.get("kind")
         if kind not in ("human", "ai"):
-            raise ApiError(400, f"{where}: kind must be \"human\" or \"ai\"")
+            raise ApiError(400, f"{where}: kind must be \"human\" or \"ai\"", code="bad_seats")
         level = seat.get("level")
         if kind == "ai":
             if level not in levels:
                 known = ", ".join(levels) or "none"
-                raise ApiError(400, f"{where}: the computer level must be one of {known}")
+                raise ApiError(400, f"{where}: the computer level must be one of {known}", code="bad_seats")
         elif level is not None:
-            raise ApiError(400, f"{where}: a human seat has no level")
+            raise ApiError(400, f"{where}: a human seat has no level", code="bad_seats")
         name = seat.get("name")
         if name is None or name == "":
-            name = f"Computer ({level})" if kind == "ai" else f"Player {number + 1}"
+            name = default_seat_name(kind, level, number)
         if not isinstance(name, str) or len(name.strip()) == 0 or len(name) > MAX_NAME:
-            raise ApiError(400, f"{where}: the name must be text of 1 to {MAX_NAME} characters")
+            raise ApiError(400, f"{where}: the name must be text of 1 to {MAX_NAME} characters",
+                           code="bad_seats")
         specs.append(SeatSpec(kind=kind, name=name.strip(), level=level))
     return specs
 
@@ -244,27 +253,28 @@ def api_create() -> Response:
     body = json_object(allowed={"game", "seats", "options", "seed", "hot_seat"}, required={"game", "seats"})
     name = body["game"]
     if not isinstance(name, str) or name not in known_games():
-        raise ApiError(400, f"unknown game {name!r} (known: {', '.join(known_games())})")
+        raise ApiError(400, f"unknown game {name!r} (known: {', '.join(known_games())})", code="unknown_game")
     specs = _seat_specs(name, body["seats"])
     options = body.get("options", {})
     if not isinstance(options, dict):
-        raise ApiError(400, "options must be a JSON object")
+        raise ApiError(400, "options must be a JSON object", code="bad_options")
     seed = body.get("seed")
     if seed is not None:
         seed = require_int(seed, "seed", low=0, high=MAX_SEED)
     hot_seat = body.get("hot_seat", False)
     if not isinstance(hot_seat, bool):
-        raise ApiError(400, "hot_seat must be true or false")
+        raise ApiError(400, "hot_seat must be true or false", code="bad_request")
     if hot_seat and known_games()[name].hidden_information:
         raise ApiError(400, f"{name} hides each seat's secrets: it cannot be played hot seat, "
-                            "join the seats from phones or tablets")
+                            "join the seats from phones or tablets", code="no_hot_seat")
     try:
         game = known_games()[name].new([s.name for s in specs], options=options, seed=seed)
         settle_chance(game)
     except (BadOptionsError, UnknownGameError) as exc:
-        raise ApiError(400, str(exc)) from None
+        code = "unknown_game" if isinstance(exc, UnknownGameError) else "bad_options"
+        raise ApiError(400, str(exc), code=code) from None
     except GameError as exc:
-        raise ApiError(400, f"cannot start this game: {exc}") from None
+        raise ApiError(400, f"cannot start this game: {exc}", code="bad_options") from None
     record, host_token = create_game(game, specs, hot_seat=hot_seat)
     poke_if_computer(record, game.to_act)
     return created_response(record, game, host_token, url_for("lobby.api_game", game_id=record.id))
@@ -285,8 +295,8 @@ def create_game(game: DigitalGame, specs: list[SeatSpec], *, hot_seat: bool,
         return games_store.create(game, specs, hot_seat=hot_seat, creator=client_address(), limits=limits)
     except TooManyGamesError as exc:
         if exc.per_device:
-            raise ApiError(429, str(exc)) from None
-        raise ApiError(503, str(exc), headers={"Retry-After": "60"}) from None
+            raise ApiError(429, str(exc), code="too_many_games_here") from None
+        raise ApiError(503, str(exc), code="too_many_games", headers={"Retry-After": "60"}) from None
 
 
 def created_response(record: GameRecord, game: DigitalGame, host_token: str, location: str,
@@ -326,7 +336,7 @@ def api_game(game_id: str) -> Response:
         return state_response(loaded, caller)
     # Replay: the position after the first `at` moves, as this caller may see it.
     if not at.isdigit() or int(at) > record.moves:
-        raise ApiError(400, f"at must be a move count from 0 to {record.moves}")
+        raise ApiError(400, f"at must be a move count from 0 to {record.moves}", code="no_such_position")
     return state_response(loaded, caller, at=int(at))
 
 
@@ -340,23 +350,26 @@ def api_move(game_id: str) -> Response:
     body = json_object(allowed={"move", "version"}, required={"move"})
     caller = identify(record)
     if not record.is_open():
-        raise ApiError(409, record.ended_because())
+        raise ApiError(409, record.ended_because(), code="game_over")
     expected = body.get("version")
     if expected is not None and require_int(expected, "version", low=0, high=2**62) != record.version:
-        raise ApiError(409, f"the game moved on (version {record.version}, not {expected}): reload it")
+        raise ApiError(409, f"the game moved on (version {record.version}, not {expected}): reload it",
+                       code="game_moved_on")
     game = loaded.copy()
     _check_turn(record, game, caller)
     try:
         game.push(body["move"])
         settle_chance(game)
     except GameOverError as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, str(exc), code="game_over") from None
     except IllegalMoveError as exc:
-        raise ApiError(422, f"illegal move: {exc}") from None
+        raise ApiError(422, f"illegal move: {exc}", code="illegal_move") from None
     try:
         record = store().save(record.id, game, expected_version=record.version)
-    except (StaleGameError, GameEndedError) as exc:
-        raise ApiError(409, str(exc)) from None
+    except StaleGameError as exc:
+        raise ApiError(409, str(exc), code="game_moved_on") from None
+    except GameEndedError as exc:
+        raise ApiError(409, str(exc), code="game_over") from None
     poke_if_computer(record, game.to_act)
     return jsonify(game_json(record, game, caller))
 
@@ -364,7 +377,7 @@ def api_move(game_id: str) -> Response:
 def _check_turn(record: GameRecord, game: DigitalGame, caller: Caller) -> None:
     to_act = game.to_act
     if to_act is None:
-        raise ApiError(409, "the game is over")
+        raise ApiError(409, "the game is over", code="game_over")
     acting = record.seats[to_act] if 0 <= to_act < len(record.seats) else None
     if caller.acts_for(record, to_act) or enters_dice(record, game, caller):
         return
@@ -372,12 +385,12 @@ def _check_turn(record: GameRecord, game: DigitalGame, caller: Caller) -> None:
     if to_act == CHANCE:
         whose = "the roll of another seat"  # entered dice: the rolling seat or the display enters them
     if acting is not None and acting.is_ai:
-        raise ApiError(409, f"not your turn: the computer plays {whose}")
+        raise ApiError(409, f"not your turn: the computer plays {whose}", code="computer_turn")
     if caller.seat is not None:
-        raise ApiError(409, f"not your turn: {whose} is to play")
+        raise ApiError(409, f"not your turn: {whose} is to play", code="not_your_turn")
     if record.hot_seat:
-        raise ApiError(403, "only the display that created this hot-seat game plays it")
-    raise ApiError(403, "you hold no seat in this game: join one with its code first")
+        raise ApiError(403, "only the display that created this hot-seat game plays it", code="host_only")
+    raise ApiError(403, "you hold no seat in this game: join one with its code first", code="no_seat")
 
 
 @bp.post("/api/games/<game_id>/join")
@@ -386,9 +399,9 @@ def api_join(game_id: str) -> Response:
     body = json_object(allowed={"code"}, required={"code"})
     code = body["code"]
     if not isinstance(code, str) or not code or len(code) > 32:
-        raise ApiError(400, "code must be the seat's join code (text)")
+        raise ApiError(400, "code must be the seat's join code (text)", code="code_not_found")
     if not record.is_open():
-        raise ApiError(409, record.ended_because())
+        raise ApiError(409, record.ended_because(), code="game_over")
     caller = identify(record)
     check_guessing()
     try:
@@ -397,9 +410,10 @@ def api_join(game_id: str) -> Response:
         unknown = "does not open" in str(exc)
         if unknown:
             wrong_guess()
-        raise ApiError(404 if unknown else 409, str(exc)) from None
+        code = "code_not_found" if unknown else "seat_taken"
+        raise ApiError(404 if unknown else 409, str(exc), code=code) from None
     except GameEndedError as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, str(exc), code="game_over") from None
     loaded = games().load(store(), record.id)
     caller = Caller(seat=seat, host=caller.host, seat_token=token)
     payload = loaded.read(lambda game: game_json(loaded.record, game, caller))
@@ -416,13 +430,13 @@ def api_abandon(game_id: str) -> Response:
     record = load_record(game_id)
     caller = identify(record)
     if not caller.host:
-        raise ApiError(403, "only the display that created this game may abandon it")
+        raise ApiError(403, "only the display that created this game may abandon it", code="host_only")
     if not record.is_open():
-        raise ApiError(409, record.ended_because())
+        raise ApiError(409, record.ended_because(), code="game_over")
     try:
         store().abandon(record.id)
     except GameEndedError as exc:
-        raise ApiError(409, str(exc)) from None
+        raise ApiError(409, str(exc), code="game_over") from None
     loaded = games().load(store(), record.id)
     return jsonify(loaded.read(lambda game: game_json(loaded.record, game, caller)))
 
@@ -478,9 +492,10 @@ def api_events(game_id: str) -> Response:
     last: int | None = None
     if raw:
         if not raw.isdigit() or len(raw) > 18:
-            raise ApiError(400, "Last-Event-ID must be a game version (a whole number)")
+            raise ApiError(400, "Last-Event-ID must be a game version (a whole number)", code="bad_request")
         last = int(raw)
     follower: BoardFollower = current_app.extensions["board_follower"]
     if not follower.try_open_stream():
-        raise ApiError(503, "too many live pages open: retrying shortly", headers={"Retry-After": "2"})
+        raise ApiError(503, "too many live pages open: retrying shortly", code="too_many_streams",
+                       headers={"Retry-After": "2"})
     return sse_response(GameStream(follower, record.id, last_version=last))

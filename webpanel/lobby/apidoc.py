@@ -28,6 +28,9 @@ openapi.add_schemas({
             "seat": {"type": "integer"}, "name": {"type": "string"}, "kind": {"enum": ["human", "ai"]},
             "level": {"type": ["string", "null"]}, "joined": {"type": "boolean"},
             "you": {"type": "boolean", "description": "The caller holds this seat."},
+            "default_name": {"type": "boolean", "description": "The seat was created without a name: "
+                             "`name` is the API's English one (Computer (level), Player n), which pages "
+                             "show in their own language."},
             "join_code": {"type": "string", "description": "For the host until taken."},
             "join_url": {"type": "string"}, "qr_url": {"type": "string"},
         },

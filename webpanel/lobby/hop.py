@@ -191,7 +191,7 @@ def api_hop_moves(game_id: str) -> Response:
     record = loaded.record
     caller = identify(record)  # a token that is not this game's is refused, as everywhere
     if record.game != Hop.name:
-        raise ApiError(404, f"game {record.id} is not |Hop>")
+        raise ApiError(404, f"game {record.id} is not |Hop>", code="wrong_game_kind")
     to_act = loaded.answer("to_act", lambda game: game.to_act)
     may_move = record.is_open() and caller.acts_for(record, to_act)
     # |Hop> hides nothing: the answer depends only on whether the caller may move now.

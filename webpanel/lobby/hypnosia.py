@@ -60,7 +60,7 @@ def rollers(game: Hypnosia) -> list[int | None]:
 
 def page_data(game: DigitalGame, version: int) -> dict[str, Any]:
     if not isinstance(game, Hypnosia):
-        raise ApiError(404, f"game {game.name!r} is not Hypnosia")
+        raise ApiError(404, f"game {game.name!r} is not Hypnosia", code="wrong_game_kind")
     return {
         "version": version,
         "board": load_board(game.options["board"]).to_dict(),
@@ -75,7 +75,7 @@ def api_hypnosia(game_id: str) -> Response:
     loaded = load_game(game_id)
     identify(loaded.record)  # a token sent that is not this game's is refused, as everywhere
     if loaded.record.game != Hypnosia.name:
-        raise ApiError(404, f"game {loaded.record.game!r} is not Hypnosia")
+        raise ApiError(404, f"game {loaded.record.game!r} is not Hypnosia", code="wrong_game_kind")
     return cached_json(loaded, "hypnosia", lambda game: page_data(game, loaded.record.version))
 
 

@@ -14,27 +14,31 @@ from urllib.parse import urlsplit, urlunsplit
 
 import segno
 from flask import Response, abort, current_app, render_template, request, url_for
+from markupsafe import Markup
 
+from games.frame import AI_LEVELS
 from store.games import GameNotFoundError
 from webpanel.errors import ApiError
 from webpanel.lobby.api import known_games
 from webpanel.lobby.blueprint import bp, lobby_settings, store
+from webpanel.lobby.names import RULES, names_json, seat_name, title
+from webpanel.lobby.options import form_options
 from webpanel.lobby.seats import check_guessing, wrong_guess
 
 BOARDS = Path(__file__).parent / "templates" / "lobby" / "boards"
-TITLES = {
-    "qttt": "Quantum tic-tac-toe",
-    "hypnosia": "Hypnosia",
-    "hop": "|Hop>",
-    "hautetension": "Haute-Tension",
-}
-"""How players call the games (a game not listed shows its registered name)."""
+
+
+@bp.app_template_global()
+def lobby_names() -> Markup:
+    """The games' titles, computer levels and colours for the lobby's scripts (a JSON block)."""
+    return names_json({name: AI_LEVELS.get(name, {}) for name in known_games()})
 
 
 @bp.get("/games")
 def lobby_page() -> str:
-    games = dict(sorted(known_games().items(), key=lambda item: TITLES.get(item[0], item[0]).lower()))
-    return render_template("lobby/index.html", games=games, titles=TITLES)
+    games = dict(sorted(known_games().items(), key=lambda item: title(item[0]).lower()))
+    return render_template("lobby/index.html", games=games, title=title, options=form_options(games),
+                           rules=RULES)
 
 
 @bp.get("/games/<int:game_id>")
@@ -44,8 +48,8 @@ def game_page(game_id: int) -> str:
     except GameNotFoundError:
         abort(404)
     board = record.game if (BOARDS / f"{record.game}.html").exists() else "generic"
-    return render_template("lobby/game.html", record=record, board=board,
-                           title=TITLES.get(record.game, record.game))
+    return render_template("lobby/game.html", record=record, board=board, title=title(record.game),
+                           rules=record.game in RULES)
 
 
 def _find_code(code: str) -> tuple[int, int]:
@@ -66,8 +70,9 @@ def join_page(code: str) -> str:
     found = _find_code(code)
     game_id, seat = found
     record = store().get(game_id)
-    return render_template("lobby/join.html", record=record, seat=record.seats[seat], code=code.lower(),
-                           title=TITLES.get(record.game, record.game))
+    held = record.seats[seat]
+    return render_template("lobby/join.html", record=record, code=code.lower(), title=title(record.game),
+                           seat_name=seat_name(record.game, held.kind, held.level, held.seat, held.name))
 
 
 @bp.get("/j/<code>/qr.svg")

@@ -39,7 +39,7 @@ def check_guessing() -> None:
     wait = guesses().retry_after(client_address())
     if wait:
         raise ApiError(429, f"too many wrong join codes or tokens: try again in {wait} s",
-                       headers={"Retry-After": str(wait)})
+                       code="too_many_wrong_codes", headers={"Retry-After": str(wait)})
 
 
 def wrong_guess() -> None:
@@ -93,7 +93,7 @@ def identify(record: GameRecord) -> Caller:
         seat = record.seat_of(header_seat)
         if seat is None:
             wrong_guess()
-            raise ApiError(403, "this seat token does not belong to this game")
+            raise ApiError(403, "this seat token does not belong to this game", code="wrong_token")
         seat_token: str | None = header_seat
     else:
         # A cookie left from an old game (or a wiped database) simply makes a spectator.
@@ -104,7 +104,7 @@ def identify(record: GameRecord) -> Caller:
     if header_host is not None:
         if not record.is_host(header_host):
             wrong_guess()
-            raise ApiError(403, "this host token does not belong to this game")
+            raise ApiError(403, "this host token does not belong to this game", code="wrong_token")
         host = True
     else:
         host = record.is_host(request.cookies.get(host_cookie(record.id)))

@@ -130,7 +130,8 @@ def api_layout_named(name: str) -> Response:
     from games.hautetension.layout import available_layouts, load_layout
 
     if name not in available_layouts():
-        raise ApiError(404, f"there is no layout {name!r} (known: {', '.join(available_layouts())})")
+        raise ApiError(404, f"there is no layout {name!r} (known: {', '.join(available_layouts())})",
+                       code="layout_not_found")
     return jsonify(load_layout(name).to_dict())
 
 

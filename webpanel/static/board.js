@@ -1,5 +1,5 @@
 /* The live board (and the simulated board): drawn from the layout (layout-draw.js), kept live over SSE. */
-import { currentProblems, lampNews, listOf, seatItem, terminationText } from "/static/describe.js";
+import { checkNews, currentProblems, lampNews, listOf, seatItem, terminationText } from "/static/describe.js";
 import { draw as drawLayout, showLamps, showPawns } from "/static/layout-draw.js";
 import { _, api, byId, el, ngettext, pgettext, showError, showService } from "/static/panel.js";
 import { Chime } from "/static/chime.js";
@@ -50,6 +50,7 @@ function render(b) {
 
 function turnText(b, game, seats) {
   if (!game) { return b.service.running ? _("No game running.") : _("Board service not running."); }
+  if (game.status === "running" && checkNews(game.check)) { return _("Pre-game check of the lamps"); }
   if (game.status === "running" && b.paused) { return _("Game paused: put the board right (see below)."); }
   if (game.status === "running" && game.view.to_move !== null && seats[game.view.to_move]) {
     return _("%(name)s to play", { name: seats[game.view.to_move].name });
@@ -68,6 +69,7 @@ function renderStatus(b, game, seats) {
   if (b.scanner_faulted || b.lamps.safe) { text += " " + _("Board fault: the lamps are off for safety."); }
   turn.textContent = text;
   renderResult(game, seats);
+  renderCheck(game);
   var anomalies = byId("anomalies");
   anomalies.textContent = "";
   currentProblems(b).forEach(function (p) {
@@ -75,7 +77,39 @@ function renderStatus(b, game, seats) {
   });
 }
 
+/* The pre-game check: the display asks the players to hold the test button, then, for the lamps
+ * without current feedback, whether they saw them light. */
+function renderCheck(game) {
+  var check = game && game.status === "running" ? game.check : null;
+  var news = checkNews(check);
+  byId("check").hidden = !news;
+  if (!news) { return; }
+  byId("check-text").textContent = news;
+  var asking = check.status === "confirm";
+  byId("check-answer").hidden = !asking;
+  var dark = byId("check-dark");
+  var key = asking ? check.ask.join(" ") : "";
+  if (dark.getAttribute("data-lamps") === key) { return; }
+  dark.setAttribute("data-lamps", key);
+  dark.textContent = "";
+  (asking ? check.ask : []).forEach(function (lamp) {
+    var button = el("button", { type: "button", "class": "danger" }, _("Lamp %(lamp)s did not light", { lamp: lamp }));
+    button.addEventListener("click", function () { answerCheck([lamp]); });
+    dark.appendChild(button);
+  });
+}
+
+async function answerCheck(notLit) {
+  var msg = byId("check-msg");
+  msg.textContent = "";
+  try { await api("POST", "/api/board/check", { not_lit: notLit }); }
+  catch (err) { showError(msg, err); }
+}
+
 function renderResult(game, seats) {
+  var ended = !!game && game.status !== "running" && typeof game.id === "number";
+  byId("replay-wrap").hidden = !ended;
+  if (ended) { byId("replay-link").setAttribute("href", "/replay/board/" + game.id); }
   var result = byId("result");
   var outcome = game && game.view.outcome;
   if (!outcome) { result.hidden = true; return; }
@@ -203,6 +237,7 @@ async function start() {
     setConn("error", _("Cannot load the board: %(error)s", { error: err.message }));
   }
   wireTestButton();
+  byId("check-all-lit").addEventListener("click", function () { answerCheck([]); });
   connect();
 }
 

@@ -131,6 +131,33 @@ export function backendName(name) {
   return names[name] || name || "?";
 }
 
+/* The pre-game check (hardware/service/pregame.py): what the display asks of the players while it
+ * waits, or null once it is over (passed or skipped). */
+export function checkNews(check) {
+  if (!check) { return null; }
+  if (check.status === "waiting") {
+    return check.short ? _("Hold the test button longer: every lamp must light.")
+      : _("Before play: hold the test button; every lamp must light.");
+  }
+  if (check.status === "holding") { return _("Keep holding: every lamp should be lit now."); }
+  if (check.status === "confirm") {
+    return ngettext("Did lamp %(lamps)s light? Say what you saw.", "Did lamps %(lamps)s light? Say what you saw.",
+      check.ask.length, { lamps: listOf(check.ask) });
+  }
+  if (check.status === "failed") { return checkVerdict("failed", check.failed); }
+  return null;
+}
+
+/* A check's verdict in words (the journal and the replay say it too). */
+export function checkVerdict(result, failed) {
+  if (result === "passed") { return _("Pre-game check passed: every lamp lit."); }
+  if (result === "skipped") { return _("Pre-game check skipped by staff."); }
+  var lamps = failed || [];
+  return ngettext("Lamp %(lamps)s did not light: look at its bulb, fuse and driver, then hold the test button again.",
+    "Lamps %(lamps)s did not light: look at their bulbs, fuses and drivers, then hold the test button again.",
+    lamps.length, { lamps: listOf(lamps) });
+}
+
 // A short name for each journal kind (store/journal.py, JournalKind).
 var KIND_NAMES = {
   "service-start": function () { return _("Service"); },
@@ -150,7 +177,8 @@ var KIND_NAMES = {
   "self-test": function () { return _("Self-test"); },
   "fault": function () { return _("Fault"); },
   "fault-cleared": function () { return _("Fault"); },
-  "command-refused": function () { return _("Refused"); }
+  "command-refused": function () { return _("Refused"); },
+  "pregame-check": function () { return _("Pre-game check"); }
 };
 
 export function kindName(kind) { return KIND_NAMES[kind] ? KIND_NAMES[kind]() : kind; }
@@ -229,7 +257,8 @@ var JOURNAL = {
     return p.ok ? ngettext("Self-test passed (%(num)d check).", "Self-test passed (%(num)d checks).", p.checks || 0)
       : ngettext("Self-test failed (%(num)d check).", "Self-test failed (%(num)d checks).", p.checks || 0);
   },
-  "command-refused": function (p) { return _("The board service refused a command (%(command)s).", { command: p.command || "?" }); }
+  "command-refused": function (p) { return _("The board service refused a command (%(command)s).", { command: p.command || "?" }); },
+  "pregame-check": function (p) { return checkVerdict(p.result, p.failed); }
 };
 
 /* A journal entry as a line for staff: {text, detail}; detail is the service's

@@ -2,7 +2,7 @@
  * Everything a volunteer reads is a sentence or a drawing in the page's
  * language; the service's own English words (its messages) are shown beside,
  * marked lang="en". Raw JSON is only ever a download. */
-import { backendName, faultText, journalLine, kindName, listOf, seatItem } from "/static/describe.js";
+import { backendName, checkNews, faultText, journalLine, kindName, listOf, seatItem } from "/static/describe.js";
 import { draw as drawLayout } from "/static/layout-draw.js";
 import { _, api, byId, el, formatNumber, formatTime, ngettext, showError } from "/static/panel.js";
 
@@ -307,6 +307,10 @@ function showRunningGame(board) {
   var list = byId("running-seats");
   list.textContent = "";
   byId("abandon").hidden = !running;
+  var news = running ? checkNews(game.check) : null;
+  byId("skip-check").hidden = !news;
+  byId("running-check").hidden = !news;
+  byId("running-check").textContent = news || "";
   byId("new-game-note").hidden = !running;
   byId("new-game").querySelector("button[type=submit]").disabled = running;
   if (!game) { summary.textContent = _("No game has been played since the board service started."); return; }
@@ -352,21 +356,28 @@ if (gameForm) {
     });
     try {
       await api("POST", "/api/staff/game", {
-        players: players, first: first === "draw" ? "draw" : Number(first), handicap: handicap
+        players: players, first: first === "draw" ? "draw" : Number(first), handicap: handicap,
+        pregame_check: gameForm.elements.skip_check.checked ? "skip" : "ask"
       });
       gameMsg.removeAttribute("lang");
       gameMsg.textContent = _("Game started.");
       refresh();
     } catch (err) { showError(gameMsg, err); }
   });
-  byId("abandon").addEventListener("click", async function () {
-    if (!window.confirm(_("Abandon the running game?"))) { return; }
+  var act = async function (url, done) {
     try {
-      await api("POST", "/api/staff/game/abandon");
+      await api("POST", url);
       gameMsg.removeAttribute("lang");
-      gameMsg.textContent = _("Game abandoned.");
+      gameMsg.textContent = done;
       refresh();
     } catch (err) { showError(gameMsg, err); }
+  };
+  byId("skip-check").addEventListener("click", function () {
+    act("/api/staff/game/check/skip", _("Pre-game check skipped by staff."));
+  });
+  byId("abandon").addEventListener("click", function () {
+    if (!window.confirm(_("Abandon the running game?"))) { return; }
+    act("/api/staff/game/abandon", _("Game abandoned."));
   });
 }
 

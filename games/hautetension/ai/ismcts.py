@@ -149,6 +149,17 @@ class ISMCTSPlayer:
         """Moves whose search the time budget stopped before its number of iterations."""
 
     def choose_from(self, info: InformationSet) -> tuple[int, bool]:
+        moves, visits, wins = self.search(info)
+        if not any(visits):
+            return moves[0]  # no time to search (or nothing to search): the heuristic's best
+        best = max(range(len(moves)), key=lambda k: (visits[k], wins[k]))
+        return moves[best]
+
+    def search(
+        self, info: InformationSet, *, also: tuple[int, bool] | None = None
+    ) -> tuple[list[tuple[int, bool]], list[int], list[float]]:
+        """The candidate placements (and *also*, when it is not one: the replay's analysis estimates
+        the move actually played), with each one's playouts and summed rewards in [0, 1]."""
         until = deadline(self.budget)
         rng = self.rng
         found = Evaluator(info).candidates()
@@ -156,9 +167,11 @@ class ISMCTSPlayer:
         defenses = [c for c in found if not c.attack][: self.defense_candidates]
         keep = {id(c) for c in attacks + defenses}
         moves = [(c.slot, c.attack) for c in found if id(c) in keep]
+        if also is not None and also not in moves:
+            moves.append(also)
         self.last_iterations = 0
-        if len(moves) == 1 or self.iterations <= 0:
-            return moves[0]
+        if (len(moves) == 1 and also is None) or self.iterations <= 0:
+            return moves, [0] * len(moves), [0.0] * len(moves)
         drawn = [info.determinise(rng)]
         while len(drawn) < min(self.determinisations, self.iterations) and not until.passed():
             drawn.append(info.determinise(rng))
@@ -187,10 +200,7 @@ class ISMCTSPlayer:
         self.last_iterations = done
         self.searched += done
         self.last_placements = placements
-        if not done:
-            return moves[0]  # no time to search: the heuristic's best
-        best = max(range(len(moves)), key=lambda k: (visits[k], wins[k]))
-        return moves[best]
+        return moves, visits, wins
 
     def _select(self, visits: list[int], wins: list[float], total: int) -> int:
         for k, n in enumerate(visits):

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.exc import UnknownSlotError
-from games.hautetension.circuit import Circuit, evaluate, lit_lamps
-from games.hautetension.layout import Layout, load_layout
+from games.hautetension.circuit import Circuit, evaluate, lamp_paths, lit_lamps
+from games.hautetension.layout import BATTERY, Layout, load_layout
 
 PINWHEEL = load_layout("pinwheel-80")
 SLOTS = list(PINWHEEL.slots)
@@ -140,3 +140,27 @@ def test_incremental_equals_full_evaluation(order: list[str], count: int, data: 
         circuit.remove_attack(slot)
         placed.discard(slot)
         assert circuit.state() == evaluate(PINWHEEL, placed)
+
+
+@settings(max_examples=80, deadline=None)
+@given(attack=st.sets(st.sampled_from(SLOTS), max_size=40))
+def test_each_lit_lamp_is_explained_by_a_chain_of_closed_rows_from_the_battery(attack: set[str]) -> None:
+    state = evaluate(PINWHEEL, attack)
+    paths = lamp_paths(PINWHEEL, state.closed_rows)
+    assert set(paths) == state.lit
+    by_id = PINWHEEL.rows_by_id
+    for lamp, rows in paths.items():
+        node = BATTERY
+        for row_id in rows:  # each row closed, each one starting where the last ended
+            assert row_id in state.closed_rows
+            a, b = by_id[row_id].ends
+            assert node in (a, b)
+            node = b if node == a else a
+        assert node == lamp
+
+
+def test_a_lamp_lit_through_a_diagonal_names_both_rows(pinwheel: Layout) -> None:
+    diagonal = next(r for r in pinwheel.rows if r.kind.value == "diagonal" and "N" in r.lamps)
+    other = next(lamp for lamp in diagonal.lamps if lamp != "N")
+    state = evaluate(pinwheel, ["f9", "f8", "f7", "f6", "f5", *diagonal.slots])
+    assert lamp_paths(pinwheel, state.closed_rows) == {"N": ("N1",), other: ("N1", diagonal.id)}

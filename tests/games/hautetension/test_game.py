@@ -33,8 +33,8 @@ from games.hautetension import (
     handicap_plan,
     handicap_slots,
     parse_layout,
-    tournament_points,
 )
+from games.hautetension.outcome import tournament_points
 from games.hautetension.views import player_view, public_view
 
 NAMES = ("Rouge", "Bleu", "Noir", "Blanc")

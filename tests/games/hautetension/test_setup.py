@@ -102,7 +102,9 @@ def test_the_journal_record_replays_even_what_these_rules_refuse(pinwheel: Layou
     record = setup.to_record()
     assert record == {
         "players": [{"name": "Ana", "colour": "red"}, {"name": "Ben", "colour": "blue"}],
-        "first": "draw", "first_seat": draw_first_player(2, 11), "seed": 11, "handicap": {"S": 2}}
+        "first": "draw", "first_seat": draw_first_player(2, 11), "seed": 11, "handicap": {"S": 2},
+        "pregame_check": "ask"}
+    assert GameSetup.from_record(record).pregame_check is True
     again = GameSetup.from_record(record).start(pinwheel)
     assert again.to_json() == setup.start(pinwheel).to_json()
     # An older service accepted any colour and names that differ only in case: its games still replay.
@@ -110,6 +112,16 @@ def test_the_journal_record_replays_even_what_these_rules_refuse(pinwheel: Layou
            "first_seat": 1, "seed": None, "handicap": {}}
     replayed = GameSetup.from_record(old).start(pinwheel)
     assert [s.colour for s in replayed.seats] == ["pink", "pink"] and replayed.first == 1
+    assert GameSetup.from_record(old).pregame_check is False  # set up before the pre-game check existed
+
+
+def test_staff_may_skip_the_pregame_check_and_nothing_else_is_taken() -> None:
+    assert GameSetup.from_payload({"players": ["A", "B"]}).pregame_check is True
+    skipped = GameSetup.from_payload({"players": ["A", "B"], "pregame_check": "skip"})
+    assert skipped.pregame_check is False and skipped.to_payload()["pregame_check"] == "skip"
+    assert GameSetup.from_payload(skipped.to_payload()) == skipped
+    refused = problems({"players": ["A", "B"], "pregame_check": False})
+    assert refused == ['pregame_check must be "ask" or "skip"']
 
 
 JSON = st.recursive(
@@ -122,8 +134,11 @@ JSON = st.recursive(
 )
 
 
+FIELDS = ["players", "first", "seed", "handicap", "pregame_check"]
+
+
 @settings(max_examples=150, deadline=None)
-@given(payload=st.dictionaries(st.sampled_from(["players", "first", "seed", "handicap"]), JSON, max_size=4))
+@given(payload=st.dictionaries(st.sampled_from(FIELDS), JSON, max_size=4))
 def test_any_payload_is_a_setup_or_a_list_of_problems(payload: dict[str, Any]) -> None:
     try:
         setup = GameSetup.from_payload(payload)

@@ -110,7 +110,8 @@ def test_list_games_and_catalogue(display: Device) -> None:
     data = display.get("/api/games").get_json()
     assert [g["id"] for g in data["games"]] == [second["id"], first["id"]]
     assert data["games"][0]["seats"][1] == {"seat": 1, "name": "Computer (heuristic)", "kind": "ai",
-                                            "level": "heuristic", "joined": False}
+                                            "level": "heuristic", "joined": False, "default_name": True}
+    assert data["games"][0]["seats"][0]["default_name"] is False, "a name given at creation is the player's"
     assert "join_code" not in str(data), "the list never shows join codes"
     qttt = next(c for c in data["catalogue"] if c["game"] == "qttt")
     assert qttt == {"game": "qttt", "min_players": 2, "max_players": 2,

@@ -48,7 +48,7 @@ def test_a_tablet_plays_against_two_computers_to_the_end(served: Any, browser: A
 
     tablet, tablet_errors = join_by_link(browser, display, served.url, game_id,
                                                viewport={"width": 800, "height": 1280})
-    tablet.wait_for_selector("#ht-stock:has-text('22 attack, 3 defense')")
+    tablet.wait_for_selector("#ht-stock:has-text('22 attack pawns, 3 defense pawns')")
 
     placed = 0
     for _ in range(200):
@@ -71,7 +71,7 @@ def test_a_tablet_plays_against_two_computers_to_the_end(served: Any, browser: A
         if placed == 1:
             mark = tablet.wait_for_selector(f"#slot-{move['slot']} .mine:has-text('D')")
             assert mark is not None
-            tablet.wait_for_selector("#ht-stock:has-text('22 attack, 2 defense')")
+            tablet.wait_for_selector("#ht-stock:has-text('22 attack pawns, 2 defense pawns')")
             if os.environ.get("HT_SCREENSHOTS"):
                 tablet.screenshot(path=os.path.join(os.environ["HT_SCREENSHOTS"], "tablet-playing.png"))
     final = game_state(tablet, game_id)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.webpanel.helpers import fetch_json, game_state, watch_errors
+from tests.webpanel.helpers import choose_options, fetch_json, game_state, watch_errors
 
 MASTER = {"level": "master", "field": "positive", "interaction": "attractive"}
 
@@ -34,8 +34,8 @@ def create_from_lobby(page: Any, url: str, seats: list[tuple[str, str | None]], 
         if level is not None:
             page.select_option(f"{row} .seat-kind", "ai")
             page.select_option(f"{row} .seat-level", level)
-    page.click("#create details > summary")  # the options are folded away
-    page.fill("#options", json.dumps({**MASTER, "max_rounds": max_rounds}))
+    choose_options(page, "hop", {**MASTER, "max_rounds": max_rounds})
+    page.click("#create details > summary")  # the seed is folded away
     page.fill("#seed", str(seed))
     if hot_seat:
         page.check("#hot-seat")
@@ -206,12 +206,13 @@ def test_two_computers_watched_to_the_result(served: Any, browser: Any) -> None:
     check_table(page, final["view"])
     assert page.locator("#history li").count() == final["moves"] > 0
     assert page.locator("#hop-choices .hop-move").count() == 0
-    winners = [final["view"]["players"][w]["name"] for w in final["outcome"]["winners"]]
+    winners = [page.inner_text(f".lobby-seat[data-seat='{w}'] .seat-name")
+               for w in final["outcome"]["winners"]]
     status = page.inner_text("#status")
     assert all(name in status for name in winners), status
     players = final["view"]["players"]
     loser = next(p for seat, p in enumerate(players) if seat not in final["outcome"]["winners"])
-    assert f"reached {loser['colour']}'s electrode" in status, status
+    assert f"reached the {loser['colour']} electrode" in status, status
     # The Hamiltonian in play is shown.
     assert "field positive" in page.inner_text("#hop-bank") and "attractive" in page.inner_text("#hop-bank")
     # Replay: the first position has every electron at home.

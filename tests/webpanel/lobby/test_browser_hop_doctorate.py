@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.webpanel.helpers import game_state, watch_errors
+from tests.webpanel.helpers import choose_options, game_state, watch_errors
 
 pytestmark = pytest.mark.browser
 
@@ -29,8 +29,8 @@ def create(page: Any, url: str, *, seed: int = SEED) -> int:
     page.select_option("#game", "hop")
     for seat, name in enumerate(("Ada", "Bob")):
         page.fill(f".seat-row[data-seat='{seat}'] .seat-name", name)
+    choose_options(page, "hop", DOCTORATE)
     page.click("#create details > summary")
-    page.fill("#options", json.dumps(DOCTORATE))
     page.fill("#seed", str(seed))
     page.check("#hot-seat")
     page.click("#create-button")

@@ -16,14 +16,15 @@ import pytest
 
 from games.frame import ai_player
 from games.hypnosia.game import Hypnosia
-from tests.webpanel.helpers import fetch_json, join_by_link, watch_errors
+from tests.webpanel.helpers import choose_options, fetch_json, join_by_link, watch_errors
 
 SEED = 5
 
 pytestmark = pytest.mark.browser
 
 
-def create(page: Any, url: str, seats: list[tuple[str, str]], *, hot_seat: bool, options: str = "{}") -> int:
+def create(page: Any, url: str, seats: list[tuple[str, str]], *, hot_seat: bool,
+           options: dict[str, Any] | None = None) -> int:
     """Create a game from the lobby's form: seats as (kind, level or name)."""
     page.goto(url + "/games")
     page.wait_for_selector(".seat-row[data-seat='1']")
@@ -38,8 +39,8 @@ def create(page: Any, url: str, seats: list[tuple[str, str]], *, hot_seat: bool,
             page.fill(f"{row} .seat-name", what)
     if hot_seat:
         page.check("#hot-seat")
-    page.click("#create summary")  # the options are folded away
-    page.fill("#options", options)
+    choose_options(page, "hypnosia", options or {})
+    page.click("#create summary")  # the seed is folded away
     page.fill("#seed", str(SEED))
     page.click("#create-button")
     page.wait_for_url(re.compile(r"/games/\d+$"))
@@ -147,13 +148,16 @@ def test_hot_seat_game_against_the_computer_to_the_end(served: Any, browser: Any
 
     view = final["view"]
     display.wait_for_selector("#status:has-text('Game over')")
-    winners = [view["players"][w]["name"] for w in final["outcome"]["winners"]]
+    # The status names each winner as the seat list does (a computer by its level: "Computer (medium)").
+    winners = [display.inner_text(f".lobby-seat[data-seat='{w}'] .seat-name")
+               for w in final["outcome"]["winners"]]
     status = display.inner_text("#status")
     assert all(name in status for name in winners), status
     scores = display.locator("#hyp-score-rows .hyp-score").all_inner_texts()
     assert scores == [str(p["score"]) for p in view["players"]]
     arrivals = display.locator("#hyp-centre li:not(.hyp-none)").all_inner_texts()
-    assert [a.split(" ")[0] for a in arrivals] == view["centre"]
+    # Each pawn by its colour and number, as players say it ("blue1" is "blue 1").
+    assert [a.split(" — ")[0] for a in arrivals] == [re.sub(r"(\d+)$", r" \1", p) for p in view["centre"]]
     assert display.locator("#history li").count() == final["moves"]
     on_board = {p: sq for p, sq in view["pawns"].items() if sq != "captured"}
     assert pawns_on_screen(display) == on_board
@@ -195,7 +199,7 @@ def test_real_dice_entered_on_the_display(served: Any, browser: Any) -> None:
     display = browser.new_page(viewport={"width": 1024, "height": 768})
     errors = watch_errors(display)
     game_id = create(display, served.url, [("human", "Ada"), ("human", "Bob")], hot_seat=True,
-                     options='{"dice": "entered"}')
+                     options={"dice": "entered"})
     spectator = browser.new_context().new_page()
     spectator.goto(f"{served.url}/games/{game_id}")
     spectator.wait_for_selector("#status:has-text('Waiting for the dice of Ada')")
@@ -242,7 +246,7 @@ def test_a_tablet_enters_its_own_dice_and_the_display_the_computers(
     display = browser.new_page(viewport={"width": 1920, "height": 1080})
     errors = watch_errors(display)
     game_id = create(display, served.url, [("human", "Ada"), ("ai", "greedy")], hot_seat=False,
-                     options='{"dice": "entered"}')
+                     options={"dice": "entered"})
     tablet, tablet_errors = join_by_link(browser, display, served.url, game_id,
                                                viewport={"width": 800, "height": 1280}, has_touch=True)
 

@@ -99,7 +99,9 @@ def test_full_game_against_the_computer(served: Any, browser: Any) -> None:
     display.click("#rematch")
     display.wait_for_url(re.compile(rf"/games/{game_id + 1}$"))
     display.wait_for_selector(".lobby-seat[data-seat='0'] .join-link")
-    assert display.inner_text(".lobby-seat[data-seat='1'] .seat-kind") == " (computer, heuristic)"
+    assert display.inner_text(".lobby-seat[data-seat='1'] .seat-kind") == " (computer, medium)"
+    # The algorithm is said in the level's tooltip.
+    assert "search" in (display.get_attribute(".lobby-seat[data-seat='1'] .seat-kind", "title") or "")
     assert display_errors == [] and tablet_errors == [], (display_errors, tablet_errors)
 
 

@@ -13,8 +13,10 @@ import pytest
 from flask import Flask
 
 from games.hop import Hop
-from games.hop.effects import EFFECT_NAMES
+from games.hop.effects import EFFECT_NAMES, EFFECT_TITLES
+from games.hop.rules import ACTION_NAMES, ACTION_TITLES
 from tests.webpanel.helpers import Api
+from webpanel.lobby.names import HOP_TITLES
 
 MASTER = {"level": "master", "field": "positive", "interaction": "attractive"}
 HUMANS = [{"kind": "human", "name": "Ada"}, {"kind": "human", "name": "Bob"}]
@@ -80,7 +82,16 @@ def test_the_page_shows_the_titles_the_view_sends(api: Any, client: Any) -> None
     assert all(titles[item["effect"]] for item in view["market"])
     with client.get("/games/static/hop.js") as script:
         held = [t for t in titles.values() if f'"{t}"'.encode() in script.data]
-    assert held == [], "the page keeps no display names of its own: the view has one home for them"
+    assert held == [], "the script keeps no display names of its own: names.py is their one home"
+    # The pages' words for them (names.py) cover every action and effect card the engine names, and
+    # say them in English as the engine does.
+    engine = {ACTION_NAMES[k]: ACTION_TITLES[k] for k in ACTION_TITLES} | {
+        EFFECT_NAMES[k]: EFFECT_TITLES[k] for k in EFFECT_TITLES}
+    with client.application.test_request_context(headers={"Accept-Language": "en"}):
+        assert {name: str(text) for name, text in HOP_TITLES.items()} == engine
+    with client.application.test_request_context(headers={"Accept-Language": "fr"}):
+        assert str(HOP_TITLES["thesis-defense"]) == "Défense de thèse"
+        assert str(HOP_TITLES["cradle"]) == "Pendule quantique de Newton"
     # The API's description of a move names every effect card the engine has, and nothing else.
     document = client.get("/api/openapi.json").get_json()
     named = {name for shape in document["components"]["schemas"]["HopMove"]["oneOf"]

@@ -4,37 +4,55 @@
  * optional board.describe(move, index, history), board.status(state) and
  * board.history(state) (the move list, when the game's view has none; the
  * board calls ctx.redrawHistory() once it has fetched it). A board module
- * imports GamePage from this one; the page starts once every module has run. */
-import { api, byId as $, el } from "/static/panel.js";
+ * imports GamePage from this one; the page starts once every module has run.
+ * Everything it writes is in the page's language (docs/webpanel.md, "Languages"). */
+import { _, api, byId as $, el, ngettext, pgettext } from "/static/panel.js";
+import { listOf } from "/static/describe.js";
+import { levelAlgorithm, levelName, seatName as nameOfSeat, showRefusal } from "./words.js";
 
 var boards = {};
-var page, gameId, board, ctx;
+var page, gameId, gameName, board, ctx;
 var live = null;      // the latest state of the game
 var replayAt = null;  // null: following the live game; n: showing the position after n moves
 var stream = null;
 
-function message(text) { $("message").textContent = text || ""; }
-
-function seatName(state, seat) {
-  var s = state.seats[seat];
-  return s ? s.name : "seat " + seat;
+// A message under the board: a text of the page's own, or an API error (err) said by its code.
+function message(text, err) {
+  var node = $("message");
+  if (err) { showRefusal(node, err); return; }
+  node.removeAttribute("lang");
+  node.textContent = text || "";
 }
 
-// A game its host abandoned, or that nobody played for too long, says so whatever its board would.
+function fail(err) { message(null, err); }
+
+function seatName(state, seat) {
+  var s = state && state.seats ? state.seats[seat] : null;
+  return s ? nameOfSeat(s, state.game) : _("seat %(num)d", { num: seat + 1 });
+}
+
+function names(state, seats) { return listOf(seats.map(function (s) { return seatName(state, s); })); }
+
+// A game that ended otherwise than by its rules (its host abandoned it, nobody played it) says so.
 function endedStatus(state) {
-  return { abandoned: "Abandoned by its host", expired: "Expired: nobody played it for too long" }[state.status];
+  if (state.status === "abandoned") { return _("Abandoned by its host"); }
+  if (state.status === "expired") { return _("Expired: nobody played it for too long"); }
+  return null;
 }
 
 function defaultStatus(state) {
   if (state.outcome) {
-    if (state.outcome.draw) { return "Game over: a draw"; }
-    return "Game over: " + state.outcome.winners.map(function (w) { return seatName(state, w); }).join(", ") + " won";
+    if (state.outcome.draw || !state.outcome.winners.length) { return _("Game over: a draw"); }
+    return ngettext("Game over: %(names)s wins", "Game over: %(names)s win", state.outcome.winners.length,
+      { names: names(state, state.outcome.winners) });
   }
   if (state.to_act === null || state.to_act === undefined) { return ""; }
   var acting = state.seats[state.to_act];
-  if (acting && acting.kind === "ai") { return acting.name + " is thinking…"; }
-  if (state.can_move) { return state.you.seat === null ? acting.name + ", your move" : "Your move"; }
-  return (acting ? acting.name : "") + " to play";
+  if (acting && acting.kind === "ai") { return _("%(name)s is thinking…", { name: seatName(state, state.to_act) }); }
+  if (state.can_move) {
+    return state.you.seat === null ? _("%(name)s, your move", { name: seatName(state, state.to_act) }) : _("Your move");
+  }
+  return _("%(name)s to play", { name: seatName(state, state.to_act) });
 }
 
 async function fetchState(at) {
@@ -50,7 +68,7 @@ async function refresh() {
   try {
     state = await fetchState(null);
   } catch (err) {
-    message(err.message);
+    fail(err);
     window.setTimeout(refresh, 2000);  // a dropped answer must not leave the screen behind
     return;
   }
@@ -66,16 +84,24 @@ async function refresh() {
 
 function show(state) {
   page.dataset.version = String(live.version);  // what this screen shows (tests and kiosks wait on it)
+  page.dataset.status = live.status;
   var replaying = replayAt !== null;
   ctx.replay = replaying;
-  $("status").textContent = replaying ? "Replay: after move " + replayAt + " of " + live.moves
+  $("status").textContent = replaying
+    ? _("Replay: after move %(num)d of %(total)d", { num: replayAt, total: live.moves })
     : endedStatus(live) || (board.status ? board.status(state) : null) || defaultStatus(state);
   board.render(state, ctx);
   renderSeats(live);
   renderHistory();
   $("rematch").hidden = !(live.outcome && live.you.host);
   $("abandon").hidden = !(live.you.host && live.status === "running");
-  if (!replaying && live.ai_error) { message(live.ai_error); }
+  if (!replaying && live.ai_error) { message(_("A computer player failed: its move is not played (the panel’s log says why).")); }
+}
+
+function seatKind(state, seat) {
+  if (seat.kind === "ai") { return _("computer, %(level)s", { level: levelName(state.game, seat.level) }); }
+  if (state.hot_seat) { return _("on this display"); }
+  return seat.joined ? _("seated") : _("free seat");
 }
 
 function renderSeats(state) {
@@ -83,20 +109,21 @@ function renderSeats(state) {
   list.textContent = "";
   state.seats.forEach(function (seat) {
     var item = el("li", { "class": "lobby-seat", "data-seat": seat.seat });
-    if (state.to_act === seat.seat && state.status === "running") { item.classList.add("to-move"); }
-    var kind = seat.kind === "ai" ? "computer, " + seat.level : (state.hot_seat ? "on this display"
-      : seat.joined ? "seated" : "free seat");
-    item.appendChild(el("span", { "class": "seat-name" }, seat.name));
-    item.appendChild(el("span", { "class": "seat-kind" }, " (" + kind + (seat.you ? ", you" : "") + ")"));
+    if (state.to_act === seat.seat && !state.outcome && state.status === "running") { item.classList.add("to-move"); }
+    var name = seatName(state, seat.seat);
+    item.appendChild(el("span", { "class": "seat-name" }, name));
+    var kind = el("span", { "class": "seat-kind" }, " (" + (seat.you ? _("%(kind)s, you", { kind: seatKind(state, seat) })
+      : seatKind(state, seat)) + ")");
+    if (seat.kind === "ai") { kind.title = levelAlgorithm(state.game, seat.level); }
+    item.appendChild(kind);
     if (seat.join_url) {
       var join = el("div", { "class": "join" });
-      var img = el("img", { "src": seat.qr_url, "alt": "QR code to join as " + seat.name, "class": "qr" });
-      join.appendChild(img);
-      var link = el("a", { "href": seat.join_url, "class": "join-link" }, "code " + seat.join_code);
-      join.appendChild(link);
+      join.appendChild(el("img", { "src": seat.qr_url, "alt": _("QR code to join as %(name)s", { name: name }), "class": "qr" }));
+      join.appendChild(el("a", { "href": seat.join_url, "class": "join-link" },
+        _("code %(code)s", { code: seat.join_code.toUpperCase() })));
       if (state.you.seat === null) {
-        var here = el("button", { "type": "button", "class": "big play-here", "data-code": seat.join_code },
-          "Play this seat here");
+        var here = el("button", { "type": "button", "class": "play-here", "data-code": seat.join_code },
+          _("Play this seat here"));
         here.addEventListener("click", function () { joinHere(seat.join_code); });
         join.appendChild(here);
       }
@@ -119,14 +146,17 @@ function renderHistory() {
     var item = el("li");
     var label = board.describe ? board.describe(move, i, moves) : JSON.stringify(move);
     var button = el("button", { "type": "button", "class": "link history-move", "data-at": i + 1 }, label);
-    if (replayAt === i + 1) { button.classList.add("current"); }
+    if (replayAt === i + 1) { button.classList.add("current"); button.setAttribute("aria-current", "step"); }
     button.addEventListener("click", function () { replay(i + 1); });
     item.appendChild(button);
     list.appendChild(item);
   });
   var note = $("replay-note");
   note.hidden = replayAt === null;
-  note.textContent = replayAt === null ? "" : "Replaying move " + replayAt + " of " + live.moves + ".";
+  note.textContent = replayAt === null ? ""
+    : _("Replaying move %(num)d of %(total)d.", { num: replayAt, total: live.moves });
+  var current = list.querySelector(".current");
+  if (current && current.scrollIntoView) { current.scrollIntoView({ block: "nearest" }); }
 }
 
 async function replay(at) {
@@ -140,7 +170,7 @@ async function replay(at) {
   try {
     show(await fetchState(replayAt));
   } catch (err) {
-    message(err.message);
+    fail(err);
   }
 }
 
@@ -153,7 +183,7 @@ async function play(move) {
     show(live);
     return true;
   } catch (err) {
-    message(err.message);
+    fail(err);
     await refresh();
     return false;
   }
@@ -162,13 +192,15 @@ async function play(move) {
 // The same game and seats again (the display that created this one hosts the next).
 async function rematch() {
   var seats = live.seats.map(function (s) {
-    return s.kind === "ai" ? { kind: "ai", level: s.level, name: s.name } : { kind: "human", name: s.name };
+    var seat = s.kind === "ai" ? { kind: "ai", level: s.level } : { kind: "human" };
+    if (!s.default_name) { seat.name = s.name; }  // a default name is made again, in its own words
+    return seat;
   });
   try {
     var game = await api("POST", "/api/games", { game: live.game, seats: seats, hot_seat: live.hot_seat });
     window.location.href = "/games/" + game.id;
   } catch (err) {
-    message(err.message);
+    fail(err);
   }
 }
 
@@ -177,18 +209,18 @@ async function joinHere(code) {
   try {
     await api("POST", "/api/games/" + gameId + "/join", { code: code });
   } catch (err) {
-    message(err.message);
+    fail(err);
   }
   await refresh();
 }
 
 async function abandon() {
-  if (!window.confirm("Abandon this game? Nobody will be able to play it any more.")) { return; }
+  if (!window.confirm(_("Abandon this game? Nobody will be able to play it any more."))) { return; }
   message("");
   try {
     await api("POST", "/api/games/" + gameId + "/abandon");
   } catch (err) {
-    message(err.message);
+    fail(err);
   }
   await refresh();
 }
@@ -196,8 +228,15 @@ async function abandon() {
 function setConn(state) {
   var conn = $("conn");
   conn.dataset.state = state;
-  conn.textContent = { live: "live", connecting: "connecting…", over: "game over", polling: "updating",
-    abandoned: "abandoned", expired: "expired" }[state] || state;
+  var words = {
+    live: pgettext("connection", "live"),
+    connecting: _("connecting…"),
+    over: _("game over"),
+    polling: _("updating"),
+    abandoned: _("abandoned"),
+    expired: _("expired")
+  };
+  conn.textContent = words[state] || state;
 }
 
 function follow() {
@@ -221,9 +260,17 @@ function start() {
   page = $("game-page");
   if (!page) { return; }
   gameId = page.dataset.id;
-  board = boards[page.dataset.game] || boards.generic;
-  ctx = { play: play, message: message, replay: false, seatName: function (s) { return seatName(live, s); },
-    redrawHistory: renderHistory };
+  gameName = page.dataset.game;
+  board = boards[gameName] || boards.generic;
+  ctx = {
+    play: play,
+    message: message,
+    fail: fail,
+    replay: false,
+    game: gameName,
+    seatName: function (s) { return seatName(live, s); },
+    redrawHistory: renderHistory
+  };
   board.init(ctx);
   $("replay-first").addEventListener("click", function () { replay(0); });
   $("replay-prev").addEventListener("click", function () {
@@ -245,7 +292,7 @@ register("generic", {
       event.preventDefault();
       var raw = $("generic-input").value;
       var move;
-      try { move = JSON.parse(raw); } catch (e) { c.message("the move must be JSON"); return; }
+      try { move = JSON.parse(raw); } catch (e) { c.message(_("The move must be written in JSON, like [0, 1].")); return; }
       c.play(move);
     });
   },

@@ -5,7 +5,8 @@
  * lit lamps, eliminations, the turn timer and, at the end, the tournament
  * points. */
 import { draw as drawLayout, showLamps, showPawns } from "/static/layout-draw.js";
-import { api, byId as $, el, svg } from "/static/panel.js";
+import { _, api, byId as $, el, ngettext, pgettext, svg } from "/static/panel.js";
+import { listOf } from "/static/describe.js";
 import { GamePage } from "./game.js";
 
 var root = null;
@@ -17,11 +18,12 @@ var kind = "attack";    // the pawn the player is about to place
 var current = null;     // the state on screen
 var busy = false;
 var timerVersion = null, timerStart = 0, timerHandle = null;
+var page = null;        // the game page (its seat names)
 
 // The same drawing as the live board (webpanel/static/layout-draw.js), each slot a button.
 function draw(layout, ctx) {
   var parts = drawLayout(root, layout, {
-    slotAttributes: function (name) { return { tabindex: "0", role: "button", "aria-label": "slot " + name }; },
+    slotAttributes: function (name) { return { tabindex: "0", role: "button", "aria-label": _("slot %(slot)s", { slot: name }) }; },
     eachSlot: function (g, name, p) {
       g.appendChild(svg("text", { x: p.x, y: p.y + 0.02, "class": "mine" }));
       g.addEventListener("click", function () { onSlot(name, ctx); });
@@ -42,7 +44,7 @@ async function ensureLayout(name, ctx) {
       .then(function (layout) { draw(layout, ctx); })
       .finally(function () { loading = null; });
   }
-  try { await loading; } catch (err) { ctx.message(err.message); return false; }
+  try { await loading; } catch (err) { ctx.fail(err); return false; }
   return drawn === name;
 }
 
@@ -66,12 +68,12 @@ function init(ctx) {
   $("ht-attack").addEventListener("click", function () { chooseKind("attack"); });
   $("ht-defense").addEventListener("click", function () { chooseKind("defense"); });
   chooseKind("attack");
-  void ctx;
+  page = ctx;
 }
 
 function seatLabel(view, seat) {
-  var s = view.seats[seat];
-  return s ? s.name : "seat " + seat;
+  void view;
+  return page ? page.seatName(seat) : _("seat %(num)d", { num: seat + 1 });
 }
 
 function renderBoard(state) {
@@ -83,7 +85,7 @@ function renderBoard(state) {
     var mark = g.querySelector(".mine");
     // Only the seat's own view holds kinds: nobody else's pawns are ever marked.
     var own = view.pawns[name] && mine[name];
-    mark.textContent = own ? (own === "attack" ? "A" : "D") : "";
+    mark.textContent = own ? (own === "attack" ? pgettext("attack pawn, one letter", "A") : pgettext("defense pawn, one letter", "D")) : "";
     if (own) { g.setAttribute("data-kind", own); } else { g.removeAttribute("data-kind"); }
   });
   showLamps(lampEls, view.lit, view.seats);
@@ -98,7 +100,10 @@ function renderPlay(state, ctx) {
   if (view.you && view.you.stock) {
     var s = view.you.stock;
     stock.hidden = false;
-    stock.textContent = "Your pawns left: " + s.attack + " attack, " + s.defense + " defense";
+    // Each count said apart first: Babel's extractor misses a call made inside another's arguments.
+    var attack = ngettext("%(num)d attack pawn", "%(num)d attack pawns", s.attack, { num: s.attack });
+    var defense = ngettext("%(num)d defense pawn", "%(num)d defense pawns", s.defense, { num: s.defense });
+    stock.textContent = _("Your pawns left: %(attack)s, %(defense)s", { attack: attack, defense: defense });
     $("ht-attack").disabled = s.attack === 0;
     $("ht-defense").disabled = s.defense === 0;
     if (s[kind] === 0) { chooseKind(kind === "attack" ? "defense" : "attack"); }
@@ -112,8 +117,11 @@ function renderEliminations(state) {
   var list = $("ht-eliminations");
   list.textContent = "";
   view.eliminations.forEach(function (e) {
-    var by = e.by === null || e.by === undefined ? "" : " by " + (e.by === e.player ? "their own pawn" : seatLabel(view, e.by));
-    list.appendChild(el("li", {}, seatLabel(view, e.player) + " is out: lamp " + e.lamp + " lit at move " + e.move + by));
+    var words = { name: seatLabel(view, e.player), lamp: e.lamp, num: e.move };
+    var text = e.by === null || e.by === undefined ? _("%(name)s is out: lamp %(lamp)s lit at move %(num)d", words)
+      : e.by === e.player ? _("%(name)s is out: lamp %(lamp)s lit at move %(num)d, by their own pawn", words)
+      : _("%(name)s is out: lamp %(lamp)s lit at move %(num)d, by %(by)s", Object.assign({ by: seatLabel(view, e.by) }, words));
+    list.appendChild(el("li", {}, text));
   });
 }
 
@@ -144,7 +152,8 @@ function renderTimer(state, ctx) {
   box.hidden = false;
   var tick = function () {
     var left = Math.max(0, Math.ceil(seconds - (Date.now() - timerStart) / 1000));
-    box.textContent = (state.can_move ? "Your time: " : acting.name + "'s time: ") + left + " s";
+    box.textContent = state.can_move ? _("Your time: %(num)d s", { num: left })
+      : _("Time of %(name)s: %(num)d s", { name: seatLabel(state.view, state.to_act), num: left });
     box.dataset.urgent = String(left <= 5);
   };
   tick();
@@ -168,17 +177,24 @@ function render(state, ctx) {
 // The list is numbered by the page; a move shows who placed a pawn where, never its kind.
 function describe(move) {
   var view = current ? current.view : null;
-  var who = view ? seatLabel(view, move.player) : "seat " + move.player;
+  var who = view ? seatLabel(view, move.player) : _("seat %(num)d", { num: move.player + 1 });
   return who + ": " + move.slot;
 }
 
 function status(state) {
   var view = state.view;
   if (!state.outcome) { return null; }
-  var lit = view.lit.length ? " (lit: " + view.lit.join(", ") + ")" : "";
-  if (!state.outcome.winners.length) { return "Game over: nobody won" + lit; }
-  var names = state.outcome.winners.map(function (w) { return seatLabel(view, w); });
-  return "Game over: " + names.join(", ") + (names.length > 1 ? " tie" : " won") + lit;
+  var text;
+  if (!state.outcome.winners.length) {
+    text = _("Game over: nobody won");
+  } else {
+    var names = state.outcome.winners.map(function (w) { return seatLabel(view, w); });
+    text = names.length > 1 ? _("Game over: %(names)s tie", { names: listOf(names) })
+      : _("Game over: %(name)s wins", { name: names[0] });
+  }
+  if (!view.lit.length) { return text; }
+  return ngettext("%(text)s (lamp lit: %(lamps)s)", "%(text)s (lamps lit: %(lamps)s)", view.lit.length,
+    { text: text, lamps: listOf(view.lit) });
 }
 
 GamePage.register("hautetension", { init: init, render: render, describe: describe, status: status });

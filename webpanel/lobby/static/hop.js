@@ -12,8 +12,11 @@
  * a thesis defense a tap on a card lists that card's targets, and a tap on a
  * site (or an electron) narrows them to the effects aimed there. Effect tokens
  * are drawn on the board with their direction; removed cards are dimmed. */
-import { api, byId as $, el, paint, svg } from "/static/panel.js";
+import { _, api, byId as $, el, ngettext, paint, pgettext, svg } from "/static/panel.js";
+import { listOf } from "/static/describe.js";
 import { GamePage } from "./game.js";
+import { drawCourse } from "./course.js";
+import { colourName, hopTitle, keepWords } from "./words.js";
 
 var U = 100;            // SVG units between two neighbouring nodes
 var ARROW = { up: "↑", down: "↓" };
@@ -112,66 +115,70 @@ function movements(state) {
 
 function cost(view, delta) {
   if (view.level === "bachelor" || delta === null) { return ""; }
-  if (delta > 0) { return "pay " + delta; }
-  if (delta < 0) { return "take " + (-delta); }
-  return "no energy";
+  if (delta > 0) { return _("pay %(num)d", { num: delta }); }
+  if (delta < 0) { return _("take %(num)d", { num: -delta }); }
+  return _("no energy");
 }
 
 function costShort(delta) { return delta > 0 ? "+" + delta : delta < 0 ? "−" + (-delta) : "0"; }
 
 function spinText(spin) { return spin ? ARROW[spin] : ""; }
 
-// What an action or effect card is called: the engine's words, sent with the view.
-function title(view, name) { return (view && view.titles && view.titles[name]) || name; }
+// What an action or effect card is called, in the page's language (words.js), else the engine's words.
+function title(view, name) { return keepWords(hopTitle(name) || (view && view.titles && view.titles[name]) || name); }
 
 function moveText(move, view) {
-  if (move.block) { return "block " + title(view, move.block).toLowerCase(); }
-  if (move.pass) { return "pass"; }
+  var w = { from: move.from + spinText(move.spin), to: move.to, at: move.at };
+  if (move.block) { return _("block %(action)s", { action: title(view, move.block).toLowerCase() }); }
+  if (move.pass) { return _("pass"); }
   if (move.effect) { return effectText(move, view); }
-  if (move.end_defense) { return "end the thesis defense"; }
-  if (move.collapse) { return "superposed electron at " + move.at + " is spin " + spinText(move.collapse); }
+  if (move.end_defense) { return _("end the thesis defense"); }
+  if (move.collapse) { return _("superposed electron at %(at)s is spin %(spin)s", { at: move.at, spin: spinText(move.collapse) }); }
   if (move.heat_exchange !== undefined) {
-    return "heat source at " + move.at + (move.heat_exchange ? ": exchange its two electrons" : ": keep its electrons");
+    return move.heat_exchange ? _("heat source at %(at)s: exchange its two electrons", w)
+      : _("heat source at %(at)s: keep its electrons", w);
   }
   switch (move.action) {
-    case "thesis-defense": return "thesis defense (buy effects, no energy change)";
-    case "hop": return "hop " + move.from + spinText(move.spin) + " → " + move.to;
-    case "doublon": return "doublon " + move.from + " → " + move.to;
-    case "spin-flip": return "spin flip at " + move.at + " " + spinText(move.spin) + "→" +
+    case "thesis-defense": return _("thesis defense (buy effects, no energy change)");
+    case "hop": return _("hop %(from)s → %(to)s", w);
+    case "doublon": return _("doublon %(from)s → %(to)s", { from: move.from, to: move.to });
+    case "spin-flip": return _("spin flip at %(at)s", w) + " " + spinText(move.spin) + "→" +
       spinText(move.spin === "up" ? "down" : "up");
-    case "cradle": return "cradle from " + move.from + spinText(move.spin) + ", pushes to " + move.to;
-    case "tunnel": return "tunnel from " + move.from + spinText(move.spin) + " → " + move.to;
+    case "cradle": return _("cradle from %(from)s, pushes to %(to)s", w);
+    case "tunnel": return _("tunnel from %(from)s → %(to)s", w);
     default: return JSON.stringify(move);
   }
 }
 
 function playerName(seat) {
-  var players = current && current.view ? current.view.players : null;
-  return players && players[seat] ? players[seat].name : "seat " + (seat + 1);
+  return ctxRef ? ctxRef.seatName(seat) : _("seat %(num)d", { num: seat + 1 });
 }
 
 // What an effect does, in the words of the log and the buttons.
 function effectText(move, view) {
-  var name = title(view, move.effect);
+  var w = { name: title(view, move.effect), at: move.at + spinText(move.spin), from: move.from + spinText(move.spin),
+    to: move.to, site: move.at };
   switch (move.effect) {
-    case "superposition": return name + ": the electron at " + move.at + " is between ↑ and ↓";
-    case "ionization": return name + ": the electron at " + move.at + spinText(move.spin) + " leaves the game";
-    case "penning-trap": return name + " on " + move.at + ": electrons may enter, none may leave";
-    case "heat-source": return name + " on " + move.at + ": after each turn lifts spin ↓ to ↑";
-    case "dead-short": return name + ": steal 1 energy from " + playerName(move.player);
-    case "mobility-edge": return name + ": one more movement action this turn";
-    case "zero-point-energy": return name + ": every other player pays 1 energy to the bank";
-    case "quantum-tunnel": return name + " " + move.from + spinText(move.spin) + " → " + move.to;
-    case "long-range-hopping": return name + " " + move.from + spinText(move.spin) + " → " + move.to + " (two cards away)";
-    case "diffusion": return name + ": exchange the " + spinText(move.spin) + " electrons of " + move.from + " and " + move.to;
-    case "microwave-cavity": return name + " " + move.from + " → " + move.to + ": after each turn moves electrons along it";
-    case "resistance": return name + " between " + move.between[0] + " and " + move.between[1] +
-      ": crossing it takes 1 energy from the bank";
-    case "vortex": return (move.turning === "clockwise" ? "Vortex ↻" : "Anti-vortex ↺") + " round " +
-      move.sites.join(", ") + ": after each turn electrons turn one card";
-    case "impurity-vacancy": return move.remove ? "Vacancy: remove " + move.remove + " (its electrons go home)"
-      : "Impurity: put a spare site card on " + move.add;
-    default: return name;
+    case "superposition": return _("%(name)s: the electron at %(site)s is between ↑ and ↓", w);
+    case "ionization": return _("%(name)s: the electron at %(at)s leaves the game", w);
+    case "penning-trap": return _("%(name)s on %(site)s: electrons may enter, none may leave", w);
+    case "heat-source": return _("%(name)s on %(site)s: after each turn lifts spin ↓ to ↑", w);
+    case "dead-short": return _("%(name)s: steal 1 energy from %(player)s", { name: w.name, player: playerName(move.player) });
+    case "mobility-edge": return _("%(name)s: one more movement action this turn", w);
+    case "zero-point-energy": return _("%(name)s: every other player pays 1 energy to the bank", w);
+    case "quantum-tunnel": return w.name + " " + w.from + " → " + move.to;
+    case "long-range-hopping": return _("%(name)s %(from)s → %(to)s (two cards away)", w);
+    case "diffusion": return _("%(name)s: exchange the %(spin)s electrons of %(from)s and %(to)s",
+      { name: w.name, spin: spinText(move.spin), from: move.from, to: move.to });
+    case "microwave-cavity": return _("%(name)s %(from)s → %(to)s: after each turn moves electrons along it",
+      { name: w.name, from: move.from, to: move.to });
+    case "resistance": return _("%(name)s between %(a)s and %(b)s: crossing it takes 1 energy from the bank",
+      { name: w.name, a: move.between[0], b: move.between[1] });
+    case "vortex": return (move.turning === "clockwise" ? _("Vortex ↻ round %(sites)s: after each turn electrons turn one card", { sites: move.sites.join(", ") })
+      : _("Anti-vortex ↺ round %(sites)s: after each turn electrons turn one card", { sites: move.sites.join(", ") }));
+    case "impurity-vacancy": return move.remove ? _("Vacancy: remove %(site)s (its electrons go home)", { site: move.remove })
+      : _("Impurity: put a spare site card on %(site)s", { site: move.add });
+    default: return w.name;
   }
 }
 
@@ -222,18 +229,19 @@ function renderMarket(state, ctx) {
   var box = $("hop-market");
   if (!view.market) { if (box) { box.remove(); } return; }
   if (!box) {
-    box = el("div", { id: "hop-market", "class": "hop-market", role: "group", "aria-label": "Effects board" });
-    $("hop-actions").parentNode.appendChild(box);
+    box = el("div", { id: "hop-market", "class": "hop-market", role: "group", "aria-label": _("Effects board") });
+    $("hop-market-box").appendChild(box);
   }
   box.textContent = "";
   var moved = (view.after_turn || []).map(function (m) {
     var name = title(view, m.effect);
-    return m.from === m.to ? name + " lifted " + m.from + "↓ → ↑" : name + " moved " + m.from + spinText(m.spin) + " → " + m.to;
+    return m.from === m.to ? _("%(name)s lifted %(site)s↓ → ↑", { name: name, site: m.from })
+      : _("%(name)s moved %(from)s → %(to)s", { name: name, from: m.from + spinText(m.spin), to: m.to });
   });
   if (moved.length) {
-    box.appendChild(el("p", { id: "hop-after-turn", "class": "hop-after-turn" }, "After the last turn: " + moved.join("; ") + "."));
+    box.appendChild(el("p", { id: "hop-after-turn", "class": "hop-after-turn" }, _("After the last turn: %(moves)s.", { moves: moved.join("; ") })));
   }
-  box.appendChild(el("h2", { "class": "hop-heading" }, "Effects board" + (view.defending ? " — thesis defense: buy effects" : "")));
+  box.appendChild(el("h2", { "class": "hop-heading" }, view.defending ? _("Effects board — thesis defense: buy effects") : _("Effects board")));
   var open = state.can_move && !ctx.replay && view.defending;
   var legal = open ? state.legal_moves || [] : [];
   var energy = view.players[view.turn] ? view.players[view.turn].energy : 0;
@@ -241,9 +249,9 @@ function renderMarket(state, ctx) {
     var tile = el("button", { type: "button", "class": "hop-card", "data-effect": item.effect, "data-cost": item.cost });
     tile.appendChild(el("span", { "class": "name" }, title(view, item.effect)));
     tile.appendChild(el("span", { "class": "price" }, "⚡ " + item.cost));
-    if (item.used) { tile.classList.add("used"); tile.appendChild(el("span", { "class": "note" }, "used this turn")); }
+    if (item.used) { tile.classList.add("used"); tile.appendChild(el("span", { "class": "note" }, _("used this turn"))); }
     var playable = legal.some(function (m) { return m.effect === item.effect; });
-    if (open && !item.used && item.cost > energy) { tile.appendChild(el("span", { "class": "note" }, "not enough energy")); }
+    if (open && !item.used && item.cost > energy) { tile.appendChild(el("span", { "class": "note" }, _("not enough energy"))); }
     tile.disabled = !playable;
     if (playable) {
       tile.classList.add("choice");
@@ -357,7 +365,8 @@ function fill(view) {
       electron.setAttribute("fill", colour ? paint(colour) : "none");
       place.classList.toggle("taken", !!colour);
       if (colour) { place.dataset.colour = colour; } else { delete place.dataset.colour; }
-      place.setAttribute("aria-label", node + " spin " + spin + (colour ? ": " + colour + " electron" : ": free"));
+      place.setAttribute("aria-label", colour ? _("%(node)s spin %(spin)s: %(colour)s electron", { node: node, spin: ARROW[spin], colour: colourName(colour) })
+        : _("%(node)s spin %(spin)s: free", { node: node, spin: ARROW[spin] }));
     });
   });
   view.board.electrodes.forEach(function (e) {
@@ -422,24 +431,28 @@ function renderTable(state) {
     if (seat === active) { item.classList.add("active"); }
     if (seat === view.blocker && view.phase === "block") { item.classList.add("blocking"); }
     item.appendChild(chip(p.colour));
-    item.appendChild(el("span", { "class": "who" }, p.name + (view.players.length === 4 ? " (team " + (p.team + 1) + ")" : "")));
+    var who = playerName(seat);
+    item.appendChild(el("span", { "class": "who" }, view.players.length === 4 ? _("%(name)s (team %(num)d)", { name: who, num: p.team + 1 }) : who));
     if (view.level !== "bachelor") {
-      item.appendChild(el("span", { "class": "energy", "aria-label": p.name + "'s energy" }, "⚡ " + p.energy));
+      item.appendChild(el("span", { "class": "energy", "aria-label": _("energy of %(name)s", { name: who }) }, "⚡ " + p.energy));
     }
     list.appendChild(item);
   });
   var bank = $("hop-bank");
   bank.textContent = "";
   if (view.level === "bachelor") {
-    bank.appendChild(el("span", {}, "Bachelor level: energy does not count."));
+    bank.appendChild(el("span", {}, _("Bachelor level: energy does not count.")));
     return;
   }
-  bank.appendChild(el("span", { "class": "bank", "data-bank": view.bank }, "Bank ⚡ " + view.bank));
-  bank.appendChild(el("span", { "class": "board-energy" }, "Board energy " + view.board_energy));
+  bank.appendChild(el("span", { "class": "bank", "data-bank": view.bank }, _("Bank ⚡ %(num)d", { num: view.bank })));
+  bank.appendChild(el("span", { "class": "board-energy" }, _("Board energy %(num)d", { num: view.board_energy })));
   var h = view.hamiltonian;
-  bank.appendChild(el("span", { "class": "hamiltonian" }, (view.level === "doctorate" ? "Doctorate" : "Master") + " · field " + h.field + " (h = " +
-    (h.field === "positive" ? "+1" : "−1") + ") · " + h.interaction + " interaction (" +
-    (h.interaction === "attractive" ? "−1" : "+1") + " per pair)"));
+  var field = h.field === "positive" ? pgettext("magnetic field", "positive") : pgettext("magnetic field", "negative");
+  var interaction = h.interaction === "attractive" ? pgettext("interaction", "attractive") : pgettext("interaction", "repulsive");
+  var level = view.level === "doctorate" ? pgettext("hop level", "Doctorate") : pgettext("hop level", "Master");
+  bank.appendChild(el("span", { "class": "hamiltonian" }, _("%(level)s · field %(field)s (h = %(h)s) · %(interaction)s interaction (%(j)s per pair)", {
+    level: level, field: field, h: h.field === "positive" ? "+1" : "−1", interaction: interaction,
+    j: h.interaction === "attractive" ? "−1" : "+1" })));
 }
 
 // -- the movement board ----------------------------------------------------
@@ -454,8 +467,8 @@ function renderActions(state, ctx) {
       title(view, action));
     var blocked = view.blocked === action && view.phase !== "block" && view.phase !== "over";
     var fixed = view.phase === "block" && view.not_blockable === action;
-    if (blocked) { tile.classList.add("blocked"); tile.appendChild(el("span", { "class": "note" }, "blocked")); }
-    if (fixed) { tile.classList.add("kept"); tile.appendChild(el("span", { "class": "note" }, "cannot be blocked now")); }
+    if (blocked) { tile.classList.add("blocked"); tile.appendChild(el("span", { "class": "note" }, pgettext("hop action", "blocked"))); }
+    if (fixed) { tile.classList.add("kept"); tile.appendChild(el("span", { "class": "note" }, _("cannot be blocked now"))); }
     tile.disabled = !blocking || fixed;
     if (blocking && !fixed) {
       tile.classList.add("choice");
@@ -510,24 +523,24 @@ function renderHint(state, ctx, moves) {
   var hint = $("hop-hint");
   var view = state.view;
   if (!state.can_move || ctx.replay || view.phase === "over") { hint.textContent = ""; return; }
-  var activeName = view.players[view.turn].name;
+  var activeName = playerName(view.turn);
   if (view.collapse) {
-    hint.textContent = "A movement needs the spin of the superposed electron at " + view.collapse.at +
-      ": choose it (a spin that makes the movement impossible loses it).";
+    hint.textContent = keepWords(_("A movement needs the spin of the superposed electron at %(site)s: choose it (a spin that makes the movement impossible loses it).",
+      { site: view.collapse.at }));
   } else if (view.heat_exchange) {
-    hint.textContent = "Heat source at " + view.heat_exchange + ": exchange its two electrons or keep them.";
+    hint.textContent = keepWords(_("Heat source at %(site)s: exchange its two electrons or keep them.", { site: view.heat_exchange }));
   } else if (view.defending) {
-    hint.textContent = card ? "Tap where " + title(view, card) + " goes on the board, or choose below."
-      : "Thesis defense: tap a card of the effects board to buy it, or end the defense.";
+    hint.textContent = keepWords(card ? _("Tap where %(card)s goes on the board, or choose below.", { card: title(view, card) })
+      : _("Thesis defense: tap a card of the effects board to buy it, or end the defense."));
   } else if (view.phase === "block") {
-    hint.textContent = "Block one action of the movement board for " + activeName + "'s turn.";
+    hint.textContent = keepWords(_("Block one action of the movement board for the turn of %(name)s.", { name: activeName }));
   } else if (!moves.length) {
-    hint.textContent = "No movement is possible: pass to end the turn.";
+    hint.textContent = keepWords(_("No movement is possible: pass to end the turn."));
   } else if (selected) {
-    hint.textContent = "Tap where it goes (highlighted, with the energy change), or choose below. Tap it again to cancel.";
+    hint.textContent = keepWords(_("Tap where it goes (highlighted, with the energy change), or choose below. Tap it again to cancel."));
   } else {
-    hint.textContent = "Action " + (view.phase === "first" ? "1" : "2") + " of " + (2 + (view.extra_actions || 0)) +
-      ": tap one of your highlighted electrons or your electrode, or choose a move below.";
+    hint.textContent = keepWords(_("Action %(num)d of %(total)d: tap one of your highlighted electrons or your electrode, or choose a move below.",
+      { num: view.phase === "first" ? 1 : 2, total: 2 + (view.extra_actions || 0) }));
   }
 }
 
@@ -558,7 +571,7 @@ function onPlace(node, spin) {
     if (here.length === 1) { send(ctxRef, here[0].move); return; }
     if (here.length > 1) {
       narrowed = here;
-      ctxRef.message("Several moves end there: choose one below.");
+      ctxRef.message(_("Several moves end there: choose one below."));
       redraw();
       return;
     }
@@ -599,6 +612,7 @@ function render(state, ctx) {
   renderMarket(state, ctx);
   renderChoices(state, ctx, moves);
   renderHint(state, ctx, moves);
+  renderCourse(state);
   $("hop").dataset.phase = view.phase;
   $("hop").dataset.energyShown = String(!!annotated && annotated.version === state.version);
   fetchEnergy(state);
@@ -614,7 +628,19 @@ function describe(move, index, history) {
   if (!players || turn < 0) { return text; }
   var active = turn % players.length;
   var seat = move.block ? (active + 1) % players.length : active;  // a heat exchange: the player who just played
-  return players[seat].name + ": " + text + (move.block ? " (for " + players[active].name + ")" : "");
+  return playerName(seat) + ": " + (move.block ? _("%(move)s (for %(name)s)", { move: text, name: playerName(active) }) : text);
+}
+
+// The result screen: every player's energy turn by turn (Master and Doctorate: Bachelor has none).
+function renderCourse(state) {
+  var view = state.view;
+  var figure = $("hop-course");
+  var turns = view.energy_by_turn || [];
+  figure.hidden = !state.outcome || view.level === "bachelor" || turns.length < 2;
+  if (figure.hidden) { return; }
+  drawCourse($("hop-chart"), view.players.map(function (p, seat) {
+    return { name: playerName(seat), colour: paint(p.colour), values: turns.map(function (e) { return e[seat]; }) };
+  }), _("Energy turn by turn"));
 }
 
 // The electrode holding an electron of another team (the one that ended the game).
@@ -629,37 +655,42 @@ function reachedElectrode(view) {
 function status(state) {
   var view = state.view;
   if (!view || !view.players) { return null; }
-  var name = function (seat) { return view.players[seat].name; };
+  var name = playerName;
   if (state.outcome) {
     if (state.outcome.draw || !state.outcome.winners.length) {
-      return "Game over: a draw (" + view.max_turns / view.players.length + " turns each, no electrode reached)";
+      var each = view.max_turns / view.players.length;
+      return ngettext("Game over: a draw (%(num)d turn each, no electrode reached)",
+        "Game over: a draw (%(num)d turns each, no electrode reached)", each, { num: each });
     }
     var reached = reachedElectrode(view);
-    return "Game over: " + state.outcome.winners.map(name).join(" and ") + " won" +
-      (reached ? " — an electron reached " + reached + "'s electrode" : "");
+    var winners = listOf(state.outcome.winners.map(name));
+    var won = ngettext("Game over: %(names)s wins", "Game over: %(names)s win", state.outcome.winners.length, { names: winners });
+    return reached ? _("%(text)s — an electron reached the %(colour)s electrode", { text: won, colour: colourName(reached) }) : won;
   }
   var acting = state.seats[state.to_act];
+  var who = state.can_move ? _("Your move") : name(state.to_act);
   if (view.collapse) {
-    return (state.can_move ? "Your move" : name(state.to_act)) + ": choose the spin of the superposed electron at " +
-      view.collapse.at;
+    return _("%(who)s: choose the spin of the superposed electron at %(site)s", { who: who, site: view.collapse.at });
   }
   if (view.heat_exchange) {
-    return (state.can_move ? "Your move" : name(state.to_act)) + ": heat source at " + view.heat_exchange +
-      " — exchange its electrons or not";
+    return _("%(who)s: heat source at %(site)s — exchange its electrons or not", { who: who, site: view.heat_exchange });
   }
   if (view.defending) {
-    return (state.can_move ? "Your move" : name(view.turn)) + ": thesis defense — buying effects";
+    return _("%(who)s: thesis defense — buying effects", { who: state.can_move ? _("Your move") : name(view.turn) });
   }
   if (view.phase === "block") {
-    if (state.can_move) { return "Your move: block an action for " + name(view.turn); }
-    if (acting && acting.kind === "ai") { return name(view.blocker) + " is choosing what to block…"; }
-    return name(view.blocker) + " blocks an action for " + name(view.turn);
+    if (state.can_move) { return _("Your move: block an action for %(name)s", { name: name(view.turn) }); }
+    if (acting && acting.kind === "ai") { return _("%(name)s is choosing what to block…", { name: name(view.blocker) }); }
+    return _("%(name)s blocks an action for %(other)s", { name: name(view.blocker), other: name(view.turn) });
   }
   if (state.can_move) {
-    return "Your move: action " + (view.phase === "first" ? "1" : "2") + " of 2 (" +
-      title(view, view.blocked) + " is blocked)";
+    return _("Your move: action %(num)d of 2 (%(action)s is blocked)", { num: view.phase === "first" ? 1 : 2,
+      action: title(view, view.blocked) });
   }
   return null;
 }
 
 GamePage.register("hop", { init: init, render: render, describe: describe, status: status });
+
+// The rules page's drawing: the board's cards and electrodes, empty (rules.js).
+export function drawEmptyBoard(board) { drawBoard({ board: board }); }

@@ -4,8 +4,11 @@
  * (entered from real dice when the game says so), scores, the order of
  * arrival in the centre and the move log. Moves use the engine's notation
  * (docs/hypnosia.md). */
-import { api, byId as $, el, inkOn, PALETTE, svg } from "/static/panel.js";
+import { _, api, byId as $, el, inkOn, ngettext, PALETTE, svg } from "/static/panel.js";
+import { listOf } from "/static/describe.js";
 import { GamePage } from "./game.js";
+import { drawCourse } from "./course.js";
+import { colourName } from "./words.js";
 
 var PLACES = [5, 4, 3, 2, 1];
 var R_OUTER = 72, R_INNER = 28, R_LANE = 86, R_CENTRE = 13, R_SQUARE = 5.2;
@@ -22,6 +25,9 @@ var entered = [null, null];
 var busy = false;
 
 function colourOfPawn(pawn) { return pawn.replace(/[0-9]+$/, ""); }
+
+// A pawn as players say it: its colour in words and its number ("red2" → "rouge 2").
+function pawnName(pawn) { return colourName(colourOfPawn(pawn)) + " " + pawn.slice(colourOfPawn(pawn).length); }
 
 // -- the geometry ------------------------------------------------------------
 
@@ -85,7 +91,7 @@ function drawBoard(board) {
     var at = geometry[name];
     var isCentre = name === "centre";
     var group = squares.appendChild(svg("g", { "class": "hyp-square", "data-square": name, "role": "button",
-      "aria-label": isCentre ? "the centre" : "square " + name }));
+      "aria-label": isCentre ? _("the centre") : _("square %(name)s", { name: name }) }));
     var shape = group.appendChild(svg("circle", { cx: at.x, cy: at.y, r: isCentre ? R_CENTRE : R_SQUARE,
       "class": "hyp-cell" }));
     if (board.bridges[name]) { shape.classList.add("hyp-bridge-square"); }
@@ -163,10 +169,12 @@ function diceValue(move, dice) {
 
 function moveLabel(landing, dice) {
   var m = landing.move;
-  var what = m.stack ? "stack " + m.pawn : m.pawn;
-  var by = m.die === "sum" ? "sum " + diceValue(m, dice) : "die " + dice[m.die];
-  var text = what + (m.cross ? " crosses" : "") + ", " + by + " → " + landing.to;
-  if (landing.captures.length) { text += " (takes " + landing.captures.join(", ") + ")"; }
+  var words = { pawn: pawnName(m.pawn), num: diceValue(m, dice), to: landing.to };
+  var what = m.stack ? (m.cross ? _("stack %(pawn)s crosses", words) : _("stack %(pawn)s", words))
+    : m.cross ? _("%(pawn)s crosses", words) : words.pawn;
+  var by = m.die === "sum" ? _("sum %(num)d", words) : _("die %(num)d", words);
+  var text = what + ", " + by + " → " + landing.to;
+  if (landing.captures.length) { text += " " + _("(takes %(pawns)s)", { pawns: listOf(landing.captures.map(pawnName)) }); }
   return text;
 }
 
@@ -200,10 +208,10 @@ function renderChoices(state, live) {
   var hint = $("hyp-hint");
   if (!live) { hint.textContent = ""; return; }
   if (selected === null) {
-    hint.textContent = "Tap one of your pawns (outlined) to see where it can go.";
+    hint.textContent = _("Tap one of your pawns (outlined) to see where it can go.");
     return;
   }
-  hint.textContent = "Tap a highlighted square, or choose below.";
+  hint.textContent = _("Tap a highlighted square, or choose below.");
   landingsFrom(selected).forEach(function (landing) {
     var button = el("button", { type: "button", "class": "hyp-choice", "data-to": landing.to,
       "data-index": data.landings.indexOf(landing) }, moveLabel(landing, state.view.dice.values));
@@ -221,7 +229,7 @@ function onSquare(name) {
     // Several ways to get there (either die, the pawn or its stack): the player picks one.
     var box = $("hyp-choices");
     box.querySelectorAll(".hyp-choice").forEach(function (b) { b.hidden = b.dataset.to !== name; });
-    $("hyp-hint").textContent = "Several moves land on " + name + ": choose one.";
+    $("hyp-hint").textContent = _("Several moves land on %(name)s: choose one.", { name: name });
     return;
   }
   selected = (name === selected || !group || !group.classList.contains("movable")) ? null : name;
@@ -239,13 +247,14 @@ async function send(move) {
 // -- dice ----------------------------------------------------------------------------
 
 function dieFace(value, used) {
-  var face = el("span", { "class": "hyp-die" + (used ? " used" : ""), "aria-label": "die " + value + (used ? ", played" : "") }, String(value));
+  var face = el("span", { "class": "hyp-die" + (used ? " used" : ""),
+    "aria-label": used ? _("die %(num)d, played", { num: value }) : _("die %(num)d", { num: value }) }, String(value));
   return face;
 }
 
 function nameOf(state, seat) {
   var player = state.view.players[seat];
-  return player ? player.name + " (" + player.colour + ")" : "";
+  return player ? _("%(name)s (%(colour)s)", { name: context.seatName(seat), colour: colourName(player.colour) }) : "";
 }
 
 function renderDice(state) {
@@ -255,10 +264,10 @@ function renderDice(state) {
   if (view.dice) {
     view.dice.values.forEach(function (v, i) { box.appendChild(dieFace(v, view.dice.used[i])); });
   } else if (view.rolling !== null && view.rolling !== undefined && !view.outcome) {
-    box.appendChild(el("span", { "class": "hyp-rolling" }, nameOf(state, view.rolling) + " rolls"));
+    box.appendChild(el("span", { "class": "hyp-rolling" }, _("%(name)s rolls", { name: nameOf(state, view.rolling) })));
   }
   $("hyp-lost").textContent = view.lost_dice && view.lost_dice.length
-    ? "Lost (no pawn could use): " + view.lost_dice.join(", ") : "";
+    ? _("Lost (no pawn could use them): %(dice)s", { dice: listOf(view.lost_dice.map(String)) }) : "";
   renderEntry(state);
 }
 
@@ -267,7 +276,7 @@ function renderEntry(state) {
   var open = state.can_move && state.to_act === -1 && !context.replay;
   form.hidden = !open;
   if (!open) { entered = [null, null]; return; }
-  $("hyp-enter-text").textContent = "Roll the real dice for " + nameOf(state, state.view.rolling) + " and enter them:";
+  $("hyp-enter-text").textContent = _("Roll the real dice for %(name)s and enter them:", { name: nameOf(state, state.view.rolling) });
   form.querySelectorAll(".hyp-die-button").forEach(function (b) {
     b.classList.toggle("chosen", entered[Number(b.dataset.die)] === Number(b.dataset.value));
     b.setAttribute("aria-pressed", String(entered[Number(b.dataset.die)] === Number(b.dataset.value)));
@@ -281,7 +290,7 @@ function initEntry() {
     var die = Number(row.dataset.die);
     for (var v = 1; v <= 6; v++) {
       var button = el("button", { type: "button", "class": "hyp-die-button", "data-die": die, "data-value": v,
-        "aria-label": (die ? "second" : "first") + " die shows " + v }, String(v));
+        "aria-label": die ? _("second die shows %(num)d", { num: v }) : _("first die shows %(num)d", { num: v }) }, String(v));
       button.addEventListener("click", pick.bind(null, die, v));
       row.appendChild(button);
     }
@@ -310,13 +319,14 @@ function renderScores(state) {
   view.players.forEach(function (p, seat) {
     var row = el("li", { "class": "hyp-player", "data-seat": seat });
     if (seat === acting && !view.outcome) { row.classList.add("to-move"); }
-    var dot = row.appendChild(el("span", { "class": "hyp-dot hyp-" + p.colour, "aria-label": p.colour }));
+    var dot = row.appendChild(el("span", { "class": "hyp-dot hyp-" + p.colour, role: "img", "aria-label": colourName(p.colour) }));
     dot.style.backgroundColor = PALETTE[p.colour] || "";  // the style object, not an inline style: the CSP allows it
-    row.appendChild(el("span", { "class": "hyp-who" }, p.name));
-    row.appendChild(el("span", { "class": "hyp-score", "aria-label": "score" }, String(p.score)));
+    row.appendChild(el("span", { "class": "hyp-who" }, context.seatName(seat)));
+    row.appendChild(el("span", { "class": "hyp-score", "aria-label": _("score") }, String(p.score)));
     var captures = p.captures > 0 ? "+" + p.captures : p.captures < 0 ? "−" + (-p.captures) : "0";
-    row.appendChild(el("span", { "class": "hyp-detail" }, "centre " + p.centre_points + " · captures " + captures +
-      " · lost " + p.captured + " · " + p.on_board + " in play"));
+    var play = ngettext("%(num)d pawn in play", "%(num)d pawns in play", p.on_board, { num: p.on_board });
+    row.appendChild(el("span", { "class": "hyp-detail" }, _("centre %(centre)s · captures %(captures)s · lost %(lost)s · %(play)s", {
+      centre: p.centre_points, captures: captures, lost: p.captured, play: play })));
     rows.appendChild(row);
   });
   var centre = $("hyp-centre");
@@ -325,13 +335,17 @@ function renderScores(state) {
     var seat = view.players.findIndex(function (p) { return p.colour === colourOfPawn(pawn); });
     var points = i < PLACES.length ? PLACES[i] : 0;
     centre.appendChild(el("li", { "class": "hyp-" + colourOfPawn(pawn) },
-      pawn + " — " + (view.players[seat] ? view.players[seat].name : "") + ", " + points + (points === 1 ? " point" : " points")));
+      _("%(pawn)s — %(name)s, %(points)s", { pawn: pawnName(pawn), name: seat >= 0 ? context.seatName(seat) : "",
+        points: ngettext("%(num)d point", "%(num)d points", points, { num: points }) })));
   });
-  if (!view.centre.length) { centre.appendChild(el("li", { "class": "hyp-none" }, "nobody yet (" + view.centre_places_left + " places)")); }
+  if (!view.centre.length) { centre.appendChild(el("li", { "class": "hyp-none" },
+    ngettext("nobody yet (%(num)d place)", "nobody yet (%(num)d places)", view.centre_places_left, { num: view.centre_places_left }))); }
   var opening = view.opening || [];
-  $("hyp-opening").textContent = opening.length ? "Opening rolls: " + opening.map(function (round) {
-    return round.map(function (r) { return view.players[r.seat].name + " " + (r.roll[0] + r.roll[1]); }).join(", ");
-  }).join("; then ") : "";
+  var then = _("; then ");
+  var rolls = opening.map(function (round) {
+    return round.map(function (r) { return context.seatName(r.seat) + " " + (r.roll[0] + r.roll[1]); }).join(", ");
+  }).join(then);
+  $("hyp-opening").textContent = opening.length ? _("Opening rolls: %(rolls)s", { rolls: rolls }) : "";
 }
 
 // -- the page's hooks -----------------------------------------------------------------
@@ -344,7 +358,7 @@ async function load(version) {
     if (!data || answer.version >= data.version) { data = answer; }
   } catch (err) {
     asked = -1;  // ask again at the next change
-    context.message(err.message);
+    context.fail(err);
     return;
   }
   if (drawnBoard !== data.board.name) { drawBoard(data.board); }
@@ -372,6 +386,19 @@ function render(state, ctx) {
   draw(state);
   renderDice(state);
   renderScores(state);
+  renderCourse(state);
+}
+
+// The result screen: every player's score turn by turn.
+function renderCourse(state) {
+  var figure = $("hyp-course");
+  var turns = state.view.scores_by_turn || [];
+  figure.hidden = !state.outcome || turns.length < 2;
+  if (figure.hidden) { return; }
+  drawCourse($("hyp-chart"), state.view.players.map(function (p, seat) {
+    return { name: context.seatName(seat), colour: PALETTE[p.colour] || p.colour,
+      values: turns.map(function (scores) { return scores[seat]; }) };
+  }), _("Scores turn by turn"));
 }
 
 function history(state) {
@@ -383,12 +410,16 @@ function describe(move, index, moves) {
   if (move.roll) {
     var seat = data && data.rolled_by ? data.rolled_by[index] : null;
     var player = current && seat !== null && seat !== undefined ? current.view.players[seat] : null;
-    return (player ? player.name + ": " : "") + "dice " + move.roll[0] + " · " + move.roll[1];
+    var roll = _("dice %(first)d · %(second)d", { first: move.roll[0], second: move.roll[1] });
+    return player ? context.seatName(seat) + ": " + roll : roll;
   }
   var dice = null;
   for (var i = index - 1; i >= 0 && !dice; i--) { if (moves[i].roll) { dice = moves[i].roll; } }
-  var by = dice ? (move.die === "sum" ? "+" + (dice[0] + dice[1]) + " (sum)" : "+" + dice[move.die]) : "";
-  return (move.stack ? "stack " : "") + move.pawn + (move.cross ? " crosses " : " ") + by;
+  var by = dice ? (move.die === "sum" ? _("+%(num)d (sum)", { num: dice[0] + dice[1] }) : "+" + dice[move.die]) : "";
+  var words = { pawn: pawnName(move.pawn) };
+  var what = move.stack ? (move.cross ? _("stack %(pawn)s crosses", words) : _("stack %(pawn)s", words))
+    : move.cross ? _("%(pawn)s crosses", words) : words.pawn;
+  return what + " " + by;
 }
 
 function status(state) {
@@ -396,20 +427,24 @@ function status(state) {
   if (!view || !view.players) { return null; }
   if (state.outcome) {
     var winners = state.outcome.winners.map(function (w) { return nameOf(state, w); });
-    return winners.length ? "Game over: " + winners.join(" and ") + (winners.length > 1 ? " share the win" : " wins")
-      : "Game over: a draw";
+    if (!winners.length) { return _("Game over: a draw"); }
+    return winners.length > 1 ? _("Game over: %(names)s share the win", { names: listOf(winners) })
+      : _("Game over: %(name)s wins", { name: winners[0] });
   }
   if (state.to_act === -1) {
     var roller = nameOf(state, view.rolling);
-    return state.can_move ? "Enter the dice of " + roller : "Waiting for the dice of " + roller;
+    return state.can_move ? _("Enter the dice of %(name)s", { name: roller }) : _("Waiting for the dice of %(name)s", { name: roller });
   }
   var acting = state.seats[state.to_act];
   var who = nameOf(state, state.to_act);
-  var dice = view.dice ? ": dice " + view.dice.values.join(" and ") : "";
-  if (acting && acting.kind === "ai") { return who + " is thinking" + dice; }
-  if (state.can_move) { return (state.hot_seat ? who + ", your move" : "Your move") + dice; }
-  return who + " to play" + dice;
+  var text = acting && acting.kind === "ai" ? _("%(name)s is thinking", { name: who })
+    : state.can_move ? (state.hot_seat ? _("%(name)s, your move", { name: who }) : _("Your move"))
+    : _("%(name)s to play", { name: who });
+  return view.dice ? _("%(text)s: dice %(first)d and %(second)d", { text: text, first: view.dice.values[0], second: view.dice.values[1] }) : text;
 }
 
 GamePage.register("hypnosia", { init: init, render: render, describe: describe, status: status,
   history: history });
+
+// The rules page's drawing: the circles, bridges, centre and start squares, without pawns (rules.js).
+export function drawEmptyBoard(board) { drawBoard(board); }

@@ -2,8 +2,10 @@
  * the cycle waiting for its collapse highlighted, the collapse choice offered
  * to the player who makes it. Squares are numbered 0-8 row by row, as in the
  * API and the engine's messages. */
-import { byId as $, el } from "/static/panel.js";
+import { _, byId as $, el } from "/static/panel.js";
 import { GamePage } from "./game.js";
+import { drawCollapse } from "./course.js";
+import { seatName } from "./words.js";
 
 var cells = [];
 var selected = null;   // the first square of a pair being placed
@@ -41,7 +43,7 @@ function cycleOf(view) {
 function init(ctx) {
   var grid = $("qttt");
   for (var s = 0; s < 9; s++) {
-    var cell = el("button", { type: "button", "class": "cell", "data-square": String(s), role: "gridcell" });
+    var cell = el("button", { type: "button", "class": "cell", "data-square": String(s) });
     cell.addEventListener("click", onCell.bind(null, s, ctx));
     grid.appendChild(cell);
     cells.push(cell);
@@ -90,7 +92,7 @@ function render(state, ctx) {
     } else {
       var box = mark("", "spooky");
       square.spooky.forEach(function (m) {
-        var span = mark(m.symbol + m.move, "spooky-mark sym-" + m.symbol);
+        var span = mark(m.symbol + m.move, ["spooky-mark", "sym-" + m.symbol].join(" "));
         if (cycle && cycle.marks.indexOf(m.move) >= 0) { span.classList.add("in-cycle"); }
         if (view.collapse && m.move === view.collapse.move) { span.classList.add("closing"); }
         box.appendChild(span);
@@ -102,11 +104,27 @@ function render(state, ctx) {
     cell.disabled = !choosable;
     if (choosable && view.collapse) { cell.classList.add("choice"); }
     if (selected === s) { cell.classList.add("selected"); }
-    cell.setAttribute("aria-label", "square " + s + (square.classical ? ", " + square.classical.symbol
-      : square.spooky.length ? ", " + square.spooky.map(function (m) { return m.symbol + m.move; }).join(" ") : ", empty"));
+    var marks = square.classical ? square.classical.symbol
+      : square.spooky.length ? square.spooky.map(function (m) { return m.symbol + m.move; }).join(" ") : _("empty");
+    cell.setAttribute("aria-label", _("square %(num)d: %(marks)s", { num: s, marks: marks }));
   });
   renderCollapse(state, ctx, interactive);
   renderHint(state, ctx, interactive);
+  renderCourse(state);
+}
+
+// The result screen: the entanglement graph at the last collapse (the cycle that decided the game).
+function renderCourse(state) {
+  var figure = $("qttt-course");
+  var collapses = state.view.collapses || [];
+  figure.hidden = !state.outcome || !collapses.length;
+  if (figure.hidden) { return; }
+  var last = collapses[collapses.length - 1];
+  drawCollapse($("qttt-graph"), last);
+  var closing = symbolOf(last.move) + last.move;
+  $("qttt-graph").setAttribute("aria-label", _("The entanglement at the last collapse: mark %(mark)s closed a cycle of %(num)d marks and landed in square %(square)d.",
+    { mark: closing, num: last.cycle.length, square: last.square }));
+  $("qttt-course-caption").textContent = _("Entanglement at the last collapse (move %(num)d): the cycle in orange, the square chosen outlined.", { num: last.move });
 }
 
 function renderCollapse(state, ctx, interactive) {
@@ -118,14 +136,14 @@ function renderCollapse(state, ctx, interactive) {
   var closing = symbolOf(view.collapse.move) + view.collapse.move;
   box.hidden = false;
   if (!interactive) {
-    $("collapse-text").textContent = "Mark " + closing + " closed a cycle: " + view.to_act_symbol +
-      " (" + ctx.seatName(view.to_act) + ") chooses where it lands.";
+    $("collapse-text").textContent = _("Mark %(mark)s closed a cycle: %(symbol)s (%(name)s) chooses where it lands.",
+      { mark: closing, symbol: view.to_act_symbol, name: ctx.seatName(view.to_act) });
     return;
   }
-  $("collapse-text").textContent = "Mark " + closing + " closed a cycle: choose where it lands.";
+  $("collapse-text").textContent = _("Mark %(mark)s closed a cycle: choose where it lands.", { mark: closing });
   view.collapse.squares.forEach(function (s) {
-    var button = el("button", { type: "button", "class": "big collapse-button", "data-square": String(s) },
-      closing + " → square " + s);
+    var button = el("button", { type: "button", "class": "primary collapse-button", "data-square": String(s) },
+      _("%(mark)s → square %(num)d", { mark: closing, num: s }));
     button.addEventListener("click", function () { if (!busy) { send(ctx, { collapse: s }); } });
     buttons.appendChild(button);
   });
@@ -138,11 +156,11 @@ function renderHint(state, ctx, interactive) {
   var moves = state.legal_moves || [];
   var sym = view.to_act_symbol;
   if (moves.length === 1 && moves[0].length === 1) {
-    hint.textContent = "One square left: " + sym + "'s ninth mark is classical, in square " + moves[0][0] + ".";
+    hint.textContent = _("One square left: the ninth mark of %(symbol)s is classical, in square %(num)d.", { symbol: sym, num: moves[0][0] });
   } else if (selected === null) {
-    hint.textContent = "Place " + sym + view.move_number + ": tap two free squares.";
+    hint.textContent = _("Place %(mark)s: tap two free squares.", { mark: sym + view.move_number });
   } else {
-    hint.textContent = sym + view.move_number + " in square " + selected + ": tap the second square (or the same to cancel).";
+    hint.textContent = _("%(mark)s in square %(num)d: tap the second square (or the same to cancel).", { mark: sym + view.move_number, num: selected });
   }
 }
 
@@ -153,24 +171,27 @@ function describe(move, index, history) {
   }
   if (Array.isArray(move)) {
     var name = symbolOf(marks) + marks;
-    return move.length === 2 ? name + ": " + move[0] + " · " + move[1] : name + ": " + move[0] + " (classical)";
+    return move.length === 2 ? name + ": " + move[0] + " · " + move[1]
+      : _("%(mark)s: %(num)d (classical)", { mark: name, num: move[0] });
   }
   // A collapse is chosen by the player after the mark that closed the cycle.
-  return symbolOf(marks + 1) + " collapses " + symbolOf(marks) + marks + " → " + move.collapse;
+  return _("%(symbol)s collapses %(mark)s → %(num)d", { symbol: symbolOf(marks + 1), mark: symbolOf(marks) + marks, num: move.collapse });
 }
+
+function seatOf(state, seat) { return seatName(state.seats[seat], "qttt"); }
 
 function status(state) {
   var view = state.view;
   if (!view) { return null; }
   if (!state.outcome && view.collapse && state.can_move) {
-    return "Your move: choose where " + symbolOf(view.collapse.move) + view.collapse.move + " lands";
+    return _("Your move: choose where %(mark)s lands", { mark: symbolOf(view.collapse.move) + view.collapse.move });
   }
   if (!state.outcome) { return null; }
   if (view.winner) {
     var seat = view.winner === "X" ? 0 : 1;
-    return view.winner + " (" + state.seats[seat].name + ") wins";
+    return _("%(symbol)s (%(name)s) wins", { symbol: view.winner, name: seatOf(state, seat) });
   }
-  return "A draw: the grid is full";
+  return _("A draw: the grid is full");
 }
 
 GamePage.register("qttt", { init: init, render: render, describe: describe, status: status });
