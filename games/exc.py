@@ -11,7 +11,21 @@ from typing import ClassVar
 
 
 class GameError(Exception):
-    """Base class of every error raised by :mod:`games`."""
+    """Base class of every error raised by :mod:`games`.
+
+    The message is English, for logs and programs. An error a person meets can also name what went
+    wrong with a ``code`` (``"name_taken"``) and the facts its sentence is made of in ``details``
+    (``{"name": "Ada"}``), so that a page says it in its own language: both are optional.
+    """
+
+    code: str | None = None
+    details: dict[str, object]
+
+    def __init__(self, *args: object, code: str | None = None, **details: object) -> None:
+        super().__init__(*args)
+        if code is not None:
+            self.code = code
+        self.details = details
 
 
 class ProblemsError(GameError, ValueError):

@@ -53,7 +53,7 @@ class TournamentNotFoundError(LookupError):
     """No tournament has that id."""
 
 
-class BoardGameError(ValueError):
+class BoardGameError(GameError, ValueError):
     """A board game cannot be attached to that table."""
 
 
@@ -124,9 +124,11 @@ class Tournaments:
     ) -> TournamentInfo:
         name = " ".join(str(name).split())
         if not name:
-            raise TournamentError("a tournament needs a name")
+            raise TournamentError("a tournament needs a name", code="tournament_name_missing")
         if len(name) > 80:
-            raise TournamentError("a tournament's name is at most 80 characters")
+            raise TournamentError(
+                "a tournament's name is at most 80 characters", code="tournament_name_too_long", maximum=80
+            )
         options: dict[str, Any] = {"seed": str(seed if seed is not None else secrets.randbelow(10**9))}
         options["handicap"] = bool(handicap)
         if handicap_step is not None:
@@ -236,7 +238,7 @@ class Tournaments:
                 (tournament_id,),
             ).fetchone()
             if row is None:
-                raise TournamentError("nothing to undo")
+                raise TournamentError("nothing to undo", code="nothing_to_undo")
             self.conn.execute(
                 "UPDATE tournament_events SET undone_at = ?, undone_by = ? WHERE id = ?",
                 (time.time(), actor, row["id"]),
@@ -287,7 +289,9 @@ class Tournaments:
             game = self._board_game(row)
             if game is not None and game.game_id == game_id:
                 return game
-        raise BoardGameError(f"board game {game_id} is not a finished game")
+        raise BoardGameError(
+            f"board game {game_id} is not a finished game", code="board_game_unfinished", game=game_id
+        )
 
     def _board_game(self, row: Record) -> BoardGame | None:
         try:
@@ -351,7 +355,11 @@ class Tournaments:
                 )
                 if same_game and (r, n) != (round_number, table_number):
                     raise BoardGameError(
-                        f"board game {game.game_id} is already the result of round {r} table {n}"
+                        f"board game {game.game_id} is already the result of round {r} table {n}",
+                        code="board_game_used",
+                        game=game.game_id,
+                        round=r,
+                        table=n,
                     )
             table = t.round(round_number).table(table_number)
             names = [t.names[p] for p in table.seats]
@@ -386,7 +394,10 @@ def seat_order(table_names: list[str], board_names: tuple[str, ...]) -> tuple[li
     """
     if len(table_names) != len(board_names):
         raise BoardGameError(
-            f"the board game had {len(board_names)} players but the table seats {len(table_names)}"
+            f"the board game had {len(board_names)} players but the table seats {len(table_names)}",
+            code="board_game_size",
+            players=len(board_names),
+            seats=len(table_names),
         )
     folded = [n.casefold() for n in board_names]
     if sorted(n.casefold() for n in table_names) == sorted(folded) and len(set(folded)) == len(folded):

@@ -342,7 +342,7 @@ class Round:
         for table in self.tables:
             if table.number == number:
                 return table
-        raise RoundError(f"round {self.number} has no table {number}")
+        raise RoundError(f"round {self.number} has no table {number}", code="no_such_table", table=number)
 
     def to_dict(self) -> RoundData:
         return {
@@ -394,7 +394,16 @@ class Standing:
     out_at_table: int | None = None
     """The table of that round where the player's lamp lit first."""
     note: str = ""
-    """Why the player is out, withdrawn or spared, in words (empty for the others)."""
+    """Why the player is out, withdrawn or spared, in English words (empty for the others); the
+    fields below are the same facts for a page to say in its own language."""
+    out_as_stood: bool = False
+    """Put out by a result as it stood when the next round was made (a correction since then
+    says their lamp did not light first; who played a round already made is history)."""
+    spared_in_round: int | None = None
+    """Round whose first lamp would have put the player out, had four not been needed for the final."""
+    spared_at_table: int | None = None
+    withdrew_in_round: int | None = None
+    """Rounds made when the player withdrew (0: before round 1); None if they did not."""
 
 
 class Contenders(NamedTuple):
@@ -425,7 +434,9 @@ class Tournament:
     ) -> None:
         if handicap_step < 1:
             raise TournamentError(
-                f"the handicap step is a number of points of at least 1, not {handicap_step}"
+                f"the handicap step is a number of points of at least 1, not {handicap_step}",
+                code="handicap_step",
+                step=handicap_step,
             )
         self.seed = str(seed)
         self.handicap = handicap
@@ -463,7 +474,7 @@ class Tournament:
         This tournament is left as it is; ``self.events[-1]`` is the event taken back.
         """
         if not self.events:
-            raise TournamentError("nothing to undo")
+            raise TournamentError("nothing to undo", code="nothing_to_undo")
         return Tournament.replay(self.settings(), self.events[:-1])
 
     def apply(self, event: Mapping[str, Any]) -> TournamentEvent:
@@ -493,10 +504,14 @@ class Tournament:
             "name": _text(data["name"]),
         }
         if self.rounds:
-            raise RegistrationError("registration is closed: the first round has been made")
+            raise RegistrationError(
+                "registration is closed: the first round has been made", code="registration_closed"
+            )
         name = clean_name(event["name"])
         if any(n.casefold() == name.casefold() for n in self.names.values()):
-            raise RegistrationError(f"a player called {name!r} is already registered")
+            raise RegistrationError(
+                f"a player called {name!r} is already registered", code="name_taken", name=name
+            )
         player = event["player"]
         if player in self.names:
             raise RegistrationError(f"player number {player} is already taken")
@@ -507,16 +522,25 @@ class Tournament:
         event: WithdrawEvent = {"kind": "withdraw", "player": int(data["player"])}
         player = self._check_player(event["player"])
         if player in self.withdrawn:
-            raise RegistrationError(f"{self.names[player]} has already withdrawn")
+            raise RegistrationError(
+                f"{self.names[player]} has already withdrawn",
+                code="already_withdrawn",
+                name=self.names[player],
+            )
         if self.is_over():
-            raise RegistrationError("the tournament is over")
+            raise RegistrationError("the tournament is over", code="tournament_over")
         self.withdrawn[player] = len(self.rounds)
         return event
 
     def _apply_round(self, data: Mapping[str, Any]) -> RoundEvent:
         made = Round.from_dict(data["data"])
         if self.rounds and not self.is_round_complete(self.rounds[-1].number):
-            raise RoundError(f"round {self.rounds[-1].number} is not finished")
+            raise RoundError(
+                f"round {self.rounds[-1].number} is not finished",
+                code="round_not_finished",
+                round=self.rounds[-1].number,
+                tables=[t.number for t in self.pending_tables()],
+            )
         if made.number != len(self.rounds) + 1:
             raise RoundError(f"round {made.number} cannot follow round {len(self.rounds)}")
         seated = made.players()
@@ -533,13 +557,23 @@ class Tournament:
         result = Result.from_dict(data["result"])
         check_points(len(table.seats), result.points)
         if result.lightings is not None and game_points(len(table.seats), result.lightings) != result.points:
-            raise ResultError("the points do not match the lamp order")
+            raise ResultError("the points do not match the lamp order", code="points_mismatch")
         correction = bool(data.get("correction"))
         already = (number, table_no) in self.results
         if already and not correction:
-            raise ResultError(f"round {number} table {table_no} already has a result: correct it instead")
+            raise ResultError(
+                f"round {number} table {table_no} already has a result: correct it instead",
+                code="has_result",
+                round=number,
+                table=table_no,
+            )
         if not already and correction:
-            raise ResultError(f"round {number} table {table_no} has no result to correct yet")
+            raise ResultError(
+                f"round {number} table {table_no} has no result to correct yet",
+                code="no_result",
+                round=number,
+                table=table_no,
+            )
         self.results[(number, table_no)] = result
         previous = data.get("previous")
         return result_event(
@@ -617,7 +651,11 @@ class Tournament:
 
     def round(self, number: int) -> Round:
         if not 1 <= number <= len(self.rounds):
-            raise RoundError(f"there is no round {number} (rounds made: {len(self.rounds)})")
+            raise RoundError(
+                f"there is no round {number} (rounds made: {len(self.rounds)})",
+                code="no_such_round",
+                round=number,
+            )
         return self.rounds[number - 1]
 
     @property
@@ -804,6 +842,10 @@ class Tournament:
                     lot=self.lot(player),
                     out_at_table=None if out is None else out[1],
                     note=self._note(player, out, spared.get(player)),
+                    out_as_stood=out is not None and self._out_as_stood(player, out),
+                    spared_in_round=None if player not in spared else spared[player][0],
+                    spared_at_table=None if player not in spared else spared[player][1],
+                    withdrew_in_round=self.withdrawn.get(player),
                 )
             )
         return lines
@@ -814,7 +856,7 @@ class Tournament:
         if out is not None:
             number, table = out
             parts.append(f"out in round {number}: lamp lit first at table {table}")
-            if player not in self.first_lit(number, self.round(number).table(table)):
+            if self._out_as_stood(player, out):
                 parts[-1] += f" (as the result stood when round {number + 1} was made)"
         if spared is not None:
             number, table = spared
@@ -826,6 +868,10 @@ class Tournament:
             made = self.withdrawn[player]
             parts.append(f"withdrew in round {made}" if made else "withdrew before round 1")
         return "; ".join(parts)
+
+    def _out_as_stood(self, player: int, out: tuple[int, int]) -> bool:
+        number, table = out
+        return player not in self.first_lit(number, self.round(number).table(table))
 
     def history(self, player: int) -> tuple[GameLine, ...]:
         lines = []
@@ -848,17 +894,25 @@ class Tournament:
         if self.rounds and not self.is_round_complete(self.rounds[-1].number):
             missing = ", ".join(str(t.number) for t in self.pending_tables())
             raise RoundError(
-                f"round {self.rounds[-1].number} is not finished: table(s) {missing} have no result"
+                f"round {self.rounds[-1].number} is not finished: table(s) {missing} have no result",
+                code="round_not_finished",
+                round=self.rounds[-1].number,
+                tables=[t.number for t in self.pending_tables()],
             )
         if self.is_over():
-            raise RoundError("the tournament is over")
+            raise RoundError("the tournament is over", code="tournament_over")
         number = len(self.rounds) + 1
         active, out, spared = self._contenders()
         if number == 1 and len(active) < MIN_PLAYERS:
-            raise RoundError(f"a tournament needs at least {MIN_PLAYERS} players, {len(active)} registered")
+            raise RoundError(
+                f"a tournament needs at least {MIN_PLAYERS} players, {len(active)} registered",
+                code="too_few_players",
+                minimum=MIN_PLAYERS,
+                registered=len(active),
+            )
         if number <= 2:
             if len(active) < 2:
-                raise RoundError("fewer than two players are left to play")
+                raise RoundError("fewer than two players are left to play", code="too_few_left")
             return self._drawn_round(number, active)
         if self.phase() == Phase.FINAL or len(active) <= FINAL_SIZE:
             return self._final_round(number, active, out, spared)
@@ -909,7 +963,7 @@ class Tournament:
             finalists = tuple(self.ranking(active))
             eliminated, spared_now = tuple(sorted(out)), tuple(sorted(spared))
             if len(finalists) < 2:
-                raise RoundError("fewer than two players are left for a final")
+                raise RoundError("fewer than two players are left for a final", code="too_few_left")
         played = sum(1 for r in self.rounds if r.phase == Phase.FINAL)
         groups = self.final_schedule(finalists)[played]
         tables = tuple(self._seated_table(index, list(group)) for index, group in enumerate(groups, start=1))
@@ -964,7 +1018,9 @@ class Tournament:
 
     def _check_player(self, player: int) -> int:
         if player not in self.names:
-            raise RegistrationError(f"there is no player number {player}")
+            raise RegistrationError(
+                f"there is no player number {player}", code="no_such_player", player=player
+            )
         return player
 
 
@@ -979,19 +1035,24 @@ _HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], TournamentEvent]]
 
 def _text(value: object) -> str:
     if not isinstance(value, str):
-        raise RegistrationError("a player needs a name")
+        raise RegistrationError("a player needs a name", code="name_missing")
     return value
 
 
 def clean_name(name: object) -> str:
     """A player's name as the board takes it (spaces collapsed), or a RegistrationError saying why not."""
     if not isinstance(name, str) or not name.strip():
-        raise RegistrationError("a player needs a name")
+        raise RegistrationError("a player needs a name", code="name_missing")
     cleaned = " ".join(name.split())
     if len(cleaned) > MAX_NAME:
-        raise RegistrationError(f"a player's name is at most {MAX_NAME} characters (as on the board)")
+        raise RegistrationError(
+            f"a player's name is at most {MAX_NAME} characters (as on the board)",
+            code="name_too_long",
+            maximum=MAX_NAME,
+            name=cleaned,
+        )
     if any(not ch.isprintable() for ch in cleaned):
-        raise RegistrationError("a player's name must not contain control characters")
+        raise RegistrationError("a player's name must not contain control characters", code="name_control")
     return cleaned
 
 

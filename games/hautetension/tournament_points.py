@@ -77,15 +77,30 @@ def check_lightings(n_seats: int, lightings: Sequence[Lighting]) -> None:
                 raise ResultError(f"there is no seat {seat + 1} at a table of {n_seats}")
         repeated = sorted({s for s in lighting.seats if s in seen or lighting.seats.count(s) > 1})
         if repeated:
-            raise ResultError(f"seat {repeated[0] + 1}'s lamp cannot light twice")
+            raise ResultError(
+                f"seat {repeated[0] + 1}'s lamp cannot light twice", code="lit_twice", seat=repeated[0]
+            )
         if len(lighting.seats) > 1 and lighting.by is None:
-            raise ResultError(f"lighting {number} lit several lamps: say who placed the pawn")
+            raise ResultError(
+                f"lighting {number} lit several lamps: say who placed the pawn",
+                code="placer_missing",
+                lighting=number,
+                seats=list(lighting.seats),
+            )
         if lighting.by is not None and lighting.by in seen:
             raise ResultError(
-                f"seat {lighting.by + 1} was already out and cannot have placed the pawn of lighting {number}"
+                f"seat {lighting.by + 1} was already out"
+                f" and cannot have placed the pawn of lighting {number}",
+                code="placer_out",
+                lighting=number,
+                seat=lighting.by,
             )
         if n_seats - len(seen) <= 1:
-            raise ResultError(f"the game was over before lighting {number}: at most one player was left")
+            raise ResultError(
+                f"the game was over before lighting {number}: at most one player was left",
+                code="game_over_before",
+                lighting=number,
+            )
         seen.update(lighting.seats)
 
 

@@ -41,9 +41,9 @@ def test_export(database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[st
     out = tmp_path / "games.csv"
     assert main(["tournament", "--db", str(database), "export", "1", "games", "-o", str(out)]) == 0
     rows = list(csv.DictReader(io.StringIO(out.read_text())))
-    assert sorted(int(r["points"]) for r in rows) == [0, 2, 3, 4]
+    assert sorted(int(r["Points"]) for r in rows) == [0, 2, 3, 4]
     assert main(["tournament", "--db", str(database), "export", "1", "standings"]) == 0
-    assert capsys.readouterr().out.startswith("place,player,name,points,status")
+    assert capsys.readouterr().out.startswith("Place,Player number,Name,Points,Status")
 
 
 def test_errors(database: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,6 +14,7 @@ import json
 import re
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -416,6 +417,22 @@ class Served:
         # No worker is left to pull it: close the trigger too; the loop, its map empty, ends.
         server.trigger.pull_trigger(server.trigger.close)
         self.thread.join(5)
+
+
+@contextlib.contextmanager
+def staff_tablet(chromium: Any, base_url: str, lang: str, *, timeout_ms: int) -> Iterator[Any]:
+    """A page of a staff tablet in *lang* (its browser asks for that language), logged in."""
+    context = chromium.new_context(locale="fr-FR" if lang == "fr" else "en-GB")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(timeout_ms)
+        page.goto(base_url + "/staff/login")
+        page.fill("#pin", PIN)
+        page.click("#login-form button[type=submit]")
+        page.wait_for_selector("#health-page")
+        yield page
+    finally:
+        context.close()
 
 
 def watch_errors(page: Any, errors: list[str] | None = None) -> list[str]:

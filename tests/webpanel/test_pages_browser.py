@@ -102,15 +102,8 @@ def visitor(request: pytest.FixtureRequest, chromium: Any, panel: Any) -> Iterat
     """A staff tablet in one language (the browser asks for it), logged in."""
     served, _ = panel
     lang: str = request.param
-    context = chromium.new_context(locale="fr-FR" if lang == "fr" else "en-GB")
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(served.url + "/staff/login")
-    page.fill("#pin", helpers.PIN)
-    page.click("#login-form button[type=submit]")
-    page.wait_for_selector("#health-page")
-    yield lang, page, served.url
-    context.close()
+    with helpers.staff_tablet(chromium, served.url, lang, timeout_ms=TIMEOUT_MS) as page:
+        yield lang, page, served.url
 
 
 # -- the pages ---------------------------------------------------------------------------------

@@ -5,16 +5,24 @@ from __future__ import annotations
 import csv
 import io
 import re
+from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from store.db import connect
 from store.journal import Journal
 from store.tournaments import Tournaments
-from tests.webpanel.helpers import Api
+from tests.webpanel.helpers import Api, make_settings
 from webpanel.config import PanelSettings
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> PanelSettings:
+    """These tests read the pages in English (the French ones: test_tournaments_i18n.py)."""
+    return make_settings(tmp_path, language="en")
 
 
 def _form(api: Any, url: str, data: dict[str, Any] | None = None) -> Any:
@@ -126,16 +134,16 @@ def test_a_whole_tournament_through_the_pages(
     rows = list(
         csv.DictReader(io.StringIO(client.get(f"/tournaments/{tid}/standings.csv").get_data(as_text=True)))
     )
-    assert len(rows) == 9 and rows[0]["status"] == "winner"
-    assert [int(r["points"]) for r in rows] == sorted((int(r["points"]) for r in rows), reverse=True)
+    assert len(rows) == 9 and rows[0]["Status"] == "winner"
+    assert [int(r["Points"]) for r in rows] == sorted((int(r["Points"]) for r in rows), reverse=True)
     for row in rows:
-        played = [int(row[k]) for k in row if k.startswith("round_") and row[k] != ""]
-        assert sum(played) == int(row["points"])
+        played = [int(row[k]) for k in row if k.startswith("Round ") and row[k] != ""]
+        assert sum(played) == int(row["Points"])
     games = list(
         csv.DictReader(io.StringIO(client.get(f"/tournaments/{tid}/games.csv").get_data(as_text=True)))
     )
     assert len(games) == sum(len(x.seats) for r in t.rounds for x in r.tables)
-    assert all(g["source"] == "tablet" and g["points"] != "" for g in games)
+    assert all(g["Entered from"] == "tablet" and g["Points"] != "" for g in games)
     history = client.get(f"/tournaments/{tid}/players/{t.winner()}").get_data(as_text=True)
     assert history.count("<tr>") == len(t.history(t.winner())) + 1  # type: ignore[arg-type]
 
@@ -175,17 +183,20 @@ def test_tablet_entry_preview_errors_double_submit_and_correction(
     assert sum(e.kind == "result" for e in store.audit(tid)) == 1
     # A correction needs the box ticked, and keeps the old value in the audit trail.
     again = _form(staff, url, {"lit3": "1", "request_id": "tap-2", "action": "save"})
-    assert again.status_code == 422 and "replace it" in again.get_data(as_text=True)
+    assert again.status_code == 422 and "Replace the recorded result" in again.get_data(as_text=True)
     fixed = _form(
         staff, url, {"lit3": "1", "request_id": "tap-3", "action": "save", "confirm_correction": "on"}
     )
     assert fixed.status_code == 303
     assert _store(settings).load(tid).result(1, 1).points == (4, 4, 4, 0)  # type: ignore[union-attr]
     audit = client.get(f"/tournaments/{tid}/audit").get_data(as_text=True)
-    assert "correction" in audit and "was [3, 2, 0, 4]" in audit
+    seated = [_store(settings).load(tid).names[p] for p in _store(settings).load(tid).round(1).table(1).seats]
+    was = ", ".join(f"{name} {points}" for name, points in zip(seated, (3, 2, 0, 4), strict=True))
+    now = ", ".join(f"{name} {points}" for name, points in zip(seated, (4, 4, 4, 0), strict=True))
+    assert f"Round 1, table 1: {now} (correction; was {was})" in audit
     # Undo says what it would undo, then takes the correction back.
     ask = client.get(f"/tournaments/{tid}/undo").get_data(as_text=True)
-    assert re.search(r'id="last-entry">correction: round 1 table 1: \[4, 4, 4, 0\]', ask)
+    assert f'id="last-entry"><strong>Correction</strong> · Round 1, table 1: {now}' in ask
     assert _store(settings).load(tid).result(1, 1).points == (4, 4, 4, 0)  # type: ignore[union-attr]
     assert _form(staff, f"/tournaments/{tid}/undo").status_code == 303
     assert _store(settings).load(tid).result(1, 1).points == (3, 2, 0, 4)  # type: ignore[union-attr]
@@ -253,7 +264,8 @@ def test_result_from_a_board_game(client: FlaskClient, staff: Any, settings: Pan
     assert "#5" in page and "Use this game" in page
     # The game of this table's players comes first, marked, although game 6 ended later.
     assert page.index("#5") < page.index("#6")
-    assert re.search(r'<tr class="match"><td>#5</td>', page) and '<tr class="match"><td>#6' not in page
+    assert re.search(r'<tr class="match">\s*<td[^>]*>#5</td>', page)
+    assert not re.search(r'<tr class="match">\s*<td[^>]*>#6</td>', page)
     response = _form(staff, url + "/board", {"game_id": "5", "request_id": "b-5"})
     assert response.status_code == 303
     result = _store(settings).load(tid).result(1, 1)
@@ -261,7 +273,7 @@ def test_result_from_a_board_game(client: FlaskClient, staff: Any, settings: Pan
     assert "From board game 5" in client.get(url).get_data(as_text=True)
     # Attaching again without ticking "replace" is refused.
     _form(staff, url + "/board", {"game_id": "5"})
-    assert "replace it" in client.get(url).get_data(as_text=True)
+    assert "Replace the recorded result" in client.get(url).get_data(as_text=True)
     _form(staff, url + "/board", {"game_id": "nope", "confirm_correction": "on"})
     assert "Choose a board game from the list" in client.get(url).get_data(as_text=True)
     assert _store(settings).load(tid).result(1, 1).points == (3, 4, 2, 0)  # type: ignore[union-attr]
@@ -310,7 +322,7 @@ def test_json_api(client: FlaskClient, staff: Any, settings: PanelSettings) -> N
 def test_wall_display_and_print_styles(client: FlaskClient, staff: Any) -> None:
     tid = _create(staff, players=4)
     kiosk = client.get(f"/tournaments/{tid}?kiosk=1").get_data(as_text=True)
-    assert 'http-equiv="refresh"' in kiosk and "Make round" not in kiosk
+    assert f'data-next="/tournaments/{tid}?kiosk=1"' in kiosk and "Make round" not in kiosk
     with client.get("/tournaments/static/tournaments.css") as response:
         assert "@media print" in response.get_data(as_text=True)
 
@@ -376,8 +388,8 @@ def test_the_pairing_sheet_says_who_carries_the_handicap_and_why(
     lamp = table.lamps[table.seat_of(best)]
     page = client.get(f"/tournaments/{tid}/rounds/2").get_data(as_text=True)
     assert (
-        f"Handicap: {t.names[best]} (lamp {lamp}) carries 1 attack pawn on their lamp&#39;s direct rows:"
-        f" the best player at this table, 4 points ahead of {t.names[second]}, the next-best"
+        f"Handicap: {t.names[best]} (lamp {lamp}) carries 1 attack pawn on their lamp’s direct rows:"
+        f" the best player at this table, 4 points ahead of {t.names[second]}, the next best"
     ) in page
     body = client.get(f"/api/tournaments/{tid}").get_json()
     shown = body["round_details"][1]["tables"][0]
@@ -401,12 +413,12 @@ def test_the_standings_say_when_and_why_each_player_went_out(
     assert t.points_in(2, bonus) == 4
     page = client.get(f"/tournaments/{tid}").get_data(as_text=True)
     row = re.search(rf">{t.names[bonus]}</a>.*?</tr>", page, re.S)
-    assert row and "out in round 2: lamp lit first at table 1" in row.group(0)
+    assert row and "Out in round 2: lamp lit first at table 1" in row.group(0)
     body = client.get(f"/api/tournaments/{tid}").get_json()
     line = next(s for s in body["standings"] if s["player"] == bonus)
     assert (line["status"], line["out_in_round"], line["out_at_table"]) == ("out", 2, 1)
     text = client.get(f"/tournaments/{tid}/standings.csv").get_data(as_text=True)
     rows = list(csv.DictReader(io.StringIO(text)))
-    out = [r for r in rows if r["status"] == "out"]
+    out = [r for r in rows if r["Status"] == "out"]
     assert len(out) == 4
-    assert all(r["note"].startswith("out in round 2: lamp lit first at table ") for r in out)
+    assert all(r["Why"].startswith("Out in round 2: lamp lit first at table ") for r in out)

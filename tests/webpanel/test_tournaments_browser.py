@@ -34,7 +34,7 @@ def test_tablet_scorekeeping_in_chromium(served: Any, browser: Any, settings: An
     page.wait_for_selector("#standings tbody tr")
     page.click("#next-round")
     page.wait_for_selector("#table-1", timeout=5000)
-    page.click("text=Enter result")
+    page.click("#table-1 a.button")
     # Seat 1 lit first, seats 2 and 3 together on a pawn placed by seat 4.
     page.select_option("select[name=lit0]", "1")
     page.select_option("select[name=lit1]", "2")

@@ -26,6 +26,7 @@ from flask import (
     url_for,
 )
 from flask.typing import ResponseReturnValue
+from flask_babel import force_locale
 
 from games.exc import GameError
 from games.hautetension.seats import DEFAULT_COLOURS
@@ -45,7 +46,8 @@ from webpanel.auth import is_staff, staff_required
 from webpanel.db import BOARD_GAME_RUNNING, board_state, game_running, get_db, submit
 from webpanel.errors import ApiError, bad_field, define_code, json_object
 from webpanel.ids import path_id
-from webpanel.tournaments import present
+from webpanel.tournaments import chart, present, words
+from webpanel.tournaments.words import _
 
 bp = Blueprint(
     "tournaments",
@@ -63,6 +65,8 @@ RESULT_EXISTS = define_code(
 NO_RESULT_YET = define_code("no_result_yet", "The table has no result to correct yet.")
 IMPOSSIBLE_RESULT = define_code("impossible_result", "A lamp order that cannot have happened at this table.")
 NOTHING_TO_UNDO = define_code("nothing_to_undo", "The tournament has no entry left to undo.")
+
+bp.add_app_template_global(words.names, "list_names")
 
 ENTRY_ERRORS = (GameError, BoardGameError, ValueError)
 """What a refused entry raises (tournament rules, impossible results, board games that do not fit)."""
@@ -107,10 +111,21 @@ def index() -> str:
     return render_template("tournaments/index.html", tournaments=store().all())
 
 
+KIOSK_ROWS = 12
+"""Players per column of the wall display: 12 rows read from across the room on 1920×1080."""
+KIOSK_COLUMNS = 2
+"""Columns of standings beside the chart; a longer list is shown a page at a time."""
+KIOSK_SECONDS = 20
+"""How long the wall display shows a page (the whole list: how often it refreshes)."""
+
+
 @bp.get("/tournaments/<id:tid>")
 def overview(tid: int) -> str:
     info, t = _load(tid)
     current = present.round_view(t, len(t.rounds)) if t.rounds else None
+    standings = t.standings()
+    kiosk = bool(request.args.get("kiosk"))
+    figure = chart.figure(present.points_chart(t, standings))
     return render_template(
         "tournaments/overview.html",
         info=info,
@@ -119,8 +134,28 @@ def overview(tid: int) -> str:
         current=current,
         rounds=list(range(1, len(t.rounds) + 1)),
         can_register=not t.rounds,
-        kiosk=bool(request.args.get("kiosk")),
+        kiosk=kiosk,
+        wall=_wall(present.standings_view(t)) if kiosk else None,
+        chart=figure,
     )
+
+
+def _wall(standings: list[dict[str, Any]]) -> dict[str, Any]:
+    """The wall display's page of the standings (``?page=``, from 1): its columns, and the page the
+    display goes to next when it refreshes."""
+    per_page = KIOSK_ROWS * KIOSK_COLUMNS
+    pages = max(1, -(-len(standings) // per_page))
+    asked = request.args.get("page", "1")
+    page = min(int(asked), pages) if asked.isdigit() and int(asked) >= 1 else 1
+    shown = standings[(page - 1) * per_page : page * per_page]
+    columns = [shown[i : i + KIOSK_ROWS] for i in range(0, len(shown), KIOSK_ROWS)]
+    return {
+        "columns": columns,
+        "page": page,
+        "pages": pages,
+        "next": page % pages + 1,
+        "seconds": KIOSK_SECONDS,
+    }
 
 
 @bp.get("/tournaments/<id:tid>/rounds/<id:number>")
@@ -137,6 +172,8 @@ def player_page(tid: int, player: int) -> str:
     line = next((s for s in present.standings_view(t) if s["player"] == player), None)
     if line is None:
         abort(404)
+    standing = next(s for s in t.standings() if s.player == player)
+    line["notes"] = words.standing_notes(standing, long=True)
     games = []
     for game in line["games"]:
         table = t.round(game["round"]).table(game["table"])
@@ -172,6 +209,8 @@ def create() -> ResponseReturnValue:
     form = request.form
     try:
         step = form.get("handicap_step", "").strip()
+        if step and not step.isdigit():
+            raise TournamentError(f"the handicap step is a whole number, not {step!r}", code="handicap_step")
         info = store().create(
             form.get("name", ""),
             seed=form.get("seed", "").strip() or None,
@@ -179,7 +218,7 @@ def create() -> ResponseReturnValue:
             handicap_step=int(step) if step else None,
         )
     except ENTRY_ERRORS as exc:
-        flash(_message(exc), "error")
+        flash(words.error_text(exc), "error")
         return redirect(url_for("tournaments.index"), code=303)
     return _back(info.id)
 
@@ -193,7 +232,7 @@ def register(tid: int) -> ResponseReturnValue:
         for name in names or [""]:
             _record(tid, functools.partial(Tournament.register, name=name))
     except ENTRY_ERRORS as exc:
-        flash(_message(exc), "error")
+        flash(words.error_text(exc), "error")
     return _back(tid)
 
 
@@ -204,7 +243,7 @@ def withdraw(tid: int, player: int) -> ResponseReturnValue:
     try:
         _record(tid, lambda t: t.withdraw(player))
     except ENTRY_ERRORS as exc:
-        flash(_message(exc), "error")
+        flash(words.error_text(exc), "error")
     return _back(tid)
 
 
@@ -215,7 +254,7 @@ def next_round(tid: int) -> ResponseReturnValue:
     try:
         recorded = _record(tid, lambda t: t.next_round(), request_id=request.form.get("request_id"))
     except ENTRY_ERRORS as exc:
-        flash(_message(exc), "error")
+        flash(words.error_text(exc), "error")
         return _back(tid)
     event = recorded.entry.event
     number = event["data"]["round"] if event["kind"] == "round" else len(store().load(tid).rounds)
@@ -236,14 +275,17 @@ def entry(tid: int, number: int, table: int) -> Any:
     status = 200
     form = request.form if request.method == "POST" else {}
     if request.method == "POST" and _already_recorded(tid):
-        flash(f"Round {number}, table {table}: this entry was already recorded.", "ok")
+        already = _(
+            "Round %(round)d, table %(table)d: this entry was already recorded.", round=number, table=table
+        )
+        flash(already, "ok")
         return redirect(url_for("tournaments.entry", tid=tid, number=number, table=table), code=303)
     if request.method == "POST":
         try:
             lightings = present.lightings_from_form(request.form, len(seated.seats))
             correction = t.result(number, table) is not None
             if correction and request.form.get("confirm_correction") != "on":
-                raise ResultError("this table already has a result: tick “replace it” to correct it")
+                raise _needs_confirmation(number, table)
             if request.form.get("action") == "preview":
                 preview = list(game_points(len(seated.seats), lightings))
             else:
@@ -252,10 +294,11 @@ def entry(tid: int, number: int, table: int) -> Any:
                     lambda t: t.enter_result(number, table, lightings, correction=correction),
                     request_id=request.form.get("request_id"),
                 )
-                flash(f"Round {number}, table {table}: result recorded.", "ok")
+                flash(_("Round %(round)d, table %(table)d: result recorded.", round=number, table=table),
+                      "ok")
                 return redirect(url_for("tournaments.entry", tid=tid, number=number, table=table), code=303)
         except ENTRY_ERRORS as exc:
-            error, status = _message(exc), 422
+            error, status = words.error_text(exc, [t.names[p] for p in seated.seats]), 422
     return (
         render_template(
             "tournaments/entry.html",
@@ -268,6 +311,8 @@ def entry(tid: int, number: int, table: int) -> Any:
             request_id=secrets.token_urlsafe(12),
             board_games=_matching_first(store().finished_board_games(limit=20), t, seated),
             next_pending=[x.number for x in t.pending_tables()] if len(t.rounds) == number else [],
+            lamp_choices=[(n, words.lamp_lit(n)) for n in range(1, len(seated.seats))],
+            together=present.lit_together(form, len(seated.seats)),
         ),
         status,
     )
@@ -287,7 +332,7 @@ def start_on_board(tid: int, number: int, table: int) -> ResponseReturnValue:
     The board game then carries the players' names, so its result attaches to
     this table by name.
     """
-    _, t = _load(tid)
+    t = _load(tid)[1]
     try:
         seated = t.round(number).table(table)
     except TournamentError:
@@ -304,26 +349,30 @@ def start_on_board(tid: int, number: int, table: int) -> ResponseReturnValue:
             )
         command = submit(CommandKind.NEW_GAME, payload, failed_status=422)
         game = (command.result or {}).get("game")
-        flash(f"Round {number}, table {table}: started on the board (game {game}).", "ok")
+        flash(
+            _("Round %(round)d, table %(table)d: started on the board (game %(game)s).",
+              round=number, table=table, game=game),
+            "ok",
+        )
     except ApiError as exc:
-        flash(_message(exc), "error")
+        flash(words.error_text(exc), "error")
     return redirect(url_for("tournaments.entry", tid=tid, number=number, table=table), code=303)
 
 
 @bp.post("/tournaments/<id:tid>/rounds/<id:number>/tables/<id:table>/board")
 @staff_required
 def attach_board(tid: int, number: int, table: int) -> ResponseReturnValue:
-    _, t = _load(tid)
+    t = _load(tid)[1]
     if _already_recorded(tid):
         return redirect(url_for("tournaments.entry", tid=tid, number=number, table=table), code=303)
     try:
         game_text = request.form.get("game_id", "").strip()
         if not game_text.isdigit():
-            raise BoardGameError("choose a board game from the list")
+            raise BoardGameError("choose a board game from the list", code="board_game_missing")
         game_id = int(game_text)
         correction = t.result(number, table) is not None
         if correction and request.form.get("confirm_correction") != "on":
-            raise ResultError("this table already has a result: tick “replace it” to correct it")
+            raise _needs_confirmation(number, table)
         store().attach_board_game(
             tid,
             number,
@@ -333,9 +382,13 @@ def attach_board(tid: int, number: int, table: int) -> ResponseReturnValue:
             request_id=request.form.get("request_id") or None,
             correction=correction,
         )
-        flash(f"Round {number}, table {table}: result taken from board game {game_id}.", "ok")
+        flash(
+            _("Round %(round)d, table %(table)d: result taken from board game %(game)d.",
+              round=number, table=table, game=game_id),
+            "ok",
+        )
     except ENTRY_ERRORS as exc:
-        flash(_message(exc), "error")
+        flash(words.error_text(exc), "error")
     return redirect(url_for("tournaments.entry", tid=tid, number=number, table=table), code=303)
 
 
@@ -360,12 +413,12 @@ def undo_page(tid: int) -> str:
 @bp.post("/tournaments/<id:tid>/undo")
 @staff_required
 def undo(tid: int) -> ResponseReturnValue:
-    _, t = _load(tid)
+    t = _load(tid)[1]
     try:
         undone = store().undo(tid, actor=actor())
-        flash(f"Undone: {present.summarize(t, undone.event)}.", "ok")
+        flash(_("Undone: %(entry)s.", entry=present.summarize(t, undone.event)), "ok")
     except ENTRY_ERRORS as exc:
-        flash(_message(exc), "error")
+        flash(words.error_text(exc), "error")
     return _back(tid)
 
 
@@ -374,9 +427,13 @@ def _tournament_time(value: float) -> str:
     return datetime.datetime.fromtimestamp(value, datetime.UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
-def _message(exc: BaseException) -> str:
-    text = str(exc)
-    return text[:1].upper() + text[1:] if text else exc.__class__.__name__
+def _needs_confirmation(number: int, table: int) -> ResultError:
+    return ResultError(
+        "this table already has a result: tick “replace it” to correct it",
+        code="has_result",
+        round=number,
+        table=table,
+    )
 
 
 # -- JSON API ---------------------------------------------------------------------------
@@ -399,12 +456,13 @@ def api_list() -> Response:
 @bp.get("/api/tournaments/<id:tid>")
 def api_get(tid: int) -> ResponseReturnValue:
     info, t = _api_load(tid)
-    body = present.tournament_view(info, t)
+    with force_locale("en"):  # the API's texts are English, for programs
+        body = present.tournament_view(info, t)
+        body["standings"] = present.standings_view(t)
+        body["round_details"] = [present.round_view(t, n) for n in range(1, len(t.rounds) + 1)]
     if not is_staff():
         # The seed decides the draws still to come: staff only.
         body["settings"].pop("seed", None)
-    body["standings"] = present.standings_view(t)
-    body["round_details"] = [present.round_view(t, n) for n in range(1, len(t.rounds) + 1)]
     return jsonify(body)
 
 
@@ -470,7 +528,9 @@ def api_undo(tid: int) -> ResponseReturnValue:
         undone = store().undo(info.id, actor=actor())
     except TournamentError as exc:
         raise ApiError(409, str(exc), code=NOTHING_TO_UNDO) from None
-    return jsonify({"undone": undone.id, "summary": present.summarize(t, undone.event)})
+    with force_locale("en"):
+        summary = present.summarize(t, undone.event)
+    return jsonify({"undone": undone.id, "summary": summary})
 
 
 _TOURNAMENT_ID = path_id("tid")

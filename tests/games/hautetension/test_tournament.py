@@ -377,8 +377,10 @@ def _play_round(t: Tournament, zero_seats: dict[int, int] | None = None) -> None
 def test_registration_rules() -> None:
     t = Tournament()
     t.register("Alice")
-    with pytest.raises(RegistrationError, match="already registered"):
+    with pytest.raises(RegistrationError, match="already registered") as taken:
         t.register("  alice ")
+    # What a page needs to say it in its own language.
+    assert (taken.value.code, taken.value.details) == ("name_taken", {"name": "alice"})
     with pytest.raises(RegistrationError, match="needs a name"):
         t.register("   ")
     with pytest.raises(RegistrationError, match="at most 24"):
@@ -404,8 +406,9 @@ def test_round_cannot_start_before_the_last_one_ends() -> None:
     t = _tournament(8)
     t.next_round()
     t.enter_result(1, 1, [Lighting((0,))])
-    with pytest.raises(RoundError, match=r"table\(s\) 2 have no result"):
+    with pytest.raises(RoundError, match=r"table\(s\) 2 have no result") as unfinished:
         t.next_round()
+    assert unfinished.value.code == "round_not_finished" and unfinished.value.details["tables"] == [2]
 
 
 def test_double_entry_is_refused_and_a_correction_keeps_the_previous_value() -> None:
@@ -474,6 +477,10 @@ def test_elimination_stops_at_four() -> None:
     assert lines[kept].note.startswith(f"lamp lit first at table {kept_at} in round 2, but kept in")
     assert "fewer than four for the final" in lines[kept].note
     assert lines[gone].status == Status.OUT and lines[gone].note.startswith("out in round 2: lamp lit first")
+    # The same facts as fields, for pages that say them in another language.
+    assert (lines[kept].spared_in_round, lines[kept].spared_at_table) == (2, kept_at)
+    assert (lines[gone].spared_in_round, lines[gone].out_in_round) == (None, 2)
+    assert not lines[gone].out_as_stood and lines[gone].withdrew_in_round is None
 
 
 def test_a_lamp_lit_first_is_out_even_when_its_pawn_earned_a_bonus() -> None:
@@ -604,7 +611,7 @@ def test_withdrawn_player_plays_no_further_round() -> None:
     assert 3 not in t.round(2).players()
     assert len(t.round(2).players()) == 7
     line = next(s for s in t.standings() if s.player == 3)
-    assert line.status == "withdrawn" and line.note == "withdrew in round 1"
+    assert line.status == "withdrawn" and line.note == "withdrew in round 1" and line.withdrew_in_round == 1
 
 
 def test_undo_takes_back_events_one_by_one() -> None:

@@ -73,6 +73,18 @@ def test_impossible_lamp_orders_are_refused(n: int, lightings: list[Lighting], m
         game_points(n, lightings)
 
 
+def test_a_refused_lamp_order_names_what_is_wrong_for_a_page_to_say_it() -> None:
+    with pytest.raises(ResultError) as missing:
+        game_points(4, [L(0), L(1, 2)])
+    assert (missing.value.code, missing.value.details) == ("placer_missing", {"lighting": 2, "seats": [1, 2]})
+    with pytest.raises(ResultError) as out:
+        game_points(4, [L(0), L(1, 2, by=0)])
+    assert (out.value.code, out.value.details) == ("placer_out", {"lighting": 2, "seat": 0})
+    with pytest.raises(ResultError) as over:
+        game_points(3, [L(0, 1, by=2), L(2)])
+    assert (over.value.code, over.value.details) == ("game_over_before", {"lighting": 2})
+
+
 def test_lighting_from_bad_dict() -> None:
     with pytest.raises(ResultError, match="lamp lighting"):
         Lighting.from_dict({"seats": "x1"})

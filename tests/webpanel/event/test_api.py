@@ -170,7 +170,7 @@ def test_the_tablet_entry_page_offers_no_local_board_on_the_event_server(
     staff: Api, conn: sqlite3.Connection
 ) -> None:
     tid = a_tournament(conn, 4)
-    page = staff.get(f"/tournaments/{tid}/rounds/1/tables/1").get_data(as_text=True)
+    page = staff.get(f"/tournaments/{tid}/rounds/1/tables/1?lang=en").get_data(as_text=True)
     assert "Enter the result" in page and "start-on-board" not in page
 
 
