@@ -285,7 +285,10 @@ def test_every_api_error_code_has_a_page_text_and_every_text_is_a_code(app: Flas
     """A page shows an error by its code (errorText): a code the API answers without a text would
     show the English sentence on a French page, and a text for a code the API never sends is a guess."""
     import webpanel.event.api
-    import webpanel.table  # noqa: F401  # the event server's and the board's event codes too
+    import webpanel.event.online
+    import webpanel.lobby.remote
+    import webpanel.ranking.api
+    import webpanel.table  # noqa: F401  # the event server's (ranking, online rounds) and the board's event codes too
     from webpanel.errors import CODES
 
     assert sorted(set(CODES) - set(i18n.ERROR_TEXTS)) == [], "API codes without a page text"

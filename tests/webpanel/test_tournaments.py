@@ -367,7 +367,7 @@ def test_start_on_board_without_the_service(client: FlaskClient, staff: Any) -> 
     _form(staff, f"/tournaments/{tid}/rounds")
     url = f"/tournaments/{tid}/rounds/1/tables/1"
     assert _form(staff, url + "/start").status_code == 303
-    assert "board service not responding" in client.get(url).get_data(as_text=True).lower()
+    assert "board service is not responding" in client.get(url).get_data(as_text=True).lower()
 
 
 def test_the_pairing_sheet_says_who_carries_the_handicap_and_why(
