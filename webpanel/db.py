@@ -97,7 +97,8 @@ class ConnectionPool:
                 conn = self._all[0] if self._all else None
         if conn is None:
             conn = self.opener(os.fspath(self.database))
-            conn.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KIB}")  # negative: in KiB
+            if not self._shared:  # SQLite's page cache, one per connection (PostgreSQL has its own)
+                conn.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KIB}")  # negative: in KiB
             with self._lock:
                 if self._closed:
                     conn.close()

@@ -101,6 +101,8 @@ TEXTS: dict[str, LazyString] = {
         "Only the display that created this game, or staff, may change its seats."
     ),
     "no_empty_seat": lazy_gettext("Every seat is taken: choose the seats to give to the computer."),
+    "no_such_computer": lazy_gettext("This game has no computer player of that level."),
+    "not_a_human_seat": lazy_gettext("That seat is not a player's seat that nobody took."),
     # -- the replay --------------------------------------------------------------------------------
     "replay_not_found": lazy_gettext("There is no such game to replay."),
     "replay_not_yet": lazy_gettext("The replay opens to everyone when the game ends."),

@@ -32,6 +32,10 @@ def services() -> Iterator[list[ServiceProcess]]:
         service.close()
 
 
+# The pre-game check is skipped: these tests are about claims, not lamps.
+TWO_PLAYERS = {"players": [{"name": "Ana"}, {"name": "Ben"}], "pregame_check": "skip"}
+
+
 def _refused(folder: Path, db: Path, *options: str) -> subprocess.CompletedProcess[str]:
     command, env = board_command(folder, db, *options)
     return subprocess.run(command, cwd=folder, env=env, capture_output=True, text=True, timeout=60)
@@ -42,7 +46,7 @@ def test_a_second_service_on_the_same_database_is_refused_and_the_first_goes_on(
 ) -> None:
     first = ServiceProcess(tmp_path)
     services.append(first)
-    first.command(CommandKind.NEW_GAME, {"players": [{"name": "Ana"}, {"name": "Ben"}]})
+    first.command(CommandKind.NEW_GAME, TWO_PLAYERS)
     first.place("a9")
     entries = first.journal.last_id()
 
@@ -65,7 +69,7 @@ def test_a_second_service_on_the_same_database_is_refused_and_the_first_goes_on(
 def test_kill_9_then_restart_at_once(tmp_path: Path, services: list[ServiceProcess]) -> None:
     first = ServiceProcess(tmp_path)
     services.append(first)
-    first.command(CommandKind.NEW_GAME, {"players": [{"name": "Ana"}, {"name": "Ben"}]})
+    first.command(CommandKind.NEW_GAME, TWO_PLAYERS)
     first.place("a9")
     first.kill()
     assert lock_path(first.db).exists()  # left behind by the killed process, and harmless

@@ -29,7 +29,8 @@ from store.db import connect
 from store.journal import Journal
 from tests.hardware.helpers import Rig, ServiceProcess, board_command, read_only_folder, unwritable
 
-PLAYERS = {"players": [{"name": "Ana"}, {"name": "Ben"}]}
+# The pre-game check is skipped: these tests are about files, not lamps.
+PLAYERS = {"players": [{"name": "Ana"}, {"name": "Ben"}], "pregame_check": "skip"}
 
 CORRUPT = {
     "not JSON": (b'{"a9": "attack", "b9', "are not JSON"),

@@ -13,7 +13,8 @@ from store.commands import CommandKind
 from tests.hardware.helpers import ServiceProcess
 
 BIN = Path(sys.executable).with_name("hautetension")
-PLAYERS = {"players": [{"name": "Ana"}, {"name": "Ben"}]}
+# The pre-game check is skipped: these tests are about files, not lamps.
+PLAYERS = {"players": [{"name": "Ana"}, {"name": "Ben"}], "pregame_check": "skip"}
 
 
 def _hautetension(folder: Path, *words: str) -> subprocess.CompletedProcess[str]:

@@ -156,13 +156,13 @@ def _timer(raw: Any) -> float:
 # -- the API ---------------------------------------------------------------------------------------
 
 
-@bp.get("/api/event/tournaments/<int:tid>/rounds/<int:number>/online")
+@bp.get("/api/event/tournaments/<id:tid>/rounds/<id:number>/online")
 @staff_required
 def api_online(tid: int, number: int) -> Response:
     return jsonify(online_tables(tid, number))
 
 
-@bp.post("/api/event/tournaments/<int:tid>/rounds/<int:number>/online")
+@bp.post("/api/event/tournaments/<id:tid>/rounds/<id:number>/online")
 @staff_required
 def api_make_online(tid: int, number: int) -> tuple[Response, int]:
     """``{"turn_timer": 90}``: the games of every table with no board, no result and no open game."""
@@ -174,7 +174,7 @@ def api_make_online(tid: int, number: int) -> tuple[Response, int]:
     return response, 201
 
 
-@bp.post("/api/event/tournaments/<int:tid>/rounds/<int:number>/computers")
+@bp.post("/api/event/tournaments/<id:tid>/rounds/<id:number>/computers")
 @staff_required
 def api_fill(tid: int, number: int) -> Response:
     """``{"level": "heuristic", "table": 2}``: computers play the seats nobody took (one table, or all)."""
@@ -189,7 +189,7 @@ def api_fill(tid: int, number: int) -> Response:
 # -- the page --------------------------------------------------------------------------------------
 
 
-@bp.get("/event/tournaments/<int:tid>/rounds/<int:number>/online")
+@bp.get("/event/tournaments/<id:tid>/rounds/<id:number>/online")
 @staff_required
 def online_page(tid: int, number: int) -> str:
     try:
@@ -212,7 +212,7 @@ def _back(tid: int, number: int) -> WerkzeugResponse:
     return redirect(url_for("event.online_page", tid=tid, number=number), code=303)
 
 
-@bp.post("/event/tournaments/<int:tid>/rounds/<int:number>/online")
+@bp.post("/event/tournaments/<id:tid>/rounds/<id:number>/online")
 @staff_required
 def make_online_form(tid: int, number: int) -> ResponseReturnValue:
     response = make_response(_back(tid, number))
@@ -231,7 +231,7 @@ def make_online_form(tid: int, number: int) -> ResponseReturnValue:
     return response
 
 
-@bp.post("/event/tournaments/<int:tid>/rounds/<int:number>/computers")
+@bp.post("/event/tournaments/<id:tid>/rounds/<id:number>/computers")
 @staff_required
 def fill_form(tid: int, number: int) -> ResponseReturnValue:
     raw = request.form.get("table", "")
@@ -243,7 +243,7 @@ def fill_form(tid: int, number: int) -> ResponseReturnValue:
     return _back(tid, number)
 
 
-@bp.post("/event/tournaments/<int:tid>/rounds/<int:number>/games/<int:game_id>/seats/<int:seat>/link")
+@bp.post("/event/tournaments/<id:tid>/rounds/<id:number>/games/<id:game_id>/seats/<id:seat>/link")
 @staff_required
 def new_link_form(tid: int, number: int, game_id: int, seat: int) -> ResponseReturnValue:
     link = TournamentTables(get_db()).get(game_id)
@@ -281,7 +281,11 @@ openapi.add_paths(
                 "summary": "Staff: make the digital games of the round's tables without a board or result",
                 "parameters": [*_PATH, openapi.CSRF_PARAMETER],
                 "requestBody": openapi.json_body(
-                    {"type": "object", "properties": {"turn_timer": {"type": "number"}}}
+                    {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "properties": {"turn_timer": {"type": "number", "minimum": 0}},
+                    }
                 ),
                 "responses": {
                     "201": openapi.json_response("made (table numbers) and the tables"),
@@ -301,7 +305,11 @@ openapi.add_paths(
                     {
                         "type": "object",
                         "required": ["level"],
-                        "properties": {"level": {"type": "string"}, "table": {"type": "integer"}},
+                        "additionalProperties": False,
+                        "properties": {
+                            "level": {"type": "string", "description": "A computer level (another: 409)"},
+                            "table": {"type": "integer", "minimum": 1},
+                        },
                     }
                 ),
                 "responses": {

@@ -30,7 +30,10 @@ from webpanel.lobby.seats import Caller, identify
 ORGANISER_ONLY = define_code(
     "organiser_only", "Only the display that created this game, or staff, may change its seats."
 )
+NO_SUCH_COMPUTER = define_code("no_such_computer", "This game has no computer player of that level.")
+NOT_A_HUMAN_SEAT = define_code("not_a_human_seat", "That seat is not a human's seat nobody took.")
 NO_EMPTY_SEAT = define_code("no_empty_seat", "Every human seat is taken: name the seats for the computer.")
+
 
 
 def _organiser(record: GameRecord) -> Caller:
@@ -62,7 +65,7 @@ def give_to_computer(record: GameRecord, level: Any, seats: list[int] | None) ->
     levels = AI_LEVELS.get(record.game, {})
     if not isinstance(level, str) or level not in levels:
         known = ", ".join(levels) or "none: this game has no computer"
-        raise bad_field("level", f"level must be one of {known}")
+        raise ApiError(409, f"level must be one of {known}", code=NO_SUCH_COMPUTER)
     chosen = empty_seats(record) if seats is None else seats
     if not chosen:
         raise ApiError(409, "every human seat is taken: name the seats to give to the computer",
@@ -70,7 +73,7 @@ def give_to_computer(record: GameRecord, level: Any, seats: list[int] | None) ->
     try:
         changed = store().give_to_computer(record.id, chosen, level)
     except JoinError as exc:
-        raise bad_field("seats", str(exc)) from None
+        raise ApiError(409, str(exc), code=NOT_A_HUMAN_SEAT) from None
     except GameEndedError as exc:
         raise ApiError(409, str(exc), code=GAME_OVER) from None
     loaded = games().load(store(), changed.id)
@@ -104,8 +107,8 @@ def api_new_link(game_id: int, seat: str) -> Response:
         raise ApiError(404, f"seat {seat[:10]!r} is not a seat number", code=NOT_FOUND)
     try:
         code = store().new_join_code(record.id, int(seat))
-    except JoinError as exc:
-        raise bad_field("seat", str(exc)) from None
+    except JoinError as exc:  # no such seat, or not a human's: nothing at that address to relink
+        raise ApiError(404, str(exc), code=NOT_FOUND) from None
     except GameEndedError as exc:
         raise ApiError(409, str(exc), code=GAME_OVER) from None
     return jsonify({"seat": int(seat), **seat_link(code)})
@@ -123,9 +126,10 @@ openapi.add_paths(
                     {
                         "type": "object",
                         "required": ["level"],
+                        "additionalProperties": False,
                         "properties": {
-                            "level": {"type": "string"},
-                            "seats": {"type": "array", "items": {"type": "integer"}},
+                            "level": {"type": "string", "description": "A computer level (another: 409)"},
+                            "seats": {"type": "array", "items": {"type": "integer", "minimum": 0}},
                         },
                     }
                 ),
@@ -150,9 +154,8 @@ openapi.add_paths(
                 "requestBody": openapi.json_body({"type": "object", "additionalProperties": False}),
                 "responses": {
                     "200": openapi.json_response("seat, join_code, join_url, qr_url"),
-                    "400": openapi.error("Not a human seat"),
                     "403": openapi.error("Neither the host nor staff"),
-                    "404": openapi.error("No such game"),
+                    "404": openapi.error("No such game, or no human seat of that number"),
                     "409": openapi.error("The game ended"),
                 },
             }

@@ -125,7 +125,7 @@ def create_game() -> dict[str, Any]:
                 "game": {"const": name},
                 "seats": {"type": "array", "minItems": players, "maxItems": players,
                           "items": {"oneOf": seat_schemas(list(AI_LEVELS.get(name, {})))}},
-                "options": options(players) if options else {"type": "object"},
+                "options": options(players) if options else {"type": "object", "maxProperties": 0},
                 "seed": SEED,
                 "hot_seat": {"const": False} if cls.hidden_information else {"type": "boolean"},
             }, required=["game", "seats"]))

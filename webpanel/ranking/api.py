@@ -12,7 +12,7 @@ from store.tournaments import TournamentNotFoundError
 from webpanel import openapi
 from webpanel.auth import staff_required
 from webpanel.db import get_db
-from webpanel.errors import BAD_QUERY, ApiError, bad_field, define_code, json_object
+from webpanel.errors import BAD_QUERY, MAX_WHOLE, ApiError, bad_field, define_code, json_object
 from webpanel.ranking import present
 from webpanel.ranking.blueprint import actor, bp, season
 
@@ -22,6 +22,7 @@ PLAYER_REFUSED = define_code("player_refused", "The registry refuses this player
 TOURNAMENT_REFUSED = define_code("tournament_refused", "The tournament refuses this entry (see the error).")
 SAME_PLAYER_TWICE = define_code("same_player_twice", "The same player is named twice for one table.")
 MAX_TABLE = 4
+_WHOLE = {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE}
 
 
 def _player_id(raw: str) -> int:
@@ -135,7 +136,7 @@ def api_merge_player(raw: str) -> Response:
     """``{"into": id}``: this player is a duplicate of that one."""
     body = json_object(allowed={"into"}, required={"into"})
     into = body["into"]
-    if isinstance(into, bool) or not isinstance(into, int):
+    if isinstance(into, bool) or not isinstance(into, int) or not 0 <= into <= MAX_WHOLE:
         raise bad_field("into", "into must be a registered player's id")
     try:
         kept = Players(get_db()).merge(_player_id(raw), into, actor=actor())
@@ -153,13 +154,13 @@ def api_player_audit() -> Response:
     return jsonify([a.to_json() for a in Players(get_db()).audit(player)])
 
 
-@bp.post("/api/event/tournaments/<int:tid>/players")
+@bp.post("/api/event/tournaments/<id:tid>/players")
 @staff_required
 def api_enter_player(tid: int) -> tuple[Response, int]:
     """``{"player": id, "request_id": "…"}``: register a registered player in the tournament."""
     body = json_object(allowed={"player", "request_id"}, required={"player"})
     player, request_id = body["player"], body.get("request_id")
-    if isinstance(player, bool) or not isinstance(player, int):
+    if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player <= MAX_WHOLE:
         raise bad_field("player", "player must be a registered player's id")
     if request_id is not None and (not isinstance(request_id, str) or not 0 < len(request_id) <= 64):
         raise bad_field("request_id", "request_id must be a string of 1 to 64 characters")
@@ -178,7 +179,7 @@ def api_enter_player(tid: int) -> tuple[Response, int]:
     return jsonify(answer), 200 if recorded.duplicate else 201
 
 
-@bp.post("/api/event/tournaments/<int:tid>/players/link")
+@bp.post("/api/event/tournaments/<id:tid>/players/link")
 @staff_required
 def api_link_players(tid: int) -> Response:
     """``{}``: link every player the tournament registered by name (to the registered player of that
@@ -192,7 +193,8 @@ def api_link_players(tid: int) -> Response:
                 {"linked": adopted.linked, "created": adopted.created, "ambiguous": adopted.ambiguous}
             )
         number, player = body.get("number"), body.get("player")
-        if any(isinstance(v, bool) or not isinstance(v, int) for v in (number, player)):
+        if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_WHOLE
+               for v in (number, player)):
             raise bad_field("number", "number and player are both needed, as whole numbers")
         assert isinstance(number, int) and isinstance(player, int)
         entrant = players.link(tid, number, player, actor=actor())
@@ -296,7 +298,12 @@ openapi.add_paths(
                 "summary": "Merge a duplicate into the player kept (staff)",
                 "parameters": [{"name": "raw", **_ID}, openapi.CSRF_PARAMETER],
                 "requestBody": openapi.json_body(
-                    {"type": "object", "required": ["into"], "properties": {"into": {"type": "integer"}}}
+                    {
+                        "type": "object",
+                        "required": ["into"],
+                        "additionalProperties": False,
+                        "properties": {"into": _WHOLE},
+                    }
                 ),
                 "responses": {
                     "200": openapi.json_response("The player kept", _REF),
@@ -326,7 +333,11 @@ openapi.add_paths(
                     {
                         "type": "object",
                         "required": ["player"],
-                        "properties": {"player": {"type": "integer"}, "request_id": {"type": "string"}},
+                        "additionalProperties": False,
+                        "properties": {
+                            "player": _WHOLE,
+                            "request_id": {"type": "string", "minLength": 1, "maxLength": 64},
+                        },
                     }
                 ),
                 "responses": {
@@ -346,7 +357,9 @@ openapi.add_paths(
                 "requestBody": openapi.json_body(
                     {
                         "type": "object",
-                        "properties": {"number": {"type": "integer"}, "player": {"type": "integer"}},
+                        "additionalProperties": False,
+                        "properties": {"number": _WHOLE, "player": _WHOLE},
+                        "dependentRequired": {"number": ["player"], "player": ["number"]},
                     }
                 ),
                 "responses": {

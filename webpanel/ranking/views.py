@@ -41,7 +41,7 @@ def ranking_csv() -> Response:
     return response
 
 
-@bp.get("/ranking/players/<int:pid>")
+@bp.get("/ranking/players/<id:pid>")
 def player_page(pid: int) -> ResponseReturnValue:
     try:
         player = Players(get_db()).get(pid)
@@ -104,7 +104,7 @@ def registry() -> str:
     )
 
 
-@bp.get("/players/<int:pid>")
+@bp.get("/players/<id:pid>")
 @staff_required
 def registry_player(pid: int) -> str:
     players = Players(get_db())
@@ -136,7 +136,7 @@ def create_player() -> ResponseReturnValue:
     return _back()
 
 
-@bp.post("/players/<int:pid>")
+@bp.post("/players/<id:pid>")
 @staff_required
 def edit_player(pid: int) -> ResponseReturnValue:
     form = request.form
@@ -154,7 +154,7 @@ def edit_player(pid: int) -> ResponseReturnValue:
     return _back("ranking.registry_player", pid=pid)
 
 
-@bp.post("/players/<int:pid>/merge")
+@bp.post("/players/<id:pid>/merge")
 @staff_required
 def merge_player(pid: int) -> ResponseReturnValue:
     into = request.form.get("into", "")
@@ -169,7 +169,7 @@ def merge_player(pid: int) -> ResponseReturnValue:
     return _back("ranking.registry_player", pid=pid)
 
 
-@bp.post("/players/tournaments/<int:tid>/enter")
+@bp.post("/players/tournaments/<id:tid>/enter")
 @staff_required
 def enter_player(tid: int) -> ResponseReturnValue:
     raw = request.form.get("player", "")
@@ -187,7 +187,7 @@ def enter_player(tid: int) -> ResponseReturnValue:
     return _back(t=tid)
 
 
-@bp.post("/players/tournaments/<int:tid>/link")
+@bp.post("/players/tournaments/<id:tid>/link")
 @staff_required
 def link_players(tid: int) -> ResponseReturnValue:
     form = request.form

@@ -137,7 +137,7 @@ def test_computers_play_the_seats_nobody_took_and_the_result_says_so(server: Fla
     players = [remote_player(server, s["join_url"], game_id) for s in seats[:2]]  # two of four came
     url = f"/api/event/tournaments/{tid}/rounds/1/computers"
     assert Api(server.test_client()).post(url, {"level": "random"}).status_code == 401
-    assert organiser.post(url, {"level": "grandmaster"}).status_code == 400
+    assert organiser.post(url, {"level": "grandmaster"}).status_code == 409  # the game has no such computer
     filled = organiser.post(url, {"level": "random", "table": 1})
     assert filled.status_code == 200 and filled.get_json()["seats"] == 2
     seen = state(players[0], game_id)["seats"]
@@ -169,8 +169,8 @@ def test_a_player_who_lost_the_device_gets_a_new_link(server: Flask, organiser: 
     # Only the organiser: neither a player nor a passer-by, and never for a computer's seat.
     assert found.post(f"/api/games/{game['id']}/seats/2/link", {}).status_code == 403
     organiser.post(f"/api/games/{game['id']}/computers", {"level": "random", "seats": [3]})
-    assert organiser.post(f"/api/games/{game['id']}/seats/3/link", {}).status_code == 400
-    assert organiser.post(f"/api/games/{game['id']}/seats/9/link", {}).status_code == 400
+    assert organiser.post(f"/api/games/{game['id']}/seats/3/link", {}).status_code == 404
+    assert organiser.post(f"/api/games/{game['id']}/seats/9/link", {}).status_code == 404
 
 
 def test_the_turn_timer_keeps_a_game_moving_when_a_player_vanishes(server: Flask, organiser: Api) -> None:

@@ -36,11 +36,11 @@ def test_the_host_gives_the_empty_seat_to_a_computer_which_then_plays(app: Flask
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [
-        ({"level": "grandmaster"}, 400, "level must be one of"),
+        ({"level": "grandmaster"}, 409, "level must be one of"),
         ({}, 400, "missing"),
         ({"level": "random", "seats": "all"}, 400, "list of seat numbers"),
         ({"level": "random", "seats": [True]}, 400, "list of seat numbers"),
-        ({"level": "random", "seats": [7]}, 400, "not a human seat"),
+        ({"level": "random", "seats": [7]}, 409, "not a human seat"),
     ],
 )
 def test_bad_requests_change_nothing(host: Lobby, body: dict[str, object], status: int, words: str) -> None:
@@ -71,4 +71,4 @@ def test_a_new_link_replaces_the_old_one(app: Flask, host: Lobby) -> None:
     assert Lobby(app, "qttt").join(game["id"], game["seats"][0]["join_code"]).status_code == 404
     assert Lobby(app, "qttt").join(game["id"], renewed["join_code"]).status_code == 200
     hot = host.create(SEATS, hot_seat=True)
-    assert host.post(f"/api/games/{hot['id']}/seats/0/link", {}).status_code == 400
+    assert host.post(f"/api/games/{hot['id']}/seats/0/link", {}).status_code == 404  # no human seat
