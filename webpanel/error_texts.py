@@ -26,7 +26,7 @@ TEXTS: dict[str, LazyString] = {
     "missing_fields": lazy_gettext("Something is missing from the form: fill it in and try again."),
     "bad_field": lazy_gettext("A value of the form is refused: check it and try again."),
     "bad_query": lazy_gettext("The address asks for something unknown: check it."),
-    "bad_request": lazy_gettext("The page sent a request that cannot be read: reload it."),
+    "bad_request": lazy_gettext("The panel did not understand this request: reload the page."),
     "not_found": lazy_gettext("This does not exist (any more): reload the page."),
     "method_not_allowed": lazy_gettext("The page sent a request that cannot be read: reload it."),
     "body_too_large": lazy_gettext("This is too long: shorten it."),
@@ -61,37 +61,37 @@ TEXTS: dict[str, LazyString] = {
     "impossible_result": lazy_gettext("These lamps cannot have lit in this order at this table: check them."),
     "nothing_to_undo": lazy_gettext("There is nothing left to undo."),
     # -- digital games (the lobby) ------------------------------------------------------------------
-    "game_not_found": lazy_gettext("This game does not exist (any more)."),
-    "unknown_game": lazy_gettext("There is no such game."),
-    "bad_seats": lazy_gettext("The seats do not suit this game: check their number, kind and names."),
+    "game_not_found": lazy_gettext("There is no such game."),
+    "unknown_game": lazy_gettext("The lobby does not know this game."),
+    "bad_seats": lazy_gettext(
+        "The seats do not fit this game: check the number of players, the computer levels and the names."
+    ),
     "bad_options": lazy_gettext("This game does not take these options."),
     "no_hot_seat": lazy_gettext(
-        "This game hides each player’s secrets: join the seats from phones or tablets instead."
+        "This game hides each player’s pawns: play it from phones or tablets, not on one display."
     ),
-    "no_such_position": lazy_gettext("The game has not reached that move yet."),
+    "no_such_position": lazy_gettext("The game has not got that far."),
     "game_over": lazy_gettext("The game is over."),
     "game_abandoned": lazy_gettext("The game was abandoned by the display that created it."),
     "game_expired": lazy_gettext("The game expired: nobody played it for too long."),
-    "game_moved_on": lazy_gettext("The game moved on meanwhile: here it is as it stands now."),
-    "illegal_move": lazy_gettext("This move is not allowed now."),
+    "game_moved_on": lazy_gettext("The game moved on meanwhile: here it is as it is now."),
+    "illegal_move": lazy_gettext("This move is not allowed."),
     "not_your_turn": lazy_gettext("It is not your turn."),
-    "computer_turn": lazy_gettext("The computer player is to play."),
-    "no_seat": lazy_gettext("You have no seat in this game: join one with its code first."),
+    "computer_turn": lazy_gettext("The computer is playing this turn."),
+    "no_seat": lazy_gettext("You hold no seat in this game: join one with its code first."),
     "host_only": lazy_gettext("Only the display that created this game plays it."),
     "not_host": lazy_gettext("Only the display that created this game can abandon it."),
-    "code_not_found": lazy_gettext("No seat opens with this join code: check it."),
-    "seat_taken": lazy_gettext("This seat is taken, or this device already has a seat in the game."),
-    "wrong_token": lazy_gettext("This device’s seat belongs to another game: reload the page."),
-    "too_many_wrong_codes": lazy_gettext(
-        "Too many wrong join codes: wait %(retry_after)s s, then try again."
-    ),
-    "wrong_game_kind": lazy_gettext("This is not that game: reload the page."),
-    "lobby_full": lazy_gettext("Too many games are open: try again in a minute, or finish a game first."),
+    "code_not_found": lazy_gettext("This join code opens no seat of this game."),
+    "seat_taken": lazy_gettext("This seat is taken, or this device already plays a seat of this game."),
+    "wrong_token": lazy_gettext("This device’s seat is from another game: reload the page."),
+    "too_many_wrong_codes": lazy_gettext("Too many wrong join codes: wait a minute, then try again."),
+    "wrong_game_kind": lazy_gettext("This is not a game of that kind."),
+    "lobby_full": lazy_gettext("The lobby has too many games open: try again in a minute."),
     "too_many_open_games": lazy_gettext(
-        "This device has as many games open as it may: finish or abandon one first."
+        "This device has too many games open: finish or abandon one first."
     ),
     "not_a_table": lazy_gettext("This game is not a tournament table."),
-    "layout_not_found": lazy_gettext("There is no such board layout."),
+    "layout_not_found": lazy_gettext("This board layout is unknown."),
     # -- the player registry and the ranking (event server) ---------------------------------------
     "player_not_found": lazy_gettext("There is no such registered player."),
     "player_refused": lazy_gettext("The registry refuses this player: check the name, club and city."),

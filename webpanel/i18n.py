@@ -21,7 +21,6 @@ In the page rather than fetched, so it is there, synchronously, the moment
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -50,13 +49,7 @@ bp = Blueprint("i18n", __name__)
 
 ERROR_TEXTS: dict[str, LazyString] = dict(error_texts.TEXTS)
 """What a page shows for an API error ``code``, by code (the API's ``error`` stays English): every
-code's text is in :mod:`webpanel.error_texts`; an area may add or reword with :func:`add_error_texts`."""
-
-
-def add_error_texts(texts: Mapping[str, LazyString]) -> None:
-    """Register the readable text of API error codes (``lazy_gettext`` strings, so Babel extracts
-    them and each page gets them in its language)."""
-    ERROR_TEXTS.update(texts)
+code's text is in :mod:`webpanel.error_texts`, the lobby's included."""
 
 
 def select_language() -> str:

@@ -17,7 +17,6 @@ from webpanel.lobby import (  # noqa: F401
     apidoc,
     hop,
     hypnosia,
-    messages,  # noqa: F401  (the texts of the lobby's error codes)
     pages,
     remote,
     rules,

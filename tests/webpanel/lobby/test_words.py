@@ -13,7 +13,6 @@ from flask.testing import FlaskClient
 
 from games.frame import AI_LEVELS, BadOptionsError
 from tests.webpanel import i18n_checks
-from webpanel.lobby import messages  # noqa: F401  (registers the lobby's error texts)
 from webpanel.lobby.api import known_games
 from webpanel.lobby.names import LEVELS, RULES, STRENGTHS, level_name, seat_name
 from webpanel.lobby.options import DESCRIBED, Option, game_options
