@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from hautetension.children import Children, Stopped, own_session_dying_with_parent
+
 DEMO_PIN = "246810"
 PLAYERS = [
     "Ana",
@@ -114,7 +116,7 @@ class Demo:
         self.binaries = binaries
         self.broker_port = _free_port()
         self.broker_url = f"mqtt://127.0.0.1:{self.broker_port}"
-        self.children: dict[str, subprocess.Popen[bytes]] = {}
+        self.children = Children(preexec_fn=own_session_dying_with_parent)
         self.boards = [f"board-{n}" for n in range(1, args.boards + 1)]
         self.passwords = {user: secrets.token_urlsafe(12) for user in ["central", *self.boards]}
 
@@ -157,16 +159,13 @@ class Demo:
     # -- processes --------------------------------------------------------------------------
 
     def _start(self, name: str, command: list[str]) -> None:
-        log = (self.folder / f"{name}.log").open("ab")
-        self.children[name] = subprocess.Popen(
-            command, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_own_session_dying_with_parent
-        )
-        log.close()
+        with (self.folder / f"{name}.log").open("ab") as log:
+            self.children.start(name, command, output=log)
 
     def start(self) -> None:
         here = [sys.executable, "-m", "hautetension"]
         self._start("mosquitto", [self.binaries[0], "-c", str(self.folder / "broker" / "mosquitto.conf")])
-        (self.folder / "broker.pid").write_text(f"{self.children['mosquitto'].pid}\n")
+        (self.folder / "broker.pid").write_text(f"{self.children.pid('mosquitto')}\n")
         self._start(
             "central",
             [
@@ -204,21 +203,17 @@ class Demo:
             )
 
     def dead(self) -> str | None:
-        for name, child in self.children.items():
-            if child.poll() is not None:
-                return f"{name} stopped (exit status {child.returncode}; see {self.folder / (name + '.log')})"
-        return None
+        stopped = self.children.first_stopped()
+        return self.said(stopped) if stopped else None
+
+    def said(self, stopped: Stopped) -> str:
+        log = self.folder / f"{stopped.name}.log"
+        return f"{stopped.name} stopped (exit status {stopped.status}; see {log})"
 
     def stop(self) -> None:
         # The boards and the event server first (their goodbye goes through the broker), the broker last.
-        for name, child in reversed(list(self.children.items())):
-            if child.poll() is None:
-                child.send_signal(signal.SIGINT if name != "mosquitto" else signal.SIGTERM)
-                try:
-                    child.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    child.kill()
-                    child.wait()
+        self.children.stop(signal_for=lambda name: signal.SIGTERM if name == "mosquitto" else signal.SIGINT,
+                           timeout=15)
 
     # -- the event --------------------------------------------------------------------------
 
@@ -253,16 +248,6 @@ class Demo:
         finally:
             if conn is not None:
                 conn.close()
-
-
-def _own_session_dying_with_parent() -> None:
-    """In a child: out of the terminal's process group (Ctrl-C reaches the demo, which stops the children
-    in order), and SIGTERM when the demo itself dies, even by kill -9 (Linux), so nothing stays behind."""
-    os.setsid()
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def _stop_left_broker(folder: Path) -> None:
@@ -336,12 +321,9 @@ def run_demo(args: argparse.Namespace) -> int:
             f"  broker: {demo.broker_url}; files and logs: {demo.folder}",
         ]
         print("\n".join(lines), flush=True)
-        while True:
-            problem = demo.dead()
-            if problem:
-                print(f"hautetension event demo: {problem}; stopping", file=sys.stderr)
-                return 1
-            time.sleep(0.5)
+        stopped = demo.children.wait_for_first_to_stop()
+        print(f"hautetension event demo: {demo.said(stopped)}; stopping", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("hautetension event demo: stopping", file=sys.stderr)
         return 0

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from hautetension.children import Children, Stopped
 from store.claim import EX_CLAIMED
 
 DEMO_PLAYERS = [{"name": "Ana", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
@@ -49,64 +50,41 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _die_with_parent() -> None:
-    """In the child: get SIGTERM if ``hautetension run`` itself is killed (Linux), so no
-    board service is left running on its own after a ``kill -9`` of the parent."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        PR_SET_PDEATHSIG = 1
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-
-
 class Controller:
-    """The two child processes."""
+    """The child processes: the board service, the panel, and with ``--broker`` the uplink."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.children: dict[str, subprocess.Popen[bytes]] = {}
+        self.children = Children()
 
     def _command(self, *words: str) -> list[str]:
         command = [sys.executable, "-m", "hautetension", *words, "--db", self.args.db]
         return command + (["--config", self.args.config] if self.args.config else [])
 
     def start_board(self) -> subprocess.Popen[bytes]:
-        self.children["board service"] = subprocess.Popen(
-            self._command("board", "--backend", "sim"), preexec_fn=_die_with_parent
-        )
-        return self.children["board service"]
+        return self.children.start("board service", self._command("board", "--backend", "sim"))
 
     def start_uplink(self) -> None:
-        self.children["uplink"] = subprocess.Popen(
-            self._command("uplink", "--broker", self.args.broker, "--board-id", self.args.board_id,
-                          "--event", self.args.event),
-            preexec_fn=_die_with_parent,
-        )
+        args = self.args
+        uplink = ["uplink", "--broker", args.broker, "--board-id", args.board_id, "--event", args.event]
+        self.children.start("uplink", self._command(*uplink))
 
     def start_panel(self) -> None:
-        self.children["panel"] = subprocess.Popen(
-            self._command("panel", "--host", self.args.host, "--port", str(self.args.port)),
-            preexec_fn=_die_with_parent,
+        self.children.start(
+            "panel", self._command("panel", "--host", self.args.host, "--port", str(self.args.port))
         )
 
     def dead(self) -> str | None:
-        for name, child in self.children.items():
-            if child.poll() is not None:
-                return f"the {name} stopped (exit status {child.returncode})"
-        return None
+        stopped = self.children.first_stopped()
+        return _said(stopped) if stopped else None
 
     def stop(self) -> None:
         # The panel stops cleanly on SIGINT (as on Ctrl-C), the board service and the uplink on SIGTERM.
-        for name, child in self.children.items():
-            if child.poll() is None:
-                child.send_signal(signal.SIGINT if name == "panel" else signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        for child in self.children.values():
-            try:
-                child.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                child.kill()
-                child.wait()
+        self.children.stop(signal_for=lambda name: signal.SIGINT if name == "panel" else signal.SIGTERM)
+
+
+def _said(stopped: Stopped) -> str:
+    return f"the {stopped.name} stopped (exit status {stopped.status})"
 
 
 def _wait_for_heartbeat(db: Path, pid: int, controller: Controller, timeout: float = 20.0) -> str | None:
@@ -219,12 +197,9 @@ def run(args: argparse.Namespace) -> int:
             "(Ctrl-C stops it)",
             flush=True,
         )
-        while True:
-            problem = controller.dead()
-            if problem:
-                print(f"hautetension run: {problem}; stopping", file=sys.stderr)
-                return 1
-            time.sleep(0.5)
+        stopped = controller.children.wait_for_first_to_stop()
+        print(f"hautetension run: {_said(stopped)}; stopping", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("hautetension run: stopping", file=sys.stderr)
         return 0
