@@ -52,6 +52,14 @@ class EventNotFoundError(LookupError):
     """No event has that id."""
 
 
+class EventExistsError(SeasonError):
+    """The season has an event of that id already."""
+
+
+class EventDatesError(SeasonError):
+    """An event's last day would come before its first."""
+
+
 @dataclass(frozen=True)
 class Event:
     id: str
@@ -154,7 +162,7 @@ class Calendar:
         values = _values(event_id if name is None else name, place, starts_on, ends_on)
         with transaction(self.conn):
             if self._find(event_id) is not None:
-                raise SeasonError(f"there is an event {event_id!r} already")
+                raise EventExistsError(f"there is an event {event_id!r} already")
             return self._create(event_id, values, actor)
 
     def ensure(self, event_id: str, *, name: str | None = None, actor: str) -> Event:
@@ -260,7 +268,7 @@ def _values(
 ) -> tuple[str, str, str | None, str | None]:
     first, last = _day(starts_on, "first day"), _day(ends_on, "last day")
     if first is not None and last is not None and last < first:
-        raise SeasonError("an event's last day cannot come before its first")
+        raise EventDatesError("an event's last day cannot come before its first")
     return (
         _text(name, "name", MAX_EVENT_NAME, required=True),
         _text(place, "place", MAX_EVENT_PLACE),
