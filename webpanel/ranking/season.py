@@ -87,6 +87,9 @@ def _event_fields(body: dict[str, Any]) -> dict[str, Any]:
     ):
         raise ApiError(422, f"an event's place is at most {MAX_EVENT_PLACE} printable characters",
                        code=EVENT_REFUSED)
+    for day in ("starts_on", "ends_on"):
+        if fields.get(day) == "":  # the page's empty field; the API says null
+            raise ApiError(422, f"{day} is a date written YYYY-MM-DD, or null", code=EVENT_REFUSED)
     return fields
 
 

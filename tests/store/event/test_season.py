@@ -100,8 +100,10 @@ def test_a_tournament_is_placed_in_an_event_and_counts_or_not(conn: Connection) 
     calendar.create("lyon", actor=STAFF)
     tid = Tournaments(conn).create("Open").id
     assert (Tournaments(conn).get(tid).event, Tournaments(conn).get(tid).counts) == (None, True)
-    assert calendar.place(tid, event="lyon", actor=STAFF) == {"tournament": tid, "event": "lyon", "counts": True}
-    assert calendar.place(tid, counts=False, actor=STAFF) == {"tournament": tid, "event": "lyon", "counts": False}
+    placed = calendar.place(tid, event="lyon", actor=STAFF)
+    assert placed == {"tournament": tid, "event": "lyon", "counts": True}
+    placed = calendar.place(tid, counts=False, actor=STAFF)
+    assert placed == {"tournament": tid, "event": "lyon", "counts": False}
     info = Tournaments(conn).get(tid)
     assert (info.event, info.counts) == ("lyon", False)
     assert calendar.counted() == set() and calendar.counted("lyon") == set()

@@ -67,6 +67,7 @@ def test_staff_make_an_event_and_place_a_tournament_in_it(
         ("/api/event/tournaments/{tid}/season", {"event": "nowhere"}, 404, "event_not_found"),
         ("/api/event/tournaments/{tid}/season", {"counts": "no"}, 400, "bad_field"),
         ("/api/event/tournaments/{tid}/season", {"event": 3}, 400, "bad_field"),
+        ("/api/event/season/events/paris-2026", {"starts_on": ""}, 422, "event_refused"),
     ],
 )
 def test_a_refused_change_says_why_and_writes_nothing(
@@ -80,7 +81,9 @@ def test_a_refused_change_says_why_and_writes_nothing(
     assert (Calendar(conn).events(), Calendar(conn).audit(), Tournaments(conn).all()) == before
 
 
-def test_changing_the_season_is_for_staff(visitor: Api, conn: sqlite3.Connection, season: dict[str, int]) -> None:
+def test_changing_the_season_is_for_staff(
+    visitor: Api, conn: sqlite3.Connection, season: dict[str, int]
+) -> None:
     tid = printemps(conn)
     assert visitor.post("/api/event/season/events", LYON).status_code == 401
     assert visitor.post(f"/api/event/tournaments/{tid}/season", {"counts": False}).status_code == 401
@@ -107,7 +110,9 @@ def test_a_friendly_tournament_leaves_the_ranking_csv_and_handicap(
     assert 'id="nobody-ranked"' in page and "Friendly tournaments do not count." in page
 
 
-def test_the_ranking_of_one_event(staff: Api, visitor: Api, conn: sqlite3.Connection, season: dict[str, int]) -> None:
+def test_the_ranking_of_one_event(
+    staff: Api, visitor: Api, conn: sqlite3.Connection, season: dict[str, int]
+) -> None:
     tid = printemps(conn)
     staff.post("/api/event/season/events", LYON)
     staff.post("/api/event/season/events", {"id": "brest"})
@@ -125,12 +130,15 @@ def test_the_ranking_of_one_event(staff: Api, visitor: Api, conn: sqlite3.Connec
         assert (answer.status_code, answer.get_json()["code"]) == (404, "event_not_found"), url
     for url in ("/ranking?event=nowhere", "/ranking.csv?event=nowhere"):
         assert visitor.get(url).status_code == 404
-    page = visitor.get(f"/ranking?event={LYON['id']}", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    page = visitor.get(f"/ranking?event={LYON['id']}", headers={"Accept-Language": "en"})
+    page = page.get_data(as_text=True)
     assert '<span id="ranking-event">Open de Lyon</span>' in page
     assert f"/ranking.csv?event={LYON['id']}" in page and f'<option value="{LYON["id"]}" selected>' in page
 
 
-def test_a_tournament_made_on_the_event_server_belongs_to_its_event(staff: Api, conn: sqlite3.Connection) -> None:
+def test_a_tournament_made_on_the_event_server_belongs_to_its_event(
+    staff: Api, conn: sqlite3.Connection
+) -> None:
     staff.client.post("/tournaments", data={"csrf_token": staff.token, "name": "Été"})
     (info,) = Tournaments(conn).all()
     assert (info.event, info.counts) == ("paris-2026", True)  # the event server's [central] event
