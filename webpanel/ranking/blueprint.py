@@ -68,6 +68,12 @@ def day(at: float) -> str:
     return str(format_date(datetime.datetime.fromtimestamp(at)))
 
 
+@bp.app_template_filter("iso_day")
+def iso_day(value: str) -> str:
+    """A day written YYYY-MM-DD, as the page's language writes a date."""
+    return str(format_date(datetime.date.fromisoformat(value)))
+
+
 @bp.app_template_filter("two_places")
 def two_places(value: object) -> str:
     """A number with two decimals, written as the page's language writes it (2.50, 2,50)."""

@@ -169,10 +169,13 @@ def api_season_audit() -> Response:
 def season_page() -> str:
     conn = get_db()
     calendar = Calendar(conn)
+    events, tournaments = calendar.events(), Tournaments(conn).all()
     return render_template(
         "ranking/season.html",
-        events=calendar.events(),
-        tournaments=Tournaments(conn).all(),
+        events=events,
+        event_names={e.id: e.name for e in events},
+        tournament_names={t.id: t.name for t in tournaments},
+        tournaments=tournaments,
         audit=calendar.audit(limit=30),
         max_name=MAX_EVENT_NAME,
         max_place=MAX_EVENT_PLACE,

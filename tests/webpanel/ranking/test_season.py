@@ -171,4 +171,4 @@ def test_the_season_page_forms(staff: Api, conn: sqlite3.Connection, season: dic
     )
     staff.client.set_cookie(i18n.COOKIE, "fr")
     page = staff.get("/season").get_data(as_text=True)
-    assert "Lyon Open" in page and "Amical : ne compte pas" in page and "événement lyon-2026 modifié" in page
+    assert "Lyon Open" in page and "Amical : ne compte pas" in page and "événement modifié" in page
