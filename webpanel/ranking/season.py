@@ -191,24 +191,23 @@ def _page(change: Callable[[], str]) -> ResponseReturnValue:
     return redirect(url_for("ranking.season_page"), code=303)
 
 
-def _form_day(name: str) -> str | None:
-    return request.form.get(name, "").strip() or None
+def _form_event() -> dict[str, Any]:
+    """An event form's fields as :class:`store.season.Calendar` takes them (an empty day: not known)."""
+    form = request.form
+    return {
+        "name": form.get("name", "").strip(),
+        "place": form.get("place", ""),
+        **{day: form.get(day, "").strip() or None for day in ("starts_on", "ends_on")},
+    }
 
 
 @bp.post("/season/events")
 @staff_required
 def create_event() -> ResponseReturnValue:
-    form = request.form
-
     def change() -> str:
-        event = Calendar(get_db()).create(
-            form.get("id", "").strip(),
-            name=form.get("name", "").strip() or None,
-            place=form.get("place", ""),
-            starts_on=_form_day("starts_on"),
-            ends_on=_form_day("ends_on"),
-            actor=actor(),
-        )
+        fields = _form_event()
+        fields["name"] = fields["name"] or None  # none given: the event is named after its id
+        event = Calendar(get_db()).create(request.form.get("id", "").strip(), **fields, actor=actor())
         return _("Event %(name)s is in the season.", name=event.name)
 
     return _page(change)
@@ -217,17 +216,8 @@ def create_event() -> ResponseReturnValue:
 @bp.post("/season/events/<event>")
 @staff_required
 def edit_event(event: str) -> ResponseReturnValue:
-    form = request.form
-
     def change() -> str:
-        changed = Calendar(get_db()).edit(
-            event,
-            name=form.get("name", ""),
-            place=form.get("place", ""),
-            starts_on=_form_day("starts_on"),
-            ends_on=_form_day("ends_on"),
-            actor=actor(),
-        )
+        changed = Calendar(get_db()).edit(event, **_form_event(), actor=actor())
         return _("Saved: %(name)s.", name=changed.name)
 
     return _page(change)
