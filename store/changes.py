@@ -105,7 +105,10 @@ class ChangeListener:
             return len(self._subscriptions)
 
     def close(self) -> None:
+        """Stop listening; every subscription's waiter is woken (to find its own end: a stream whose
+        follower stopped ends instead of waiting out its heartbeat)."""
         self._stop.set()
+        self._wake()
         with self._lock:
             thread = self._thread
         if thread is not None:

@@ -148,9 +148,11 @@ def test_a_restarted_server_is_listened_on_again(
 def test_a_closed_listener_lets_go_of_its_connection(
     db_location: str, postgres_cluster: PostgresCluster, listener: ChangeListener
 ) -> None:
-    listener.subscribe()
+    follower = listener.subscribe()
     wait_until(lambda: listener.connected, "the listener connected")
+    follower.wait(0)
     listener.close()
+    assert follower.wait(0)  # woken, to find out it is the end
     wait_until(lambda: listening(postgres_cluster, db_location) == 0, "the connection closed")
     with pytest.raises(RuntimeError, match="closed"):
         listener.subscribe()
