@@ -228,6 +228,32 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX IF NOT EXISTS staff_sessions_by_expiry ON staff_sessions (expires_at);
     """,
+    # 10: a season of events (see store/season.py): the events tournaments belong to (their id is the
+    # one ``[central] event`` names, with a name, a place and dates), whether a tournament counts for
+    # the general ranking (a friendly or demonstration one does not), and who changed either. The
+    # tournaments already there count and belong to no event: they were all counted until now.
+    """
+    CREATE TABLE season_events (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        place TEXT NOT NULL DEFAULT '',
+        starts_on TEXT,
+        ends_on TEXT,
+        created_at REAL NOT NULL
+    );
+    ALTER TABLE tournaments ADD COLUMN event TEXT REFERENCES season_events (id);
+    ALTER TABLE tournaments ADD COLUMN counts INTEGER NOT NULL DEFAULT 1 CHECK (counts IN (0, 1));
+    CREATE INDEX tournaments_by_event ON tournaments (event);
+    CREATE TABLE season_audit (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at REAL NOT NULL,
+        actor TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('event', 'tournament')),
+        subject TEXT NOT NULL,
+        before TEXT,
+        after TEXT NOT NULL
+    );
+    """,
 ]
 
 

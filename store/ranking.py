@@ -7,6 +7,10 @@ is dated by the moment its table's result was first entered (a later
 correction changes its points, not its date), with the points the table has
 now; a finished tournament gives each linked player a placing. Duplicates
 merged in the registry count as the player kept.
+
+Only the tournaments that count (:mod:`store.season`: a friendly or
+demonstration tournament does not) are in it; the ranking of one event
+counts only that event's.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from games.hautetension.tournament import Tournament
 from store.dialect import Connection
 from store.event import sql
 from store.players import Player, Players, holding
+from store.season import Calendar
 from store.tournaments import AuditEntry, Tournaments
 
 
@@ -46,6 +51,8 @@ class Season:
     """Every game of a registered player, in the window or not, oldest first."""
     tournaments: dict[int, str]
     """The tournaments those games were played in: id → name."""
+    event: str | None = None
+    """The event whose tournaments alone it counted (None: every counting tournament)."""
 
     def line(self, player_id: int) -> RankingLine | None:
         return next((line for line in self.lines if line.player == player_id), None)
@@ -123,8 +130,10 @@ class Ranking:
         self.rules = rules or RankingRules()
         self.cache = cache
 
-    def season(self, *, now: float | None = None) -> Season:
+    def season(self, *, now: float | None = None, event: str | None = None) -> Season:
+        """The ranking now, of the tournaments that count (of *event*'s alone, with it)."""
         now = time.time() if now is None else now
+        counting = Calendar(self.conn).counted(event)
         registry = Players(self.conn)
         canonical = registry.canonical()
         tournaments = Tournaments(self.conn)
@@ -132,6 +141,8 @@ class Ranking:
         placings: list[Placing] = []
         names: dict[int, str] = {}
         for tid, links in registry.links().items():
+            if tid not in counting:
+                continue
             counted = self._counted(tournaments, tid)
             players = {e.player: canonical[e.player_id] for e in holding(links, counted.names)}
             if not players:
@@ -151,7 +162,7 @@ class Ranking:
         games.sort(key=lambda g: (g.at, g.tournament, g.round, g.table, g.player))
         lines = general_ranking(games, placings, now=now, rules=self.rules)
         kept = {p.id: p for p in registry.all()}
-        return Season(now, self.rules, lines, kept, games, names)
+        return Season(now, self.rules, lines, kept, games, names, event)
 
     def _counted(self, tournaments: Tournaments, tid: int) -> _Counted:
         key = tuple(self.conn.execute(sql.TOURNAMENT_CHANGE, (tid,)).fetchone())

@@ -63,6 +63,10 @@ class TournamentInfo:
     name: str
     created_at: float
     settings: dict[str, Any]
+    event: str | None = None
+    """The event it belongs to (:mod:`store.season`), if any."""
+    counts: bool = True
+    """Whether it counts for the general ranking (a friendly or demonstration tournament does not)."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +125,11 @@ class Tournaments:
         seed: int | str | None = None,
         handicap: bool = False,
         handicap_step: int | None = None,
+        event: str | None = None,
+        counts: bool = True,
     ) -> TournamentInfo:
+        """A new tournament; *event* (an event of :class:`store.season.Calendar`, which must exist) and
+        *counts* (for the general ranking) are how the season sees it."""
         name = " ".join(str(name).split())
         if not name:
             raise TournamentError("a tournament needs a name", code="tournament_name_missing")
@@ -137,18 +145,19 @@ class Tournaments:
         now = time.time()
         with transaction(self.conn):
             row = self.conn.execute(
-                "INSERT INTO tournaments (name, created_at, settings) VALUES (?, ?, ?) RETURNING id",
-                (name, now, json.dumps(settings)),
+                "INSERT INTO tournaments (name, created_at, settings, event, counts) VALUES (?, ?, ?, ?, ?)"
+                " RETURNING id",
+                (name, now, json.dumps(settings), event, int(counts)),
             ).fetchone()
-        return TournamentInfo(int(row[0]), name, now, settings)
+        return TournamentInfo(int(row[0]), name, now, settings, event, counts)
 
     def all(self) -> list[TournamentInfo]:
-        rows = self.conn.execute("SELECT id, name, created_at, settings FROM tournaments ORDER BY id DESC")
+        rows = self.conn.execute(f"SELECT {_INFO_COLUMNS} FROM tournaments ORDER BY id DESC")
         return [_info(row) for row in rows]
 
     def get(self, tournament_id: int) -> TournamentInfo:
         row = self.conn.execute(
-            "SELECT id, name, created_at, settings FROM tournaments WHERE id = ?", (tournament_id,)
+            f"SELECT {_INFO_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
         ).fetchone()
         if row is None:
             raise TournamentNotFoundError(f"there is no tournament {tournament_id}")
@@ -405,9 +414,17 @@ def seat_order(table_names: list[str], board_names: tuple[str, ...]) -> tuple[li
     return list(range(len(table_names))), "order"
 
 
+_INFO_COLUMNS = "id, name, created_at, settings, event, counts"
+
+
 def _info(row: Record) -> TournamentInfo:
     return TournamentInfo(
-        int(row["id"]), str(row["name"]), float(row["created_at"]), json.loads(row["settings"])
+        int(row["id"]),
+        str(row["name"]),
+        float(row["created_at"]),
+        json.loads(row["settings"]),
+        row["event"],
+        bool(row["counts"]),
     )
 
 

@@ -8,6 +8,7 @@ late import cannot hide a dependency the table forbids, nor a cycle.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -33,8 +34,9 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     "hautetension": EVERYTHING,
     CONFIG_LEAF: frozenset(),
 }
-"""DESIGN §2's table. ``uplink`` holds both ends of the event network's MQTT link (the board's uplink and
-the event server's ingest). ``tests`` and ``bench`` may import everything."""
+"""DESIGN §2's table, as docs/architecture.md spells it out (checked below): ``psycopg_pool``, psycopg 3's
+pool, goes with ``psycopg``; ``uplink`` holds both ends of the event network's MQTT link (the board's
+uplink and the event server's ingest). ``tests`` and ``bench`` may import everything."""
 
 NOT_CHECKED = ("firmware_bridge/firmware/",)
 """MicroPython code for the microcontroller: tests/firmware_bridge/test_framing.py checks its imports."""
@@ -139,6 +141,23 @@ def test_every_package_of_the_table_is_checked() -> None:
     present = {name.split(".")[0] for name in MODULES}
     assert present == set(ALLOWED), "a package is missing from the table"
     assert len(MODULES) > 100
+
+
+def documented_imports() -> dict[str, frozenset[str]]:
+    """docs/architecture.md's table: package → the names its "may import" column gives in backticks
+    (the standard library's left out)."""
+    table: dict[str, frozenset[str]] = {}
+    for line in (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8").splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        package = re.fullmatch(r"`(\w+)/`", cells[0]) if len(cells) == 3 else None
+        if package and package[1] in ALLOWED:
+            names = {n for n in re.findall(r"`([\w.]+)`", cells[1]) if n not in STDLIB}
+            table[package[1]] = EVERYTHING if cells[1] == "everything" else frozenset(names)
+    return table
+
+
+def test_the_architecture_page_states_the_imports_the_test_allows() -> None:
+    assert documented_imports() == ALLOWED
 
 
 def test_every_import_is_one_the_design_allows() -> None:

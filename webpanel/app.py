@@ -108,6 +108,8 @@ def close_app(app: Flask) -> None:
     app.extensions["board_follower"].close()
     if "event_follower" in app.extensions:
         app.extensions["event_follower"].close()
+    if app.extensions.get("change_listener") is not None:
+        app.extensions["change_listener"].close()
     app.extensions["db_pool"].close()
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from store.changes import ChangeListener
 from store.commands import Command, CommandKind, Commands, CommandStatus
 from store.db import connect
 from store.dialect import Connection, is_postgresql
@@ -171,6 +172,18 @@ def init_app(app: Flask) -> None:
     # The event server's database carries its own tables too (store/event/db.py).
     opener = connect_event if app.config.get("ROLE") == "event" else functools.partial(
         connect, cached_statements=CACHED_STATEMENTS)
-    pool = ConnectionPool(app.config["PANEL"].database, opener=opener)
+    database = app.config["PANEL"].database
+    pool = ConnectionPool(database, opener=opener)
     app.extensions["db_pool"] = pool
     app.teardown_appcontext(pool.end_request)
+    # On PostgreSQL the live pages follow the database's change notices: one listening connection for
+    # the whole process, whatever the number of open streams (store/changes.py).
+    app.extensions["change_listener"] = (
+        ChangeListener(os.fspath(database)) if is_postgresql(os.fspath(database)) else None
+    )
+
+
+def change_listener() -> ChangeListener | None:
+    """The process's listener to the database's change notices (None on SQLite: streams poll)."""
+    listener: ChangeListener | None = current_app.extensions.get("change_listener")
+    return listener

@@ -97,6 +97,11 @@ TEXTS: dict[str, LazyString] = {
     "player_refused": lazy_gettext("The registry refuses this player: check the name, club and city."),
     "tournament_refused": lazy_gettext("The tournament refuses this entry (registration may be closed)."),
     "same_player_twice": lazy_gettext("The same player is named twice for this table."),
+    # -- the season: events and the tournaments that count (event server) ---------------------------
+    "event_not_found": lazy_gettext("There is no such event in the season."),
+    "event_refused": lazy_gettext("The season refuses this event: check its name, place and days."),
+    "event_exists": lazy_gettext("There is an event of this id in the season already."),
+    "event_dates": lazy_gettext("The event's last day cannot come before its first."),
     "organiser_only": lazy_gettext(
         "Only the display that created this game, or staff, may change its seats."
     ),

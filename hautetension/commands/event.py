@@ -222,6 +222,7 @@ class Demo:
         from games.hautetension.tournament import Tournament
         from store.event.boards import Boards
         from store.event.db import connect_event
+        from store.season import Calendar
         from store.tournaments import Tournaments
 
         deadline = time.monotonic() + timeout
@@ -240,8 +241,10 @@ class Demo:
                 time.sleep(0.2)
             for index, board in enumerate(self.boards, start=1):
                 Boards(conn).accept(board, f"Table {index}", actor="make event")
+            # A demonstration: played like any tournament, never counted in the general ranking.
+            event = Calendar(conn).ensure(EVENT, name="Demonstration", actor="make event")
             store = Tournaments(conn)
-            tid = store.create("Demo event", seed=2026).id
+            tid = store.create("Demo event", seed=2026, event=event.id, counts=False).id
             for name in PLAYERS[: self.args.players]:
                 store.record(tid, functools.partial(Tournament.register, name=name), actor="make event")
             return tid

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from store.event.db import connect_event
+from store.season import Calendar
 from store.tournaments import Tournaments
 from tests.servers.process import find_binary, server_folder
 
@@ -86,6 +87,8 @@ def test_the_demo_event_runs_two_boards_and_a_tournament_and_stops_on_ctrl_c(tmp
         assert table["phase"] == "waiting" and table["event"]["connected"]
         conn = connect_event(folder / "demo" / "central.db")
         (info,) = Tournaments(conn).all()
+        assert (info.event, info.counts) == ("demo", False)  # a demonstration: never in the general ranking
+        assert Calendar(conn).counted() == set() and Calendar(conn).get("demo").name == "Demonstration"
         t = Tournaments(conn).load(info.id)
         assert len(t.names) == 8 and t.rounds == [] and t.plan_next_round().number == 1  # ready for round 1
         conn.close()

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from games.frame import game_class
-from store.db import MIGRATIONS, connect, schema_version
+from store.db import MIGRATIONS, apply_migrations, connect, schema_version
+from store.dialect import statements
 from store.games import GameStore, SeatSpec
 from store.tournament_tables import TournamentTables
 from store.tournaments import Tournaments
@@ -49,9 +50,10 @@ def test_the_table_comes_from_a_migration_like_every_other(conn: sqlite3.Connect
 
 def test_a_database_whose_panel_made_the_table_itself_keeps_its_links(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    old = connect(path)
-    old.execute("DROP INDEX digital_tournament_tables_by_table")
-    old.execute("PRAGMA user_version = 3")  # as a panel before version 4 left it, the table made by hand
+    old = sqlite3.connect(path, isolation_level=None)
+    apply_migrations(old, MIGRATIONS[:3], versions=None)
+    # As a panel before version 4 left it: the table made by hand, without the index.
+    old.execute(next(statements(MIGRATIONS[3])).replace("IF NOT EXISTS ", ""))
     old.execute("INSERT INTO digital_tournament_tables VALUES (5, 1, 1, 2, 10.0, NULL, NULL)")
     old.close()
     again = connect(path)

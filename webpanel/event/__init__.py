@@ -25,7 +25,9 @@ from webpanel.event.follow import EventFollower
 
 def init_app(app: Flask) -> None:
     translation_marks.install(app)
-    app.extensions["event_follower"] = EventFollower(app.config["PANEL"])
+    app.extensions["event_follower"] = EventFollower(
+        app.config["PANEL"], listener=app.extensions.get("change_listener")
+    )
     app.extensions["home_page"] = lambda: url_for("event.overview")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app, jsonify
+from flask import Response, current_app, jsonify, request
 
 from store.event.assignments import AssignmentError, Assignments
 from store.event.boards import MAX_LABEL, BoardNotFoundError, Boards
@@ -13,7 +13,15 @@ from store.tournaments import TournamentNotFoundError
 from webpanel import openapi
 from webpanel.auth import staff_required
 from webpanel.db import get_db
-from webpanel.errors import MAX_WHOLE, NOT_FOUND, ApiError, bad_field, define_code, json_object, query_int
+from webpanel.errors import (
+    MAX_WHOLE,
+    NOT_FOUND,
+    ApiError,
+    bad_field,
+    define_code,
+    json_object,
+    whole_number,
+)
 from webpanel.event import present
 from webpanel.event.blueprint import actor, bp
 from webpanel.event.follow import ChangeStream, EventFollower
@@ -71,7 +79,9 @@ def api_accept(board: str) -> Response:
 
 @bp.get("/api/event/wall")
 def api_wall() -> Response:
-    return jsonify(present.wall_view(get_db(), query_int("t", 0) or None))
+    raw = request.args.get("t")  # when given, a whole number: an empty one is refused, as documented
+    tid = whole_number(raw, "t") if raw is not None else 0
+    return jsonify(present.wall_view(get_db(), tid or None))
 
 
 @bp.get("/api/event/ingest")

@@ -7,10 +7,11 @@ Each stream sends a ``change`` event; the page then fetches the view it shows
 
 How the thread notices depends on the engine. SQLite: it asks whether anything
 changed (``PRAGMA data_version``, which moves when another connection commits)
-every ``poll_interval``. PostgreSQL: it LISTENs to the channel every committed
-write transaction notifies (:func:`store.dialect.listen_changes`), so every
-server process on the database hears of a result another one stored, at once
-and without polling.
+every ``poll_interval``. PostgreSQL: it subscribes to the process's listener to
+the channel every committed write transaction notifies
+(:class:`store.changes.ChangeListener`, one connection for every live page of
+the process), so every server process on the database hears of a result
+another one stored, at once and without polling.
 
 It reuses the board's follower for the bookkeeping (at most ``max_streams``
 open streams, each ending after ``stream_max_seconds``, heartbeats).
@@ -19,15 +20,16 @@ open streams, each ending after ``stream_max_seconds``, heartbeats).
 from __future__ import annotations
 
 import json
-import logging
 import time
 from collections.abc import Iterator
 from typing import Any
 
-from store.dialect import is_postgresql, listen_changes
+from store.changes import ChangeListener
+from webpanel.config import PanelSettings
 from webpanel.stream import RETRY_MS, BoardFollower, CountedStream, Snapshot, sse
 
-log = logging.getLogger(__name__)
+LOOK_UP_S = 1.0
+"""How often the follower on PostgreSQL looks up from its subscription (to notice it is closed)."""
 
 
 class EventFollower(BoardFollower):
@@ -36,21 +38,24 @@ class EventFollower(BoardFollower):
     notices = 0
     """Changes PostgreSQL notified (SQLite: always 0)."""
 
+    def __init__(self, settings: PanelSettings, *, listener: ChangeListener | None = None) -> None:
+        super().__init__(settings)
+        self.listener = listener
+        """The process's listener to the database's notices (PostgreSQL; None: poll, as on SQLite)."""
+
     def _run(self) -> None:
-        if not is_postgresql(self.settings.database):
+        if self.listener is None:
             super()._run()
             return
-        while not self._stop.is_set():
-            try:
-                for changed in listen_changes(
-                    str(self.settings.database), self._stop, timeout=self.settings.poll_interval * 10
-                ):
-                    if changed:
-                        self.notices += 1
-                        self._changed(self.notices)
-            except Exception:  # a restarted or unreachable server must not kill the reader
-                log.exception("cannot listen to the event's database; retrying")
-                self._stop.wait(1.0)
+        with self.listener.subscribe() as changes:
+            self._notice()  # what was committed before it subscribed
+            while not self._stop.is_set():
+                if changes.wait(LOOK_UP_S):
+                    self._notice()
+
+    def _notice(self) -> None:
+        self.notices += 1
+        self._changed(self.notices)
 
     def _poll(self, conn: Any) -> None:
         self.polls += 1

@@ -22,7 +22,9 @@ from flask import Response, current_app, jsonify, request, url_for
 from games import frame
 from games.exc import GameError, GameOverError, IllegalMoveError
 from games.frame import AI_LEVELS, CHANCE, GAMES, BadOptionsError, DigitalGame, UnknownGameError
+from store.changes import ChangeListener
 from store.db import open_database
+from store.dialect import Connection
 from store.games import (
     ENDED_WORDS,
     OPEN,
@@ -38,6 +40,7 @@ from store.games import (
     TooManyGamesError,
 )
 from webpanel.auth import is_staff
+from webpanel.db import change_listener
 from webpanel.errors import ApiError, bad_field, json_object, require_int, whole_number
 from webpanel.lobby.blueprint import bp, games, lobby_settings, runner, store
 from webpanel.lobby.cache import LoadedGame
@@ -491,39 +494,71 @@ class GameStream(CountedStream):
     Pages then fetch the game (each caller sees its own view). Bounded like the
     board's streams: counted against ``max_streams``, ended after
     ``stream_max_seconds`` (the browser reconnects), a heartbeat meanwhile.
+
+    On SQLite each stream reads the game's head every ``poll_interval`` on a
+    connection of its own (a file: nothing to hold). On PostgreSQL it waits for
+    the process's change listener (one connection for every stream) and reads
+    the head on the panel's shared pool when a commit was notified, at most once
+    per ``poll_interval`` (and at each heartbeat, in case a notice was lost):
+    the server's connections stay the same however many pages follow a game.
     """
 
-    def __init__(self, follower: BoardFollower, game_id: int, *, last_version: int | None) -> None:
+    def __init__(
+        self,
+        follower: BoardFollower,
+        game_id: int,
+        *,
+        last_version: int | None,
+        listener: ChangeListener | None = None,
+        shared: Connection | None = None,
+    ) -> None:
         super().__init__(follower)
         self.game_id = game_id
         self.last_version = last_version
+        self.listener = listener
+        self.shared = shared
+        """The panel's database (PostgreSQL: a pool shared by every thread), read by a listening stream."""
 
     def _events(self) -> Iterator[str]:
+        yield f"retry: {RETRY_MS}\n\n"
+        if self.listener is not None and self.shared is not None:
+            with self.listener.subscribe() as changes:
+                yield from self._follow(GameStore(self.shared), changes.wait)
+        else:
+            conn = open_database(self.follower.settings.database)
+            try:
+                yield from self._follow(GameStore(conn), self._sleep)
+            finally:
+                conn.close()
+        yield sse("reconnect", json.dumps({"after_ms": RETRY_MS}))
+
+    def _sleep(self, _timeout: float) -> bool:
+        time.sleep(max(self.follower.settings.poll_interval, 0.1))
+        return True  # polling: read again each time
+
+    def _follow(self, games: GameStore, wait: Callable[[float], bool]) -> Iterator[str]:
+        """``game`` events until the game ends or the stream's time is up; *wait* (up to the seconds it
+        is given) says whether the game may have changed."""
         settings = self.follower.settings
         poll = max(settings.poll_interval, 0.1)
         deadline = time.monotonic() + settings.stream_max_seconds
         beat = time.monotonic() + settings.heartbeat_seconds
         sent = self.last_version
-        yield f"retry: {RETRY_MS}\n\n"
-        conn = open_database(settings.database)
-        try:
-            games = GameStore(conn)
-            while not self.follower.stopped and time.monotonic() < deadline:
-                head = games.head(self.game_id)  # one row, no moves: every stream polls it
-                if head.version != sent:
-                    sent = head.version
-                    data = {"version": head.version, "status": head.status}
-                    yield sse("game", json.dumps(data), head.version)
-                    beat = time.monotonic() + settings.heartbeat_seconds
-                elif time.monotonic() >= beat:
-                    yield ": keep-alive\n\n"
-                    beat = time.monotonic() + settings.heartbeat_seconds
-                if head.status != OPEN:
-                    break  # over, abandoned or expired: nothing more will happen
-                time.sleep(poll)
-        finally:
-            conn.close()
-        yield sse("reconnect", json.dumps({"after_ms": RETRY_MS}))
+        while not self.follower.stopped and time.monotonic() < deadline:
+            read_at = time.monotonic()
+            head = games.head(self.game_id)  # one row, no moves
+            if head.version != sent:
+                sent = head.version
+                yield sse("game", json.dumps({"version": head.version, "status": head.status}), head.version)
+                beat = time.monotonic() + settings.heartbeat_seconds
+            if head.status != OPEN:
+                break  # over, abandoned or expired: nothing more will happen
+            woke = wait(max(0.0, min(beat, deadline) - time.monotonic()))
+            if time.monotonic() >= beat:
+                yield ": keep-alive\n\n"
+                beat = time.monotonic() + settings.heartbeat_seconds
+            if woke:
+                time.sleep(max(0.0, read_at + poll - time.monotonic()))  # many commits: one read per poll
 
 
 @bp.get("/api/games/<id:game_id>/events")
@@ -534,4 +569,6 @@ def api_events(game_id: int) -> Response:
     if not follower.try_open_stream():
         raise ApiError(503, "too many live pages open: retrying shortly", code=TOO_MANY_STREAMS,
                        headers={"Retry-After": "2"})
-    return sse_response(GameStream(follower, record.id, last_version=last))
+    listener = change_listener()
+    shared = current_app.extensions["db_pool"].get() if listener is not None else None
+    return sse_response(GameStream(follower, record.id, last_version=last, listener=listener, shared=shared))

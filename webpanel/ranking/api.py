@@ -218,22 +218,34 @@ _PLAYER = {
 _FIELDS = {"type": "object", "properties": {k: {"type": "string"} for k in PLAYER_FIELDS}}
 openapi.add_schemas({"RegisteredPlayer": _PLAYER})
 _REF = {"$ref": "#/components/schemas/RegisteredPlayer"}
+_EVENT_QUERY = {
+    "name": "event",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "An event's id: the ranking of that event's counting tournaments alone",
+}
+_NO_EVENT = openapi.error("No such event (event_not_found)")
 openapi.add_paths(
     {
         "/api/ranking": {
             "get": {
-                "summary": "The general ranking: points per game over the window, games, best results"
-                " (ranked first, then provisional)",
-                "responses": {"200": openapi.json_response("at, rules and the ranking")},
+                "summary": "The general ranking of the tournaments that count: points per game over the"
+                " window, games, best results (ranked first, then provisional)",
+                "parameters": [_EVENT_QUERY],
+                "responses": {
+                    "200": openapi.json_response("at, rules, event (null: every event) and the ranking"),
+                    "404": _NO_EVENT,
+                },
             }
         },
         "/api/ranking/players/{raw}": {
             "get": {
-                "summary": "A registered player's ranking line and games",
-                "parameters": [{"name": "raw", **_ID}],
+                "summary": "A registered player's ranking line and games (in the tournaments that count)",
+                "parameters": [{"name": "raw", **_ID}, _EVENT_QUERY],
                 "responses": {
                     "200": openapi.json_response("player, line (null: no game in the window), games"),
-                    "404": openapi.error("No such registered player"),
+                    "404": openapi.error("No such registered player, or no such event"),
                 },
             }
         },
@@ -247,12 +259,13 @@ openapi.add_paths(
                         "required": True,
                         "schema": {"type": "string"},
                         "description": "Registered player ids, comma-separated",
-                    }
+                    },
+                    _EVENT_QUERY,
                 ],
                 "responses": {
                     "200": openapi.json_response("pawns per player, carriers, lead, over, unranked"),
                     "400": openapi.error("Not 2 to 4 different ids"),
-                    "404": openapi.error("No such registered player"),
+                    "404": openapi.error("No such registered player, or no such event"),
                 },
             }
         },

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import datetime
 
-from flask import Blueprint, Flask, current_app, g, request
+from flask import Blueprint, Flask, Response, current_app, g, request
 from flask_babel import format_date, format_decimal
+from werkzeug.exceptions import NotFound
 
 from games.hautetension.ranking import RankingRules
 from store.ranking import Ranking, Season, TournamentCache
+from store.season import Calendar, Event, EventNotFoundError
 from webpanel.db import get_db
+from webpanel.errors import define_code, error_response
 
 bp = Blueprint(
     "ranking",
@@ -26,12 +29,33 @@ def rules() -> RankingRules:
     return value
 
 
+EVENT_NOT_FOUND = define_code("event_not_found", "The season has no event of this id.")
+
+
+def requested_event() -> Event | None:
+    """``?event=ID``: that event (the ranking of its tournaments alone); None: every event."""
+    raw = request.args.get("event", "")
+    return Calendar(get_db()).get(raw) if raw else None
+
+
 def season() -> Season:
-    """The ranking as of this request (counted once per request)."""
+    """The ranking as of this request (counted once per request): of the tournaments that count, of
+    the event ``?event=`` names alone when it names one."""
     if "season" not in g:
-        g.season = Ranking(get_db(), rules(), cache=current_app.extensions["ranking_tournaments"]).season()
+        event = requested_event()
+        g.season = Ranking(get_db(), rules(), cache=current_app.extensions["ranking_tournaments"]).season(
+            event=event.id if event else None
+        )
     value: Season = g.season
     return value
+
+
+@bp.errorhandler(EventNotFoundError)
+def _no_such_event(exc: EventNotFoundError) -> Response | NotFound:
+    """A page of an event the season does not have is not found; the API says so with its code."""
+    if not request.path.startswith("/api/"):
+        return NotFound()
+    return error_response(404, str(exc), EVENT_NOT_FOUND)
 
 
 def actor() -> str:
@@ -42,6 +66,12 @@ def actor() -> str:
 def day(at: float) -> str:
     """A Unix time as a date in the page's language."""
     return str(format_date(datetime.datetime.fromtimestamp(at)))
+
+
+@bp.app_template_filter("iso_day")
+def iso_day(value: str) -> str:
+    """A day written YYYY-MM-DD, as the page's language writes a date."""
+    return str(format_date(datetime.date.fromisoformat(value)))
 
 
 @bp.app_template_filter("two_places")

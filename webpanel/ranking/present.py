@@ -38,6 +38,7 @@ def line_json(season: Season, line: RankingLine) -> dict[str, Any]:
 def ranking_json(season: Season) -> dict[str, Any]:
     return {
         "at": season.at,
+        "event": season.event,
         "rules": {
             "window_days": season.rules.window_days,
             "min_games": season.rules.min_games,

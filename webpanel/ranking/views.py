@@ -14,12 +14,13 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from store.players import PlayerNotFoundError, Players
+from store.season import Calendar
 from store.tournaments import Tournaments
 from webpanel.auth import staff_required
 from webpanel.db import get_db
 from webpanel.ranking import present
 from webpanel.ranking.api import MAX_TABLE, REFUSED
-from webpanel.ranking.blueprint import actor, bp, season
+from webpanel.ranking.blueprint import actor, bp, requested_event, season
 
 
 @bp.get("/ranking")
@@ -27,6 +28,8 @@ def index() -> str:
     now = season()
     return render_template(
         "ranking/index.html",
+        event=requested_event(),
+        events=Calendar(get_db()).events(),
         season=now,
         ranked=[line for line in now.lines if line.is_ranked],
         provisional=[line for line in now.lines if not line.is_ranked],

@@ -33,6 +33,7 @@ from games.hautetension.seats import DEFAULT_COLOURS
 from games.hautetension.tournament import Lighting, Table, Tournament, TournamentError, TournamentEvent
 from games.hautetension.tournament_points import ResultError, game_points
 from store.commands import CommandKind
+from store.season import Calendar
 from store.tournaments import (
     BoardGame,
     BoardGameError,
@@ -216,11 +217,20 @@ def create() -> ResponseReturnValue:
             seed=form.get("seed", "").strip() or None,
             handicap=form.get("handicap") == "on",
             handicap_step=int(step) if step else None,
+            event=_server_event(),
         )
     except ENTRY_ERRORS as exc:
         flash(words.error_text(exc), "error")
         return redirect(url_for("tournaments.index"), code=303)
     return _back(info.id)
+
+
+def _server_event() -> str | None:
+    """On the event server, the event it runs (a tournament made there belongs to it); else None."""
+    event = current_app.config.get("EVENT")
+    if event is None:
+        return None
+    return Calendar(get_db()).ensure(event.event, actor=actor()).id
 
 
 @bp.post("/tournaments/<id:tid>/players")

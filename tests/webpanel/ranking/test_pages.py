@@ -19,7 +19,7 @@ PUBLIC = [
     "/ranking/players/{Ana}",
     "/ranking/handicap?p={Ana}&p={Ben}&p={Dan}",
 ]
-STAFF = ["/players", "/players/{Ana}"]
+STAFF = ["/players", "/players/{Ana}", "/season"]
 
 
 @pytest.mark.parametrize("path", PUBLIC + STAFF)

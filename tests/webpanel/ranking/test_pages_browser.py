@@ -7,12 +7,15 @@ common English word. Screenshots go to ``test-artifacts/pages/ranking/`` for peo
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 
+from store.season import Calendar
+from store.tournaments import Tournaments
 from tests.webpanel import helpers, i18n_checks
 from tests.webpanel.test_pages_browser import LAYOUT_PROBLEMS, SHOWN_TEXT
 
@@ -28,11 +31,25 @@ PAGES = {
     "handicap": ("/ranking/handicap?p={Ben}&p={Chloé}&p={Eve}", "#proposal li"),
     "registry": ("/players", "#players"),
     "registry-player": ("/players/{Ana}", "#merge-player"),
+    "ranking-event": ("/ranking?event=printemps-2026", "#ranking-event"),
+    "season": ("/season", "#season-audit"),
 }
 
 
 @pytest.fixture
-def served(event_app: Flask, season: dict[str, int]) -> Iterator[helpers.Served]:
+def served(event_app: Flask, season: dict[str, int], conn: sqlite3.Connection) -> Iterator[helpers.Served]:
+    # The season page with what a federation's has: events (one with a long name), a friendly tournament.
+    calendar = Calendar(conn)
+    calendar.create(
+        "printemps-2026", name="Grand tournoi de printemps de la ligue de Bretagne", place="Brest",
+        starts_on="2026-04-11", ends_on="2026-04-12", actor="staff@test",
+    )
+    calendar.create("soirees", name="Soirées du club", actor="staff@test")
+    (printemps,) = Tournaments(conn).all()
+    calendar.place(printemps.id, event="printemps-2026", actor="staff@test")
+    friendly = Tournaments(conn).create("Soirée découverte", event="soirees", counts=False)
+    calendar.place(friendly.id, counts=True, actor="staff@test")
+    calendar.place(friendly.id, counts=False, actor="staff@test")
     serving = helpers.Served(event_app)
     yield serving
     serving.close()
