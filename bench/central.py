@@ -113,7 +113,7 @@ def _worker(location: str, batches: list[list[tuple[str, Any]]], start: Any, out
     results.settle()  # warm: every module imported, the connection (pool) open
     traced = [0]
     if isinstance(conn, PgDatabase):
-        conn.statements = 0
+        conn.statements = conn.round_trips = 0
     else:
         conn.set_trace_callback(lambda _sql: traced.__setitem__(0, traced[0] + 1))
     start.wait()  # a barrier: every worker ready, and the clock
@@ -122,7 +122,10 @@ def _worker(location: str, batches: list[list[tuple[str, Any]]], start: Any, out
         stored += receipt.stored
         duplicates += receipt.duplicates
         results.settle()
-    out.put((stored, duplicates, conn.statements if isinstance(conn, PgDatabase) else traced[0]))
+    if isinstance(conn, PgDatabase):
+        out.put((stored, duplicates, conn.statements, conn.round_trips))
+    else:
+        out.put((stored, duplicates, traced[0], 0))
     conn.close()
 
 
@@ -149,6 +152,7 @@ def ingest_rate(location: str, count: int, processes: int) -> dict[str, Any]:
         "stored": sum(c[0] for c in counts),
         "duplicates": sum(c[1] for c in counts),
         "statements_per_result": counts[0][2] / count,
+        "round_trips_per_result": counts[0][3] / count,
     }
 
 
@@ -390,7 +394,7 @@ def main() -> int:
 def ingest_table(engines: dict[str, Callable[[], str]], boards: int) -> dict[str, Any]:
     print(f"Results ingested per second: {boards} boards end a round (rows in batches of {BATCH})")
     print(f"  {'engine':<11} {'processes':>9} {'results/s':>10} {'x sqlite 1':>11} {'entered':>8}"
-          f" {'stored':>7} {'discarded':>9} {'statements/result':>18}")
+          f" {'stored':>7} {'discarded':>9} {'statements/result':>18} {'round trips/result':>19}")
     rates: dict[tuple[str, int], dict[str, Any]] = {}
     for processes in (1, 2):
         for engine, location in engines.items():
@@ -400,6 +404,7 @@ def ingest_table(engines: dict[str, Callable[[], str]], boards: int) -> dict[str
                 f"  {engine:<11} {processes:>9} {got['results_per_s']:10.1f}"
                 f" {got['results_per_s'] / base:11.2f} {got['results']:>8} {got['stored']:>7}"
                 f" {got['duplicates']:>9} {got['statements_per_result']:18.1f}"
+                + (f" {trips:19.1f}" if (trips := got["round_trips_per_result"]) else f" {'in-process':>19}")
             )
     print()
     return {f"{e}-{p}": v for (e, p), v in rates.items()}

@@ -224,7 +224,9 @@ class PgDatabase:
         self.dsn = dsn
         self._psycopg = psycopg
         self.statements = 0
-        """Statements run so far (benchmarks count them: a round trip each)."""
+        """Statements run so far (benchmarks count them)."""
+        self.round_trips = 0
+        """Times this process waited for the server so far (a transaction's begin and commit included)."""
         self._local = threading.local()
         self._closed = False
         try:
@@ -274,6 +276,7 @@ class PgDatabase:
 
     def _run(self, conn: psycopg.Connection[Any], sql: str, parameters: Sequence[Any] | None) -> Rows:
         self.statements += 1
+        self.round_trips += 1
         with conn.cursor() as cursor:
             cursor.execute(postgresql(sql), tuple(parameters or ()))
             if cursor.description is None:
@@ -293,6 +296,7 @@ class PgDatabase:
             self._local.conn = conn
             try:
                 yield self
+                self.round_trips += 1
                 conn.execute(f"NOTIFY {CHANGE_CHANNEL}; COMMIT")
             except BaseException:
                 if not conn.closed:
@@ -307,6 +311,7 @@ class PgDatabase:
         was pooled fails here, before anything ran: the pool drops it and a fresh one is tried once."""
         try:
             conn = stack.enter_context(self.pool.connection())
+            self.round_trips += 1
             conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
             return conn
         except self._psycopg.OperationalError:
