@@ -156,6 +156,13 @@ def postgresql(sql: str) -> str:
     return "".join(parts)
 
 
+def placeholders(count: int) -> str:
+    """``?, ?, …`` for an ``IN (…)`` list of *count* values (at least one)."""
+    if count < 1:
+        raise ValueError("an IN list needs at least one value")
+    return ", ".join("?" * count)
+
+
 def statements(script: str) -> Iterator[str]:
     """The statements of a migration script (split on ``;``: no ``;`` inside a literal)."""
     for statement in script.split(";"):
@@ -209,6 +216,45 @@ class Rows:
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self.fetchall())
+
+
+class PipelinedRows(Rows):
+    """A statement's outcome inside a pipelined transaction (see :meth:`PgDatabase.transaction`): the
+    statement went to the server at once, and this waits for its outcome only when it is read (its
+    rows or its ``rowcount``). Nothing waits for a write nobody reads: it costs no round trip."""
+
+    def __init__(self, cursor: psycopg.Cursor[Any], pipeline: psycopg.Pipeline, db: PgDatabase) -> None:
+        super().__init__([], -1)
+        self._cursor: psycopg.Cursor[Any] | None = cursor
+        self._pipeline = pipeline
+        self._db = db
+
+    def _outcome(self) -> None:
+        cursor = self._cursor
+        if cursor is None:
+            return
+        self._cursor = None
+        if cursor.pgresult is None:  # not in yet (a later statement's wait brings the earlier ones in)
+            self._db.round_trips += 1
+            self._pipeline.sync()
+        self._rowcount = cursor.rowcount
+        if cursor.description is not None:
+            names = {column.name: i for i, column in enumerate(cursor.description)}
+            self._rows = [Row(values, names) for values in cursor.fetchall()]
+        cursor.close()
+
+    @property
+    def rowcount(self) -> int:
+        self._outcome()
+        return self._rowcount
+
+    def fetchone(self) -> Any:
+        self._outcome()
+        return super().fetchone()
+
+    def fetchall(self) -> list[Any]:
+        self._outcome()
+        return super().fetchall()
 
 
 _WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|CREATE|ALTER|DROP)\b", re.I)
@@ -276,6 +322,11 @@ class PgDatabase:
 
     def _run(self, conn: psycopg.Connection[Any], sql: str, parameters: Sequence[Any] | None) -> Rows:
         self.statements += 1
+        pipeline: psycopg.Pipeline | None = getattr(self._local, "pipeline", None)
+        if pipeline is not None and conn is self._local.conn:
+            cursor = conn.cursor()
+            cursor.execute(postgresql(sql), tuple(parameters or ()))
+            return PipelinedRows(cursor, pipeline, self)
         self.round_trips += 1
         with conn.cursor() as cursor:
             cursor.execute(postgresql(sql), tuple(parameters or ()))
@@ -288,22 +339,31 @@ class PgDatabase:
 
     @contextmanager
     def transaction(self) -> Iterator[PgDatabase]:
-        """One write transaction for this thread, after every other process's (see the module's notes)."""
+        """One write transaction for this thread, after every other process's (see the module's notes).
+
+        Its statements are pipelined (psycopg's pipeline mode): each goes to the server at once, and
+        the thread waits only to read an outcome (:class:`PipelinedRows`) and at the commit. A batch of
+        writes then costs one round trip, not one a statement; an error in one of them is raised at
+        the next wait, and rolls the whole transaction back as it would have at the statement."""
         if self.in_transaction:
             raise RuntimeError("a transaction is already open on this thread")
         with ExitStack() as stack:
             conn = self._begin(stack)
             self._local.conn = conn
             try:
-                yield self
-                self.round_trips += 1
-                conn.execute(f"NOTIFY {CHANGE_CHANNEL}; COMMIT")
+                with conn.pipeline() as pipeline:
+                    self._local.pipeline = pipeline
+                    yield self
+                    conn.execute(f"NOTIFY {CHANGE_CHANNEL}")
+                    conn.execute("COMMIT")
+                    self.round_trips += 1  # leaving the pipeline waits for all of it
             except BaseException:
                 if not conn.closed:
                     conn.execute("ROLLBACK")
                 raise
             finally:
                 self._local.conn = None
+                self._local.pipeline = None
 
     def _begin(self, stack: ExitStack) -> psycopg.Connection[Any]:
         """A pooled connection with the transaction begun and the write turn taken (one round trip: a
