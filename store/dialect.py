@@ -156,11 +156,14 @@ def postgresql(sql: str) -> str:
     return "".join(parts)
 
 
-def placeholders(count: int) -> str:
-    """``?, ?, …`` for an ``IN (…)`` list of *count* values (at least one)."""
+def placeholders(count: int, width: int = 1) -> str:
+    """``?, ?, …`` for an ``IN (…)`` list of *count* values (at least one); with a *width*, as many
+    rows of that many values: ``(?, ?), (?, ?), …`` (an ``IN (VALUES …)`` list, or a multi-row insert)."""
     if count < 1:
         raise ValueError("an IN list needs at least one value")
-    return ", ".join("?" * count)
+    if width == 1:
+        return ", ".join("?" * count)
+    return ", ".join([f"({', '.join('?' * width)})"] * count)
 
 
 def statements(script: str) -> Iterator[str]:

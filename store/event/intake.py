@@ -110,6 +110,7 @@ class Intake:
         self.publications = Publications(conn)
         self._asked_again: dict[tuple[str, str], float] = {}
         self._histories: dict[str, str] = {}
+        self._confirmations: list[tuple[str, ReportedRow, int, list[Any]]] = []
 
     def receive(self, reports: Iterable[tuple[str, Report]]) -> Receipt:
         """Store a batch of ``(board, report)``, in order, in one transaction.
@@ -123,6 +124,7 @@ class Intake:
         reports = list(reports)
         touched: dict[tuple[str, str], None] = {}
         self._histories = {}
+        self._confirmations = []
         boards = list(dict.fromkeys(board for board, _ in reports))
         with transaction(self.conn):
             known = self._known(boards)
@@ -139,8 +141,8 @@ class Intake:
                 else:
                     self._row(board, report, now, receipt, new, bodies)
                     touched[(board, report.history)] = None
-            for board, history in touched:
-                receipt.acks[board] = self._acknowledge(board, history, now)
+            self._confirm(receipt)
+            receipt.acks = self._acknowledge(list(touched), now)
         return receipt
 
     def _known(self, boards: list[str]) -> set[str]:
@@ -165,15 +167,14 @@ class Intake:
                 for board, row in some
                 for value in (board, row.history, row.seq, row.kind, row.game, row.at, row.body_text, now)
             ]
-            added = self.conn.execute(sql.ROWS_ADD.format(", ".join([sql.ROW_VALUES] * len(some))), values)
+            added = self.conn.execute(sql.ROWS_ADD.format(placeholders(len(some), 8)), values)
             new |= {(str(r[0]), str(r[1]), int(r[2])) for r in added}
         keys = [(board, row.history, row.seq) for board, row in rows]
         again = list(dict.fromkeys(key for key in keys if key not in new))
         bodies: dict[tuple[str, str, int], str] = {}
         for i in range(0, len(again), ROWS_AT_ONCE):
             values = [value for key in again[i : i + ROWS_AT_ONCE] for value in key]
-            count = len(values) // 3
-            for r in self.conn.execute(sql.ROW_BODIES.format(", ".join(["(?, ?, ?)"] * count)), values):
+            for r in self.conn.execute(sql.ROW_BODIES.format(placeholders(len(values) // 3, 3)), values):
                 bodies[(str(r[0]), str(r[1]), int(r[2]))] = str(r[3])
         return new, bodies
 
@@ -270,46 +271,77 @@ class Intake:
     def _result_confirmed(self, board: str, row: ReportedRow, now: float, receipt: Receipt) -> None:
         game = _int(row.body.get("game"), row.game)
         seats = row.body.get("seats")
-        if game is None or not isinstance(seats, list):
-            return
-        result = self.conn.execute(sql.RESULT_OF_BOARD_GAME, (board, row.history, game)).fetchone()
-        if result is None or result["status"] != "waiting":
-            return
-        players = json.loads(result["players"])
-        agreed = sorted(set(json.loads(result["confirmed"])) | {s for s in seats if _int(s) is not None})
-        by = "staff at the board" if row.body.get("by") == "staff" else "the players at the board"
-        complete = set(range(len(players))) <= set(agreed)
-        self.conn.execute(
-            sql.RESULT_CONFIRM, (_json(agreed), by, "confirmed" if complete else "waiting", result["game"])
-        )
-        receipt.results += complete
+        if game is not None and isinstance(seats, list):
+            self._confirmations.append((board, row, game, seats))  # counted after the batch's game ends
+
+    def _confirm(self, receipt: Receipt) -> None:
+        """Count the seats each ``result-confirmed`` row of the batch agreed for, in order: the results
+        they name read in one statement once the batch's game ends are written."""
+        keys = list(dict.fromkeys((board, row.history, game) for board, row, game, _ in self._confirmations))
+        results: dict[tuple[str, str, int], dict[str, Any]] = {}
+        for i in range(0, len(keys), ROWS_AT_ONCE):
+            values = [value for key in keys[i : i + ROWS_AT_ONCE] for value in key]
+            query = sql.RESULTS_OF_BOARD_GAMES.format(placeholders(len(values) // 3, 3))
+            for r in self.conn.execute(query, values):
+                results[(str(r["board"]), str(r["history"]), int(r["board_game"]))] = {
+                    "game": r["game"],
+                    "status": r["status"],
+                    "confirmed": json.loads(r["confirmed"]),
+                    "players": json.loads(r["players"]),
+                }
+        for board, row, game, seats in self._confirmations:
+            result = results.get((board, row.history, game))
+            if result is None or result["status"] != "waiting":
+                continue
+            agreed = sorted(set(result["confirmed"]) | {s for s in seats if _int(s) is not None})
+            by = "staff at the board" if row.body.get("by") == "staff" else "the players at the board"
+            complete = set(range(len(result["players"]))) <= set(agreed)
+            result.update(confirmed=agreed, status="confirmed" if complete else "waiting")
+            self.conn.execute(sql.RESULT_CONFIRM, (_json(agreed), by, result["status"], result["game"]))
+            receipt.results += complete
 
     # -- acknowledgements ----------------------------------------------------------------------
 
-    def _acknowledge(self, board: str, history: str, now: float) -> Ack:
-        # The history and the first rows above its acknowledgement, in one statement.
-        rows = self.conn.execute(sql.HISTORY_ABOVE, (board, history, ACK_SCAN)).fetchall()
-        first, acked = int(rows[0]["first_seq"]), int(rows[0]["acked_seq"])
-        above = [int(r["seq"]) for r in rows if r["seq"] is not None]
-        acked, gap = self._contiguous(board, history, max(acked, first - 1), above)
-        self.conn.execute(sql.HISTORY_ACKED, (acked, board, history))
-        self.publications.want(board, "ack", Ack(acked, history).payload())
-        # A row missing below rows already here: ask for it again (not every batch: it is on its way).
-        resend = gap and now - self._asked_again.get((board, history), float("-inf")) >= GAP_RESEND_S
-        if resend:
-            self._asked_again[(board, history)] = now
-        return Ack(acked, history, resend)
+    def _acknowledge(self, histories: list[tuple[str, str]], now: float) -> dict[str, Ack]:
+        """Each history's new acknowledgement: how far its rows are stored without a gap. One statement
+        reads every history of the batch with the rows just above its acknowledgement (up to
+        :data:`ACK_SCAN` of them) and its highest row; a longer catch-up reads on, :data:`ACK_SCAN`
+        rows at a time."""
+        found: dict[tuple[str, str], tuple[int, int | None, list[int]]] = {}
+        for i in range(0, len(histories), ROWS_AT_ONCE):
+            some = histories[i : i + ROWS_AT_ONCE]
+            values: list[Any] = [ACK_SCAN, *(value for key in some for value in key)]
+            query = sql.HISTORIES_ABOVE.format(placeholders(len(some), 2))
+            for r in self.conn.execute(query, values):
+                key = (str(r["board"]), str(r["history"]))
+                base = max(int(r["acked_seq"]), int(r["first_seq"]) - 1)
+                _, top, above = found.setdefault(key, (base, r["top"], []))
+                if r["seq"] is not None:
+                    above.append(int(r["seq"]))
+        acks: dict[str, Ack] = {}
+        for board, history in histories:
+            base, top, above = found[(board, history)]
+            acked = self._contiguous(board, history, base, sorted(above))
+            gap = top is not None and int(top) > acked
+            self.conn.execute(sql.HISTORY_ACKED, (acked, board, history))
+            self.publications.want(board, "ack", Ack(acked, history).payload())
+            # A row missing below rows already here: ask for it again (not every batch: it is on its way).
+            resend = gap and now - self._asked_again.get((board, history), float("-inf")) >= GAP_RESEND_S
+            if resend:
+                self._asked_again[(board, history)] = now
+            acks[board] = Ack(acked, history, resend)
+        return acks
 
-    def _contiguous(self, board: str, history: str, acked: int, above: list[int]) -> tuple[int, bool]:
-        """The highest seq up to which every row from *acked* on is stored (*above*: the first stored
-        rows above *acked*, up to :data:`ACK_SCAN` of them); and whether rows wait beyond a gap."""
+    def _contiguous(self, board: str, history: str, acked: int, above: list[int]) -> int:
+        """The highest seq up to which every row from *acked* on is stored (*above*: the stored rows
+        just above *acked*, :data:`ACK_SCAN` of them when there may be more)."""
         while True:
             for seq in above:
                 if seq != acked + 1:
-                    return acked, True
+                    return acked
                 acked = seq
             if len(above) < ACK_SCAN:
-                return acked, False
+                return acked
             above = [int(r[0]) for r in self.conn.execute(sql.ROWS_ABOVE, (board, history, acked, ACK_SCAN))]
 
 

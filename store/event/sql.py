@@ -174,22 +174,26 @@ HISTORY_ADD = (
 )
 HISTORY = "SELECT first_seq, acked_seq FROM event_histories WHERE board = ? AND history = ?"
 HISTORY_ACKED = "UPDATE event_histories SET acked_seq = ? WHERE board = ? AND history = ?"
-ROW_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?)"
 ROWS_ADD = (
     "INSERT INTO event_rows (board, history, seq, kind, game, at, body, received_at) VALUES {}"
     " ON CONFLICT (board, history, seq) DO NOTHING RETURNING board, history, seq"
 )
-"""Formatted with one :data:`ROW_VALUES` a row; returns the rows it stored (not those already there)."""
+"""Formatted with :func:`store.dialect.placeholders` (8 values a row); returns the rows it stored, not
+those already there."""
 ROW_BODY = "SELECT body FROM event_rows WHERE board = ? AND history = ? AND seq = ?"
 ROW_BODIES = "SELECT board, history, seq, body FROM event_rows WHERE (board, history, seq) IN (VALUES {})"
 """Formatted with one ``(?, ?, ?)`` a row."""
 ROW_CONFLICT = "INSERT INTO event_conflicts (board, history, seq, body, received_at) VALUES (?, ?, ?, ?, ?)"
-HISTORY_ABOVE = (
-    "SELECT h.first_seq, h.acked_seq, r.seq FROM event_histories h LEFT JOIN event_rows r"
-    " ON r.board = h.board AND r.history = h.history AND r.seq > h.acked_seq AND r.seq >= h.first_seq"
-    " WHERE h.board = ? AND h.history = ? ORDER BY r.seq LIMIT ?"
+HISTORIES_ABOVE = (
+    "SELECT h.board, h.history, h.first_seq, h.acked_seq, r.seq,"
+    " (SELECT MAX(m.seq) FROM event_rows m WHERE m.board = h.board AND m.history = h.history) AS top"
+    " FROM event_histories h LEFT JOIN event_rows r ON r.board = h.board AND r.history = h.history"
+    " AND r.seq > CASE WHEN h.acked_seq > h.first_seq - 1 THEN h.acked_seq ELSE h.first_seq - 1 END"
+    " AND r.seq <= CASE WHEN h.acked_seq > h.first_seq - 1 THEN h.acked_seq ELSE h.first_seq - 1 END + ?"
+    " WHERE (h.board, h.history) IN (VALUES {})"
 )
-"""A history, and the first stored rows above its acknowledgement (one row with ``seq`` NULL if none)."""
+"""Histories (formatted with one ``(?, ?)`` each, after the window's size): each with the stored rows
+in the window just above its acknowledgement (one row with ``seq`` NULL if none), and its highest row."""
 ROWS_ABOVE = "SELECT seq FROM event_rows WHERE board = ? AND history = ? AND seq > ? ORDER BY seq LIMIT ?"
 ROWS_OF_BOARD = (
     "SELECT seq, kind, game, at, body FROM event_rows WHERE board = ? AND history = ? ORDER BY seq"
@@ -267,10 +271,11 @@ RESULTS_TO_ENTER = (
 )
 """The confirmed results, each with its board's label and its table's assignment (``a_``…; NULL when
 the event server never made it): everything entering them reads, in one statement."""
-RESULT_OF_BOARD_GAME = (
-    "SELECT r.game, r.status, r.confirmed, g.players FROM event_games g JOIN event_results r ON r.game = g.id"
-    " WHERE g.board = ? AND g.history = ? AND g.board_game = ?"
+RESULTS_OF_BOARD_GAMES = (
+    "SELECT g.board, g.history, g.board_game, r.game, r.status, r.confirmed, g.players FROM event_games g"
+    " JOIN event_results r ON r.game = g.id WHERE (g.board, g.history, g.board_game) IN (VALUES {})"
 )
+"""The results of board games (formatted with one ``(?, ?, ?)`` a game)."""
 RESULT_CONFIRM = "UPDATE event_results SET confirmed = ?, confirmed_by = ?, status = ? WHERE game = ?"
 RESULT_SETTLE = (
     "UPDATE event_results SET status = ?, entered_at = ?, entry_id = ?, problem = ? WHERE game = ?"
