@@ -178,7 +178,9 @@ def wait_stored(conn: Any, servers: list[ServerProcess], rows: int) -> None:
 
 
 def counts_of(servers: list[ServerProcess]) -> str:
-    return "; ".join(json.dumps(server.ingest_counts()) for server in servers)
+    return "; ".join(
+        f"{json.dumps(server.ingest_counts())}, its log ending: {server.said(5)}" for server in servers
+    )
 
 
 class ServerProcess:
@@ -196,19 +198,20 @@ class ServerProcess:
             f'[panel]\nsecret_key_file = "{folder.parent / "secret.key"}"\n'
         )
         env = {k: v for k, v in os.environ.items() if k != "HAUTETENSION_CONFIG"}
-        self.proc = subprocess.Popen(
-            [str(BIN), "central", "--config", str(config)],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        self.log = folder / "central.log"
+        with self.log.open("w") as log:
+            self.proc = subprocess.Popen(
+                [str(BIN), "central", "--config", str(config)], env=env, stdout=log, stderr=log, text=True
+            )
         deadline = time.monotonic() + 60
         while not self._answers():
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                said = self.proc.stderr.read() if self.proc.stderr else ""
-                raise RuntimeError(f"central did not start: {said}")
+                raise RuntimeError(f"central did not start: {self.said()}")
             time.sleep(0.1)
+
+    def said(self, lines: int = 20) -> str:
+        """The end of what the process logged."""
+        return "\n".join(self.log.read_text(errors="replace").strip().splitlines()[-lines:])
 
     def _answers(self) -> bool:
         try:
@@ -227,9 +230,9 @@ class ServerProcess:
 
     def stop(self) -> str:
         self.proc.send_signal(signal.SIGTERM)
-        _, err = self.proc.communicate(timeout=30)
+        self.proc.wait(timeout=30)
         self._forget_session()
-        return err.strip().splitlines()[-1] if err.strip() else ""
+        return self.said(1)
 
     def _forget_session(self) -> None:
         """End this process's persistent broker session: else the broker keeps queueing every board
@@ -345,6 +348,11 @@ def main() -> int:
     parser.add_argument(
         "--e2e-boards", default="100", help="boards over MQTT, one count or several: 100,500 (%(default)s)"
     )
+    parser.add_argument(
+        "--e2e-setups",
+        default="sqlite-1,sqlite-2,postgresql-1,postgresql-2",
+        help="engine-processes measured through the broker, the first the baseline (%(default)s)",
+    )
     parser.add_argument("--waves", type=int, default=3, help="rounds ended through the broker (%(default)s)")
     parser.add_argument("--writes", type=int, default=40, help="writes for the fan-out (%(default)s)")
     parser.add_argument(
@@ -375,7 +383,10 @@ def main() -> int:
         if "fan-out" in only:
             report["fan_out"] = fan_out_table(engines, args.writes)
         if "end-to-end" in only:
-            report["end_to_end"] = end_to_end_table(engines, folder, broker, args.e2e_boards, args.waves)
+            setups = [(e, int(p)) for e, _, p in (s.rpartition("-") for s in args.e2e_setups.split(","))]
+            report["end_to_end"] = end_to_end_table(
+                engines, folder, broker, args.e2e_boards, args.waves, setups
+            )
         load_after = os.getloadavg()
         print(
             f"\nLoad average before/after: {load_before[0]:.2f} / {load_after[0]:.2f} (1 min),"
@@ -426,7 +437,12 @@ def fan_out_table(engines: dict[str, Callable[[], str]], writes: int) -> dict[st
 
 
 def end_to_end_table(
-    engines: dict[str, Callable[[], str]], folder: Path, broker: MosquittoBroker, counts: str, waves: int
+    engines: dict[str, Callable[[], str]],
+    folder: Path,
+    broker: MosquittoBroker,
+    counts: str,
+    waves: int,
+    setups: list[tuple[str, int]],
 ) -> dict[str, Any]:
     ends = {}
     for boards in [int(n) for n in counts.split(",")]:
@@ -435,16 +451,16 @@ def end_to_end_table(
             f" {boards} boards, {waves} rounds each ending within 1 s"
         )
         print(f"  {'engine':<11} {'processes':>9} {'samples':>9} {'p50 ms':>8} {'p99 ms':>8}"
-              f" {'p99 x sqlite':>13} {'entered':>8}")
-        for engine, processes in (("sqlite", 1), ("sqlite", 2), ("postgresql", 1), ("postgresql", 2)):
+              f" {'p99 x ' + '-'.join(map(str, setups[0])):>15} {'entered':>8}")
+        for engine, processes in setups:
             ends[boards, engine, processes] = got = end_to_end(
                 folder / f"e2e-{boards}-{engine}-{processes}", engines[engine](), broker, boards, waves,
                 processes,
             )
-            base = ends[boards, "sqlite", 1]["p99_ms"]
+            base = ends[boards, *setups[0]]["p99_ms"]
             print(
                 f"  {engine:<11} {processes:>9} {got['samples']:>4}/{got['expected']:<4}"
-                f" {got['p50_ms']:8.1f} {got['p99_ms']:8.1f} {got['p99_ms'] / base:13.2f}"
+                f" {got['p50_ms']:8.1f} {got['p99_ms']:8.1f} {got['p99_ms'] / base:15.2f}"
                 f" {got['results']:>8}"
             )
             for said in got["servers"]:
