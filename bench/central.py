@@ -50,6 +50,7 @@ import paho.mqtt.client as mqtt  # noqa: E402
 from event import (  # noqa: E402
     Fleet,
     bench_broker,
+    broker_dropped,
     connect_boards,
     entered,
     game_rows,
@@ -290,6 +291,7 @@ def end_to_end(
             time.sleep(0.02)
         samples += [got[a] - sent[a] for a in sent if a in got]
     results = conn.execute("SELECT COUNT(*) FROM tournament_events WHERE kind = 'result'").fetchone()[0]
+    dropped = broker_dropped(broker)
     for publisher in publishers:
         publisher.close()
     fleet.close()
@@ -302,6 +304,7 @@ def end_to_end(
         "p50_ms": percentile(samples, 0.5) * 1e3,
         "p99_ms": percentile(samples, 0.99) * 1e3,
         "servers": said,
+        "broker_dropped": dropped,
     }
 
 
@@ -465,6 +468,7 @@ def end_to_end_table(
             )
             for said in got["servers"]:
                 print(f"      {said}")
+            print(f"      messages the broker dropped so far (a queue full): {got['broker_dropped']}")
         print()
     return {f"{b}-{e}-{p}": v for (b, e, p), v in ends.items()}
 

@@ -544,8 +544,29 @@ def bench_broker() -> MosquittoBroker | None:
         server_folder("mosquitto"),
         binary=binary,
         passwd_binary=passwd,
-        extra=["max_inflight_messages 100", "max_queued_messages 100000"],
+        extra=["max_inflight_messages 100", "max_queued_messages 100000", "sys_interval 1"],
     )
+
+
+def broker_dropped(broker: MosquittoBroker) -> int | None:
+    """Messages the broker dropped so far (a client's queue full: ``$SYS/broker/publish/messages/dropped``,
+    brought up to date every second); None when it does not say within 5 s."""
+    got: queue.Queue[int] = queue.Queue()
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+    client.on_message = lambda _c, _u, m: got.put(int(m.payload))
+    client.connect(broker.host, broker.port)
+    client.subscribe("$SYS/broker/publish/messages/dropped")
+    client.loop_start()
+    time.sleep(1.5)  # the value after the last second's messages
+    try:
+        value = None
+        while True:
+            value = got.get(timeout=5 if value is None else 0.1)
+    except queue.Empty:
+        return value
+    finally:
+        client.disconnect()
+        client.loop_stop()
 
 
 def main() -> int:
