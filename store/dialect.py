@@ -38,6 +38,14 @@ Writing a store module portable to both engines
   time exactly as SQLite's do, and a read-check-write inside one is safe across
   processes. Every committed write transaction notifies :data:`CHANGE_CHANNEL`
   (live pages listen to it instead of polling: :meth:`PgDatabase.changes`).
+* Round trips: on PostgreSQL a statement is a round trip to another process,
+  except inside a write transaction, which is pipelined: a write whose outcome
+  nobody reads costs nothing, a read (``fetchone``, ``rowcount``, ``RETURNING``)
+  waits for everything sent before it. In code that runs for every board
+  message, read once for a whole batch (``WHERE key IN (…)`` with
+  :func:`placeholders`, ``(a, b) IN (VALUES (?, ?), …)`` for composite keys,
+  multi-row inserts with ``RETURNING``) and let the writes follow; SQLite runs
+  the same statements in-process.
 * Schema: add a migration (a ``CREATE TABLE`` in the portable types above) to
   a versioned list and migrate it with :func:`store.db.apply_migrations`, which
   keeps each list's version in a table of its own on both engines.
