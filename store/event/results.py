@@ -27,16 +27,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from games.exc import GameError
-from games.hautetension.tournament import Lighting, Tournament
+from games.hautetension.tournament import Lighting, ResultEvent, Tournament
 from store.db import transaction
 from store.dialect import Connection, Record
 from store.event import sql
 from store.event.assignments import Assignment, Assignments, assignment_from_row
 from store.event.boards import Boards
 from store.tournaments import (
-    AuditEntry,
-    BoardGameError,
     Command,
     Recorded,
     TournamentNotFoundError,
@@ -212,93 +209,42 @@ class Results:
         return sorted(moved, key=lambda r: r.game)
 
     def _entries(self, tournament_id: int, items: list[Pending], *, actor: str | None) -> list[Mark]:
-        """Record *items* into the tournament (corrections when *actor*, staff, asks); how each moved on."""
+        """Record *items* into the tournament (corrections when *actor*, staff, asks); how each moved on.
+
+        Everything is decided on the tournament :meth:`Tournaments.record_each` loads inside its write
+        transaction (the one replay, and the state no other process can change meanwhile): a result
+        recorded under its request id already is entered (a crash before its mark was written), one
+        the tournament refuses is a clash when the table has a result, else refused."""
         correction = actor is not None
+        suffix = ":correction" if correction else ""
+        entries: list[tuple[Command, str, str | None]] = [
+            (
+                _command(p, correction=correction),
+                actor or f"board {p.label}",
+                f"board:{p.result.board}:{p.result.history}:{p.result.board_game}{suffix}",
+            )
+            for p in items
+        ]
         tournaments = Tournaments(self.conn)
         try:
-            t, requests = self._tournament(tournaments, tournament_id)
+            outcomes = tournaments.record_each(tournament_id, entries)
         except TournamentNotFoundError as exc:
             return [(p.result, "refused", None, str(exc)) for p in items]
         marks: list[Mark] = []
-        entries: list[tuple[Command, str, str | None]] = []
-        waiting: list[Pending] = []
-        for pending in items:
-            result, assignment = pending.result, pending.assignment
-            request_id = f"board:{result.board}:{result.history}:{result.board_game}" + (
-                ":correction" if correction else ""
-            )
-            earlier = requests.get(request_id)
-            if earlier is not None:  # entered before the mark was written (a crash between the two)
-                marks.append((result, "entered", earlier.id, None))
-                continue
-            if not correction and t.result(assignment.round, assignment.table) is not None:
-                marks.append(self._clash(result, t, assignment.round, assignment.table))
-                continue
-            try:
-                command = self._command(t, pending, correction=correction)
-            except (GameError, BoardGameError, KeyError, ValueError) as exc:
-                marks.append(
-                    (result, "refused", None, f"round {assignment.round} table {assignment.table}: {exc}")
-                )
-                continue
-            entries.append((command, actor or f"board {pending.label}", request_id))
-            waiting.append(pending)
-        outcomes = tournaments.record_each(tournament_id, entries) if entries else []
         fresh: Tournament | None = None
-        for pending, outcome in zip(waiting, outcomes, strict=True):
+        for pending, outcome in zip(items, outcomes, strict=True):
             result, assignment = pending.result, pending.assignment
             if isinstance(outcome, Recorded):
                 marks.append((result, "entered", outcome.entry.id, None))
                 continue
             fresh = fresh or tournaments.load(tournament_id)
             if not correction and fresh.result(assignment.round, assignment.table) is not None:
-                marks.append(
-                    self._clash(result, fresh, assignment.round, assignment.table)
-                )  # a tablet was quicker
+                marks.append(self._clash(result, fresh, assignment.round, assignment.table))
             else:
                 marks.append(
                     (result, "refused", None, f"round {assignment.round} table {assignment.table}: {outcome}")
                 )
         return marks
-
-    @staticmethod
-    def _tournament(tournaments: Tournaments, tournament_id: int) -> tuple[Tournament, dict[str, AuditEntry]]:
-        """The tournament as :meth:`Tournaments.load` makes it, and its entries by request id, from the
-        one read of its audit trail (a request id looked up once a result would be a statement each)."""
-        info = tournaments.get(tournament_id)
-        audit = tournaments.audit(tournament_id)
-        t = Tournament.replay(info.settings, [e.event for e in audit if not e.is_undone])
-        return t, {e.request_id: e for e in audit if e.request_id is not None}
-
-    def _command(self, t: Tournament, pending: Pending, *, correction: bool) -> Command:
-        """The tournament entry of a board's result: its points and lamp order in the table's seat order."""
-        result, assignment = pending.result, pending.assignment
-        table = t.round(assignment.round).table(assignment.table)
-        order, mapping = seat_order([t.names[p] for p in table.seats], result.players)
-        points = [result.points[i] for i in order]
-        lightings = None
-        if result.lightings is not None:
-            seat_at = {board_seat: seat for seat, board_seat in enumerate(order)}
-            lightings = [
-                Lighting(tuple(seat_at[s] for s in x.seats), None if x.by is None else seat_at[x.by])
-                for x in result.lightings
-            ]
-        source = {
-            "kind": "board",
-            "board": result.board,
-            "label": pending.label,
-            "game_id": result.board_game,
-            "event_game": result.game,
-            "seats": mapping,
-        }
-        return lambda tournament: tournament.import_result(
-            assignment.round,
-            assignment.table,
-            points,
-            source=source,
-            lightings=lightings,
-            correction=correction,
-        )
 
     def _clash(self, result: BoardResult, t: Tournament, round_number: int, table: int) -> Mark:
         recorded = t.result(round_number, table)
@@ -340,6 +286,42 @@ class Pending(NamedTuple):
     result: BoardResult
     assignment: Assignment
     label: str
+
+
+def _command(pending: Pending, *, correction: bool) -> Command:
+    """The tournament entry of a board's result, made on the tournament it is recorded into: its points
+    and lamp order in the table's seat order (a table whose players are not the board's is refused)."""
+    result, assignment = pending.result, pending.assignment
+
+    def command(t: Tournament) -> ResultEvent:
+        table = t.round(assignment.round).table(assignment.table)
+        order, mapping = seat_order([t.names[p] for p in table.seats], result.players)
+        points = [result.points[i] for i in order]
+        lightings = None
+        if result.lightings is not None:
+            seat_at = {board_seat: seat for seat, board_seat in enumerate(order)}
+            lightings = [
+                Lighting(tuple(seat_at[s] for s in x.seats), None if x.by is None else seat_at[x.by])
+                for x in result.lightings
+            ]
+        source = {
+            "kind": "board",
+            "board": result.board,
+            "label": pending.label,
+            "game_id": result.board_game,
+            "event_game": result.game,
+            "seats": mapping,
+        }
+        return t.import_result(
+            assignment.round,
+            assignment.table,
+            points,
+            source=source,
+            lightings=lightings,
+            correction=correction,
+        )
+
+    return command
 
 
 def _refusal(result: BoardResult, assignment: Assignment | None) -> Mark | None:
