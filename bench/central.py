@@ -48,9 +48,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import paho.mqtt.client as mqtt  # noqa: E402
 from event import (  # noqa: E402
+    DropWatcher,
     Fleet,
     bench_broker,
-    broker_dropped,
     connect_boards,
     entered,
     game_rows,
@@ -254,7 +254,13 @@ class ServerProcess:
 
 
 def end_to_end(
-    folder: Path, database: str, broker: MosquittoBroker, count: int, waves: int, processes: int
+    folder: Path,
+    database: str,
+    broker: MosquittoBroker,
+    count: int,
+    waves: int,
+    processes: int,
+    drops: DropWatcher | None = None,
 ) -> dict[str, Any]:
     servers = [ServerProcess(folder / f"p{n}", database, broker, f"p{n}") for n in range(1, processes + 1)]
     conn = connect_event(database)
@@ -291,7 +297,8 @@ def end_to_end(
             time.sleep(0.02)
         samples += [got[a] - sent[a] for a in sent if a in got]
     results = conn.execute("SELECT COUNT(*) FROM tournament_events WHERE kind = 'result'").fetchone()[0]
-    dropped = broker_dropped(broker)
+    time.sleep(1.5)  # the broker's count, a second later
+    dropped = drops.dropped if drops else None
     for publisher in publishers:
         publisher.close()
     fleet.close()
@@ -373,6 +380,7 @@ def main() -> int:
     cluster = PostgresCluster(server_folder("postgres"), bindir=bindir, durable=True)  # fsync, as SQLite
     cluster.start()
     broker.start()
+    drops = DropWatcher(broker)
     made = iter(range(1, 1000))
     engines: dict[str, Callable[[], str]] = {
         "sqlite": lambda: str(folder / f"central-{next(made)}.db"),
@@ -388,7 +396,7 @@ def main() -> int:
         if "end-to-end" in only:
             setups = [(e, int(p)) for e, _, p in (s.rpartition("-") for s in args.e2e_setups.split(","))]
             report["end_to_end"] = end_to_end_table(
-                engines, folder, broker, args.e2e_boards, args.waves, setups
+                engines, folder, broker, args.e2e_boards, args.waves, setups, drops
             )
         load_after = os.getloadavg()
         print(
@@ -397,6 +405,7 @@ def main() -> int:
         )
         print(json.dumps(report, default=float))
     finally:
+        drops.close()
         broker.kill()
         cluster.stop()
         shutil.rmtree(broker.folder, ignore_errors=True)
@@ -446,6 +455,7 @@ def end_to_end_table(
     counts: str,
     waves: int,
     setups: list[tuple[str, int]],
+    drops: DropWatcher,
 ) -> dict[str, Any]:
     ends = {}
     for boards in [int(n) for n in counts.split(",")]:
@@ -458,7 +468,7 @@ def end_to_end_table(
         for engine, processes in setups:
             ends[boards, engine, processes] = got = end_to_end(
                 folder / f"e2e-{boards}-{engine}-{processes}", engines[engine](), broker, boards, waves,
-                processes,
+                processes, drops,
             )
             base = ends[boards, *setups[0]]["p99_ms"]
             print(

@@ -35,7 +35,6 @@ import resource
 import selectors
 import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
@@ -549,21 +548,25 @@ def bench_broker() -> MosquittoBroker | None:
     )
 
 
-def broker_dropped(broker: MosquittoBroker) -> int | None:
-    """Messages the broker dropped so far (a client's queue full: ``$SYS/broker/publish/messages/dropped``,
-    brought up to date every second); None when it does not say within 5 s."""
-    binary = find_binary("mosquitto_sub")
-    if binary is None:
-        return None
-    time.sleep(1.5)  # the value after the last second's messages
-    said = subprocess.run(
-        [binary, "-h", broker.host, "-p", str(broker.port), "-t", "$SYS/broker/publish/messages/dropped",
-         "-C", "1", "-W", "5"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return int(said.stdout) if said.stdout.strip().isdigit() else None
+class DropWatcher:
+    """The broker's count of messages it dropped (a client's queue full), watched from its start:
+    ``$SYS/broker/publish/messages/dropped`` is published when it changes (at most every second),
+    so a watcher that came later would hear nothing while it stays 0."""
+
+    def __init__(self, broker: MosquittoBroker) -> None:
+        self.dropped: int | None = None
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+        self.client.on_message = self._on_message
+        self.client.connect(broker.host, broker.port)
+        self.client.subscribe("$SYS/broker/publish/messages/dropped")
+        self.client.loop_start()
+
+    def _on_message(self, _client: mqtt.Client, _userdata: Any, message: mqtt.MQTTMessage) -> None:
+        self.dropped = int(message.payload)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
 
 
 def main() -> int:
