@@ -10,19 +10,25 @@ this one run:
   tournament, by one worker process, then by two worker processes that each
   receive every row (as two ``hautetension central`` processes do); SQLite (one
   file in WAL mode, the processes on one machine) against PostgreSQL. Counts:
-  every result entered exactly once, rows stored once, duplicates discarded.
+  every result entered exactly once, rows stored once, duplicates discarded;
+  statements per result, and round trips to PostgreSQL per result.
 * **game end → standings through the broker** with real ``hautetension
   central`` processes: ``--e2e-boards`` simulated boards (one MQTT client
-  each) end a round within one second; p50/p99 from the board's publish to
-  the result in the standings (``event_results.entered_at``, same clock);
-  SQLite with one process, PostgreSQL with one and with two.
+  each, all on one epoll loop: :class:`event.Fleet`) end a round within one
+  second; p50/p99 from the board's publish to the result in the standings
+  (``event_results.entered_at``, same clock); SQLite and PostgreSQL, each with
+  one and with two processes (``--e2e-setups``). The bench waits on the
+  servers' own counts (the store's boards and rows), with a deadline that says
+  how far the broker and each process got; and reports how many messages the
+  broker dropped (a client's queue full).
 * **live-page fan-out**: a write to the database → every process's live
   pages woken (its :class:`~webpanel.event.follow.EventFollower`), p50/p99;
   and what the followers cost while nothing happens: the queries each
   process's reader runs per idle second (SQLite polls ``PRAGMA data_version``;
   PostgreSQL LISTENs and runs none).
 
-Usage: .venv/bin/python bench/central.py [--boards 200] [--e2e-boards 100] [--waves 3]
+Usage: .venv/bin/python bench/central.py [--boards 200] [--e2e-boards 100,500] [--waves 3]
+       [--e2e-setups sqlite-1,sqlite-2,postgresql-1,postgresql-2] [--only ingest,fan-out,end-to-end]
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ this process (its own thread and database, as ``hautetension central`` runs
 it), then measures:
 
 * **game end → standings**: simulated boards (lightweight publishers: one
-  MQTT client each, sending the rows a board's outbox holds) play waves of a
+  MQTT client each, all driven by one epoll loop, :class:`Fleet`, sending the
+  rows a board's outbox holds) play waves of a
   tournament round; each board sends its game's end and its players'
   confirmation, and the time until the result is entered into the tournament
   (``event_results.entered_at``, the same clock) is one sample. Waves of 3,
