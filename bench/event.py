@@ -5,7 +5,8 @@ this process (its own thread and database, as ``hautetension central`` runs
 it), then measures:
 
 * **game end → standings**: simulated boards (lightweight publishers: one
-  MQTT client each, sending the rows a board's outbox holds) play waves of a
+  MQTT client each, all driven by one epoll loop, :class:`Fleet`, sending the
+  rows a board's outbox holds) play waves of a
   tournament round; each board sends its game's end and its players'
   confirmation, and the time until the result is entered into the tournament
   (``event_results.entered_at``, the same clock) is one sample. Waves of 3,
@@ -25,16 +26,23 @@ Usage: .venv/bin/python bench/event.py [--waves 8] [--boards 3,10,50]
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
+import contextlib
 import json
 import os
 import queue
 import random
+import resource
+import selectors
 import shutil
+import socket
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -53,6 +61,8 @@ from tests.servers.mosquitto import MosquittoBroker  # noqa: E402
 from tests.servers.process import find_binary, server_folder  # noqa: E402
 from tests.uplink.helpers import EVENT, Board, Central, broker_settings, uplink_settings  # noqa: E402
 from uplink.protocol import Leaf, dumps, topic  # noqa: E402
+
+T = TypeVar("T")
 
 PLACEMENTS = 15
 """A four-player game lit three lamps in fifteen placements (one row each), as the test games do."""
@@ -131,50 +141,196 @@ def game_rows(
     return [start, *moves, *lamps], [end, agree]
 
 
-class Publisher:
-    """A simulated board: one MQTT client sending its outbox rows (numbered as a board numbers them)."""
+class Fleet:
+    """Many simulated boards' MQTT clients driven by one thread through the operating system's selector.
 
-    def __init__(self, broker: MosquittoBroker, board: str) -> None:
+    paho's own loop (``loop_start``: a thread a client) watches its socket with ``select()``, which
+    cannot watch a descriptor above 1023: one process then holds about 340 clients, and the ones
+    above that limit never send a byte, silently (paho takes the error for a lost connection).
+    Here paho's external-loop interface (``loop_read``/``loop_write``/``loop_misc`` and the socket
+    callbacks) runs every client on one ``selectors`` loop (epoll): any number of boards, and no
+    thread per board competing with the servers measured. Every paho call runs on that thread
+    (:meth:`call`), so the selector is only ever touched there.
+    """
+
+    MISC_S = 1.0
+    """How often every client's keepalive and retries are serviced (paho's ``loop_misc``)."""
+
+    def __init__(self) -> None:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if soft != resource.RLIM_INFINITY and (hard == resource.RLIM_INFINITY or soft < hard):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a descriptor a board, and more
+        self.selector = selectors.DefaultSelector()
+        self.clients: list[mqtt.Client] = []
+        self._calls: queue.Queue[tuple[Callable[[], Any], concurrent.futures.Future[Any]]] = queue.Queue()
+        self._wake_read, self._wake_write = socket.socketpair()
+        self._wake_read.setblocking(False)
+        self.selector.register(self._wake_read, selectors.EVENT_READ, None)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="fleet", daemon=True)
+        self._thread.start()
+
+    def call(self, work: Callable[[], T], timeout: float = 30.0) -> T:
+        """Run *work* on the fleet's thread; its result."""
+        done: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self._calls.put((work, done))
+        self._wake_write.send(b"!")
+        return cast(T, done.result(timeout))
+
+    def client(self, client_id: str) -> mqtt.Client:
+        """A new client on this loop (connect and publish it through :meth:`call`)."""
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311)
+        client.on_socket_open = self._opened
+        client.on_socket_close = self._closed
+        client.on_socket_register_write = self._wants_write
+        client.on_socket_unregister_write = self._written
+        self.clients.append(client)
+        return client
+
+    # paho's socket callbacks (on the fleet's thread: every paho call is made there)
+
+    def _opened(self, client: mqtt.Client, _userdata: Any, sock: Any) -> None:
+        self.selector.register(sock, selectors.EVENT_READ, client)
+
+    def _closed(self, _client: mqtt.Client, _userdata: Any, sock: Any) -> None:
+        with contextlib.suppress(KeyError, ValueError):  # the fleet closed first (a client collected later)
+            self.selector.unregister(sock)
+
+    def _wants_write(self, client: mqtt.Client, _userdata: Any, sock: Any) -> None:
+        self._watch(sock, selectors.EVENT_READ | selectors.EVENT_WRITE, client)
+
+    def _written(self, client: mqtt.Client, _userdata: Any, sock: Any) -> None:
+        self._watch(sock, selectors.EVENT_READ, client)
+
+    def _watch(self, sock: Any, events: int, client: mqtt.Client) -> None:
+        with contextlib.suppress(KeyError, ValueError):  # closing: paho drops its write wish last
+            self.selector.modify(sock, events, client)
+
+    def _run(self) -> None:
+        misc_at = time.monotonic()
+        while not self._stop.is_set():
+            for key, mask in self.selector.select(timeout=0.1):
+                client = key.data
+                if client is None:
+                    self._run_calls()
+                    continue
+                if mask & selectors.EVENT_READ:
+                    client.loop_read()
+                if mask & selectors.EVENT_WRITE and client.socket() is not None:
+                    client.loop_write()
+            if time.monotonic() >= misc_at:
+                misc_at = time.monotonic() + self.MISC_S
+                for client in self.clients:
+                    client.loop_misc()
+
+    def _run_calls(self) -> None:
+        with contextlib.suppress(BlockingIOError):
+            while self._wake_read.recv(4096):
+                pass
+        while True:
+            try:
+                work, done = self._calls.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                done.set_result(work())
+            except Exception as exc:  # handed to the caller
+                done.set_exception(exc)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        self.selector.close()
+        self._wake_read.close()
+        self._wake_write.close()
+
+
+class Publisher:
+    """A simulated board: one MQTT client on a :class:`Fleet`, sending its outbox rows (numbered as a
+    board numbers them), its retained status first."""
+
+    def __init__(self, fleet: Fleet, broker: MosquittoBroker, board: str) -> None:
+        self.fleet = fleet
         self.board = board
         self.history = f"bench{random.randrange(16**6):06x}"
         self.seq = 0
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2, client_id=f"bench-{board}", protocol=mqtt.MQTTv311
-        )
+        self.client = fleet.client(f"bench-{board}")
         self.client.max_inflight_messages_set(100)
-        self.client.connect(broker.host, broker.port)
-        self.client.loop_start()
-        self._send(
-            Leaf.STATUS,
-            {
-                "online": True,
-                "history": self.history,
-                "first": 1,
-                "game": None,
-                "health": {"ok": True, "faults": []},
-            },
-            retain=True,
-        )
+        status = {
+            "online": True,
+            "history": self.history,
+            "first": 1,
+            "game": None,
+            "health": {"ok": True, "faults": []},
+        }
 
-    def _send(self, leaf: Leaf, body: dict[str, Any], *, retain: bool = False) -> Any:
+        def connect() -> mqtt.MQTTMessageInfo:
+            self.client.connect(broker.host, broker.port)
+            return self._send(Leaf.STATUS, status, retain=True)
+
+        self.status = fleet.call(connect)
+        """The status message (:meth:`MQTTMessageInfo.is_published` once the broker has it)."""
+
+    def _send(self, leaf: Leaf, body: dict[str, Any], *, retain: bool = False) -> mqtt.MQTTMessageInfo:
         return self.client.publish(topic(EVENT, self.board, leaf), dumps(body), qos=1, retain=retain)
 
     def rows(self, rows: list[dict[str, Any]]) -> None:
-        infos = []
-        for row in rows:
-            self.seq += 1
-            infos.append(
-                self._send(
-                    Leaf.OUTBOX,
-                    {"seq": self.seq, "history": self.history, "first": 1, "at": time.time(), **row},
-                )
-            )
-        for info in infos:
+        def send() -> list[mqtt.MQTTMessageInfo]:
+            infos = []
+            for row in rows:
+                self.seq += 1
+                body = {"seq": self.seq, "history": self.history, "first": 1, "at": time.time(), **row}
+                infos.append(self._send(Leaf.OUTBOX, body))
+            return infos
+
+        for info in self.fleet.call(send):
             info.wait_for_publish(10)
 
     def close(self) -> None:
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.fleet.call(self.client.disconnect)
+
+
+ARRIVAL_S = 30.0
+ARRIVAL_PER_BOARD_S = 0.1
+"""How long the event server may take to list newly connected boards: 30 s, and 0.1 s a board."""
+
+
+class DeadlineError(RuntimeError):
+    """The event server did not get there in time (the message says how far it got)."""
+
+
+def connect_boards(
+    fleet: Fleet,
+    broker: MosquittoBroker,
+    boards: list[str],
+    listed: Callable[[], set[str]],
+    progress: Callable[[], str] = lambda: "",
+) -> list[Publisher]:
+    """A simulated board for each of *boards*, and the wait until the event server lists them all
+    (*listed*: the boards its store holds); past the deadline a :class:`DeadlineError` telling how
+    many statuses the broker acknowledged and how many boards the server lists (and *progress*)."""
+    publishers = [Publisher(fleet, broker, board) for board in boards]
+
+    def failure() -> str:
+        missing = set(boards) - listed()
+        published = sum(p.status.is_published() for p in publishers)
+        return (
+            f"after {len(boards)} simulated boards connected, the event server lists"
+            f" {len(boards) - len(missing)} of them (not {', '.join(sorted(missing)[:3])}, …);"
+            f" the broker acknowledged {published} statuses. {progress()}".strip()
+        )
+
+    wait_until(lambda: not set(boards) - listed(), ARRIVAL_S + ARRIVAL_PER_BOARD_S * len(boards), failure)
+    return publishers
+
+
+def wait_until(done: Callable[[], bool], limit: float, failure: Callable[[], str]) -> None:
+    """Poll *done* until it holds; after *limit* seconds a :class:`DeadlineError` saying ``failure()``."""
+    deadline = time.monotonic() + limit
+    while not done():
+        if time.monotonic() > deadline:
+            raise DeadlineError(f"{limit:.0f} s passed: {failure()}")
+        time.sleep(0.05)
 
 
 def wave_setup(conn: Any, boards: list[str], wave: int) -> list[tuple[str, str, list[str]]]:
@@ -204,10 +360,8 @@ def entered(conn: Any, assignments: set[str]) -> dict[str, float]:
 def latency_through_broker(broker: MosquittoBroker, folder: Path, count: int, waves: int) -> dict[str, Any]:
     central = Central(folder / f"broker-{count}", broker_settings(broker)).start()
     boards = [f"sim-{n}" for n in range(1, count + 1)]
-    publishers = [Publisher(broker, board) for board in boards]
-    deadline = time.monotonic() + 30
-    while len(Boards(central.conn).all()) < count and time.monotonic() < deadline:
-        time.sleep(0.05)
+    fleet = Fleet()
+    publishers = connect_boards(fleet, broker, boards, lambda: {b.id for b in Boards(central.conn).all()})
     for index, board in enumerate(boards, start=1):
         Boards(central.conn).accept(board, f"Table {index}", actor="bench")
     samples: list[float] = []
@@ -235,6 +389,7 @@ def latency_through_broker(broker: MosquittoBroker, folder: Path, count: int, wa
     duplicates = central.ingest.duplicates if central.ingest else 0
     for publisher in publishers:
         publisher.close()
+    fleet.close()
     central.stop()
     return {
         "boards": count,
@@ -390,8 +545,29 @@ def bench_broker() -> MosquittoBroker | None:
         server_folder("mosquitto"),
         binary=binary,
         passwd_binary=passwd,
-        extra=["max_inflight_messages 100", "max_queued_messages 100000"],
+        extra=["max_inflight_messages 100", "max_queued_messages 100000", "sys_interval 1"],
     )
+
+
+class DropWatcher:
+    """The broker's count of messages it dropped (a client's queue full), watched from its start:
+    ``$SYS/broker/publish/messages/dropped`` is published when it changes (at most every second),
+    so a watcher that came later would hear nothing while it stays 0."""
+
+    def __init__(self, broker: MosquittoBroker) -> None:
+        self.dropped: int | None = None
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+        self.client.on_message = self._on_message
+        self.client.connect(broker.host, broker.port)
+        self.client.subscribe("$SYS/broker/publish/messages/dropped")
+        self.client.loop_start()
+
+    def _on_message(self, _client: mqtt.Client, _userdata: Any, message: mqtt.MQTTMessage) -> None:
+        self.dropped = int(message.payload)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
 
 
 def main() -> int:

@@ -38,6 +38,14 @@ Writing a store module portable to both engines
   time exactly as SQLite's do, and a read-check-write inside one is safe across
   processes. Every committed write transaction notifies :data:`CHANGE_CHANNEL`
   (live pages listen to it instead of polling: :meth:`PgDatabase.changes`).
+* Round trips: on PostgreSQL a statement is a round trip to another process,
+  except inside a write transaction, which is pipelined: a write whose outcome
+  nobody reads costs nothing, a read (``fetchone``, ``rowcount``, ``RETURNING``)
+  waits for everything sent before it. In code that runs for every board
+  message, read once for a whole batch (``WHERE key IN (…)`` with
+  :func:`placeholders`, ``(a, b) IN (VALUES (?, ?), …)`` for composite keys,
+  multi-row inserts with ``RETURNING``) and let the writes follow; SQLite runs
+  the same statements in-process.
 * Schema: add a migration (a ``CREATE TABLE`` in the portable types above) to
   a versioned list and migrate it with :func:`store.db.apply_migrations`, which
   keeps each list's version in a table of its own on both engines.
@@ -156,6 +164,16 @@ def postgresql(sql: str) -> str:
     return "".join(parts)
 
 
+def placeholders(count: int, width: int = 1) -> str:
+    """``?, ?, …`` for an ``IN (…)`` list of *count* values (at least one); with a *width*, as many
+    rows of that many values: ``(?, ?), (?, ?), …`` (an ``IN (VALUES …)`` list, or a multi-row insert)."""
+    if count < 1:
+        raise ValueError("an IN list needs at least one value")
+    if width == 1:
+        return ", ".join("?" * count)
+    return ", ".join([f"({', '.join('?' * width)})"] * count)
+
+
 def statements(script: str) -> Iterator[str]:
     """The statements of a migration script (split on ``;``: no ``;`` inside a literal)."""
     for statement in script.split(";"):
@@ -211,6 +229,45 @@ class Rows:
         return iter(self.fetchall())
 
 
+class PipelinedRows(Rows):
+    """A statement's outcome inside a pipelined transaction (see :meth:`PgDatabase.transaction`): the
+    statement went to the server at once, and this waits for its outcome only when it is read (its
+    rows or its ``rowcount``). Nothing waits for a write nobody reads: it costs no round trip."""
+
+    def __init__(self, cursor: psycopg.Cursor[Any], pipeline: psycopg.Pipeline, db: PgDatabase) -> None:
+        super().__init__([], -1)
+        self._cursor: psycopg.Cursor[Any] | None = cursor
+        self._pipeline = pipeline
+        self._db = db
+
+    def _outcome(self) -> None:
+        cursor = self._cursor
+        if cursor is None:
+            return
+        self._cursor = None
+        if cursor.pgresult is None:  # not in yet (a later statement's wait brings the earlier ones in)
+            self._db.round_trips += 1
+            self._pipeline.sync()
+        self._rowcount = cursor.rowcount
+        if cursor.description is not None:
+            names = {column.name: i for i, column in enumerate(cursor.description)}
+            self._rows = [Row(values, names) for values in cursor.fetchall()]
+        cursor.close()
+
+    @property
+    def rowcount(self) -> int:
+        self._outcome()
+        return self._rowcount
+
+    def fetchone(self) -> Any:
+        self._outcome()
+        return super().fetchone()
+
+    def fetchall(self) -> list[Any]:
+        self._outcome()
+        return super().fetchall()
+
+
 _WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|CREATE|ALTER|DROP)\b", re.I)
 
 
@@ -224,7 +281,9 @@ class PgDatabase:
         self.dsn = dsn
         self._psycopg = psycopg
         self.statements = 0
-        """Statements run so far (benchmarks count them: a round trip each)."""
+        """Statements run so far (benchmarks count them)."""
+        self.round_trips = 0
+        """Times this process waited for the server so far (a transaction's begin and commit included)."""
         self._local = threading.local()
         self._closed = False
         try:
@@ -274,6 +333,12 @@ class PgDatabase:
 
     def _run(self, conn: psycopg.Connection[Any], sql: str, parameters: Sequence[Any] | None) -> Rows:
         self.statements += 1
+        pipeline: psycopg.Pipeline | None = getattr(self._local, "pipeline", None)
+        if pipeline is not None and conn is self._local.conn:
+            cursor = conn.cursor()
+            cursor.execute(postgresql(sql), tuple(parameters or ()))
+            return PipelinedRows(cursor, pipeline, self)
+        self.round_trips += 1
         with conn.cursor() as cursor:
             cursor.execute(postgresql(sql), tuple(parameters or ()))
             if cursor.description is None:
@@ -285,21 +350,31 @@ class PgDatabase:
 
     @contextmanager
     def transaction(self) -> Iterator[PgDatabase]:
-        """One write transaction for this thread, after every other process's (see the module's notes)."""
+        """One write transaction for this thread, after every other process's (see the module's notes).
+
+        Its statements are pipelined (psycopg's pipeline mode): each goes to the server at once, and
+        the thread waits only to read an outcome (:class:`PipelinedRows`) and at the commit. A batch of
+        writes then costs one round trip, not one a statement; an error in one of them is raised at
+        the next wait, and rolls the whole transaction back as it would have at the statement."""
         if self.in_transaction:
             raise RuntimeError("a transaction is already open on this thread")
         with ExitStack() as stack:
             conn = self._begin(stack)
             self._local.conn = conn
             try:
-                yield self
-                conn.execute(f"NOTIFY {CHANGE_CHANNEL}; COMMIT")
+                with conn.pipeline() as pipeline:
+                    self._local.pipeline = pipeline
+                    yield self
+                    conn.execute(f"NOTIFY {CHANGE_CHANNEL}")
+                    conn.execute("COMMIT")
+                    self.round_trips += 1  # leaving the pipeline waits for all of it
             except BaseException:
                 if not conn.closed:
                     conn.execute("ROLLBACK")
                 raise
             finally:
                 self._local.conn = None
+                self._local.pipeline = None
 
     def _begin(self, stack: ExitStack) -> psycopg.Connection[Any]:
         """A pooled connection with the transaction begun and the write turn taken (one round trip: a
@@ -307,6 +382,7 @@ class PgDatabase:
         was pooled fails here, before anything ran: the pool drops it and a fresh one is tried once."""
         try:
             conn = stack.enter_context(self.pool.connection())
+            self.round_trips += 1
             conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})")
             return conn
         except self._psycopg.OperationalError:

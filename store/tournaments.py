@@ -39,7 +39,7 @@ from games.hautetension.tournament import (
 )
 from games.hautetension.tournament_points import game_points
 from store.db import transaction
-from store.dialect import Connection, Record
+from store.dialect import Connection, Record, placeholders
 from store.journal import JournalKind
 
 if TYPE_CHECKING:
@@ -106,6 +106,10 @@ class BoardGame:
     points: tuple[int, ...]
     lightings: tuple[Lighting, ...] | None
     """Lamp order rebuilt from the game's placements, when the journal still has them."""
+
+
+INSERT_AT_ONCE = 1000
+"""Entries one statement stores (or looks up by request id) at most."""
 
 
 class Tournaments:
@@ -198,35 +202,68 @@ class Tournaments:
         """Several ``(command, actor, request_id)`` in one transaction: the tournament loaded once, each
         command applied to it as the ones before left it, one commit (a round's results from the boards).
         An entry the tournament refuses has its error as its outcome; the others go on."""
-        outcomes: list[Recorded | Exception] = []
+        # Each outcome: what was there already, the error, or (new event's index, whether it repeats it).
+        decided: list[Recorded | Exception | tuple[int, bool]] = []
         with transaction(self.conn):
             tournament = self.load(tournament_id)
+            # The request ids already recorded, and the new events, in one statement each (a round's
+            # results from a hundred boards are not two hundred round trips to PostgreSQL).
+            earlier = self._by_requests(tournament_id, [r for _, _, r in entries if r is not None])
+            new: list[tuple[TournamentEvent, str, str | None]] = []
+            made: dict[str, int] = {}
             for command, actor, request_id in entries:
-                existing = None if request_id is None else self._by_request(tournament_id, request_id)
-                if existing is not None:
-                    outcomes.append(Recorded(existing, duplicate=True))
+                if request_id is not None and request_id in earlier:
+                    decided.append(Recorded(earlier[request_id], duplicate=True))
+                    continue
+                if request_id is not None and request_id in made:
+                    decided.append((made[request_id], True))
                     continue
                 try:
                     event = command(tournament)  # the engine checks before it changes anything
                 except (GameError, ValueError, KeyError) as exc:
-                    outcomes.append(exc)
+                    decided.append(exc)
                     continue
-                outcomes.append(self._insert(tournament_id, event, actor, request_id))
+                if request_id is not None:
+                    made[request_id] = len(new)
+                decided.append((len(new), False))
+                new.append((event, actor, request_id))
+            written = self._insert_each(tournament_id, new)
+        outcomes = [
+            Recorded(written[o[0]], duplicate=o[1]) if isinstance(o, tuple) else o for o in decided
+        ]
         self._copy_rounds(tournament_id, [o for o in outcomes if isinstance(o, Recorded)])
         return outcomes
 
     def _insert(
         self, tournament_id: int, event: TournamentEvent, actor: str, request_id: str | None
     ) -> Recorded:
-        kind = entry_kind(event)
-        now = time.time()
-        row = self.conn.execute(
-            "INSERT INTO tournament_events (tournament_id, at, actor, kind, payload, request_id)"
-            " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
-            (tournament_id, now, actor, kind, json.dumps(event, sort_keys=True), request_id),
-        ).fetchone()
-        entry = AuditEntry(int(row[0]), now, actor, kind, event, request_id, None, None)
+        (entry,) = self._insert_each(tournament_id, [(event, actor, request_id)])
         return Recorded(entry, duplicate=False)
+
+    def _insert_each(
+        self, tournament_id: int, events: Sequence[tuple[TournamentEvent, str, str | None]]
+    ) -> list[AuditEntry]:
+        """Store *events* (``(event, actor, request_id)``) in one statement (per thousand); their entries.
+        Inside the write transaction the ids count up in the order given: sorted, they are in that order."""
+        now = time.time()
+        entries: list[AuditEntry] = []
+        for i in range(0, len(events), INSERT_AT_ONCE):
+            some = events[i : i + INSERT_AT_ONCE]
+            rows = self.conn.execute(
+                "INSERT INTO tournament_events (tournament_id, at, actor, kind, payload, request_id)"
+                f" VALUES {placeholders(len(some), 6)} RETURNING id",
+                [
+                    value
+                    for event, actor, request_id in some
+                    for value in (tournament_id, now, actor, entry_kind(event), _payload(event), request_id)
+                ],
+            )
+            ids = sorted(int(row[0]) for row in rows)
+            entries += [
+                AuditEntry(id_, now, actor, entry_kind(event), event, request_id, None, None)
+                for id_, (event, actor, request_id) in zip(ids, some, strict=True)
+            ]
+        return entries
 
     def _copy_rounds(self, tournament_id: int, recorded: Sequence[Recorded]) -> None:
         """A backup for each round just made: after the commit, so that the copy holds it."""
@@ -265,6 +302,20 @@ class Tournaments:
     def find_request(self, tournament_id: int, request_id: str) -> AuditEntry | None:
         """The entry recorded under *request_id*, if any."""
         return self._by_request(tournament_id, request_id)
+
+    def _by_requests(self, tournament_id: int, request_ids: Sequence[str]) -> dict[str, AuditEntry]:
+        """The entries recorded under any of *request_ids*, by request id."""
+        found: dict[str, AuditEntry] = {}
+        wanted = list(dict.fromkeys(request_ids))
+        for i in range(0, len(wanted), INSERT_AT_ONCE):
+            some = wanted[i : i + INSERT_AT_ONCE]
+            rows = self.conn.execute(
+                "SELECT * FROM tournament_events WHERE tournament_id = ?"
+                f" AND request_id IN ({placeholders(len(some))})",
+                [tournament_id, *some],
+            )
+            found.update((entry.request_id, entry) for entry in map(_audit, rows) if entry.request_id)
+        return found
 
     def _by_request(self, tournament_id: int, request_id: str) -> AuditEntry | None:
         row = self.conn.execute(
@@ -426,6 +477,10 @@ def _info(row: Record) -> TournamentInfo:
         row["event"],
         bool(row["counts"]),
     )
+
+
+def _payload(event: TournamentEvent) -> str:
+    return json.dumps(event, sort_keys=True)
 
 
 def _audit(row: Record) -> AuditEntry:

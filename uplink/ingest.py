@@ -81,6 +81,8 @@ class Ingest(LinkLoop):
         self.store_errors = 0
         """Batches the database failed to take (PostgreSQL restarting, SQLite locked too long)."""
         self._database_errors = database_errors()
+        self._publish_all = False
+        """Everything is to be published again (the link just connected)."""
 
     # -- one loop turn ------------------------------------------------------------------------
 
@@ -95,6 +97,12 @@ class Ingest(LinkLoop):
             time.sleep(1.0)
 
     def _store(self, reports: list[tuple[str, Report]]) -> None:
+        if self._publish_all:
+            # After a (re)connect, before the batch: written here, where a failing database is survived
+            # (and this is tried again on the next turn), not where the connect was taken off the queue.
+            with transaction(self.conn):
+                self.publications.all_again()
+            self._publish_all = False
         if reports:
             self.last_receipt = receipt = self.intake.receive(reports)
             self.stored += receipt.stored
@@ -131,8 +139,7 @@ class Ingest(LinkLoop):
     def _handle(self, event: LinkEvent) -> tuple[str, Report] | None:
         if isinstance(event, Connected):
             self.connected = True
-            with transaction(self.conn):
-                self.publications.all_again()
+            self._publish_all = True
         elif isinstance(event, Disconnected):
             if self.connected:
                 log.warning("link to the broker lost (%s): reconnecting", event.reason)

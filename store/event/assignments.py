@@ -25,7 +25,7 @@ from games.hautetension.layout import DEFAULT_LAYOUT, load_layout
 from games.hautetension.seats import DEFAULT_COLOURS
 from games.hautetension.tournament import Table, Tournament
 from store.db import transaction
-from store.dialect import Connection, Record
+from store.dialect import Connection, Record, placeholders
 from store.event import sql
 from store.event.boards import Boards, EventBoard
 from store.event.publish import Publications
@@ -54,16 +54,18 @@ class Assignment:
         return self.done_at is not None
 
 
-def _assignment(row: Record) -> Assignment:
+def assignment_from_row(row: Record, prefix: str = "") -> Assignment:
+    """The assignment in *row* (:data:`store.event.sql.ASSIGNMENT_COLUMNS`, each name after *prefix*
+    where a query joins them to another table's)."""
     return Assignment(
-        id=str(row["id"]),
-        tournament_id=int(row["tournament_id"]),
-        round=int(row["round"]),
-        table=int(row["table_number"]),
-        board=row["board"],
-        created_at=float(row["created_at"]),
-        updated_at=float(row["updated_at"]),
-        done_at=row["done_at"],
+        id=str(row[f"{prefix}id"]),
+        tournament_id=int(row[f"{prefix}tournament_id"]),
+        round=int(row[f"{prefix}round"]),
+        table=int(row[f"{prefix}table_number"]),
+        board=row[f"{prefix}board"],
+        created_at=float(row[f"{prefix}created_at"]),
+        updated_at=float(row[f"{prefix}updated_at"]),
+        done_at=row[f"{prefix}done_at"],
     )
 
 
@@ -115,16 +117,15 @@ class Assignments:
 
     def get(self, assignment_id: str) -> Assignment | None:
         row = self.conn.execute(sql.ASSIGNMENT, (assignment_id,)).fetchone()
-        return None if row is None else _assignment(row)
+        return None if row is None else assignment_from_row(row)
 
     def of_round(self, tournament_id: int, round_number: int) -> list[Assignment]:
-        return [
-            _assignment(r) for r in self.conn.execute(sql.ASSIGNMENTS_OF_ROUND, (tournament_id, round_number))
-        ]
+        rows = self.conn.execute(sql.ASSIGNMENTS_OF_ROUND, (tournament_id, round_number))
+        return [assignment_from_row(r) for r in rows]
 
     def open(self) -> list[Assignment]:
         """Tables given to a board whose result is not in yet."""
-        return [_assignment(r) for r in self.conn.execute(sql.ASSIGNMENTS_OPEN)]
+        return [assignment_from_row(r) for r in self.conn.execute(sql.ASSIGNMENTS_OPEN)]
 
     def of_board(self, board: str) -> Assignment | None:
         """The table a board plays now, if any."""
@@ -141,10 +142,9 @@ class Assignments:
             existing = {a.table for a in self.of_round(tournament_id, made.number)}
             busy = {a.board for a in self.open() if a.board and a.round != made.number}
             # Boards still holding a table of an earlier round are free again: that round is over.
-            for stale in self.open():
-                if stale.round < made.number and stale.tournament_id == tournament_id:
-                    self._finish(stale)
-                    busy.discard(stale.board)
+            stale = [a for a in self.open() if a.round < made.number and a.tournament_id == tournament_id]
+            self.finish_each_within([a.id for a in stale])
+            busy -= {a.board for a in stale}
             free = [b for b in Boards(self.conn).all() if b.id not in busy]
             taken = {a.board for a in self.of_round(tournament_id, made.number) if a.board}
             plan = propose_boards(
@@ -201,7 +201,7 @@ class Assignments:
                 if assignment is None:
                     continue
                 if assignment.board is not None:
-                    self._clear(assignment)
+                    self._clear(assignment, self.publications.wanted(assignment.board, "assignment"))
                 self.conn.execute(sql.ASSIGNMENT_BOARD, (target, now, assignment.id))
             for assignment in (moving, other):
                 if assignment is not None:
@@ -228,18 +228,23 @@ class Assignments:
     def finish(self, assignment_id: str) -> None:
         """The table's result is in: the board is free (its retained assignment cleared)."""
         with transaction(self.conn):
-            self.finish_within(assignment_id)
+            self.finish_each_within([assignment_id])
 
-    def finish_within(self, assignment_id: str) -> None:
-        """:meth:`finish` inside the caller's transaction."""
-        assignment = self.get(assignment_id)
-        if assignment is not None and not assignment.is_done:
-            self._finish(assignment)
-
-    def _finish(self, assignment: Assignment) -> None:
-        self.conn.execute(sql.ASSIGNMENT_DONE, (time.time(), assignment.id))
-        if assignment.board is not None:
-            self._clear(assignment)
+    def finish_each_within(self, assignment_ids: Sequence[str]) -> None:
+        """:meth:`finish` for each table, inside the caller's transaction (a round's worth read at once:
+        the assignments in one statement, their boards' retained assignments in another)."""
+        ids = list(dict.fromkeys(assignment_ids))
+        if not ids:
+            return
+        rows = self.conn.execute(sql.ASSIGNMENTS_WITH_IDS.format(placeholders(len(ids))), ids)
+        open_ = [a for a in map(assignment_from_row, rows) if not a.is_done]
+        boards = [a.board for a in open_ if a.board is not None]
+        current = self.publications.wanted_each(boards, "assignment")
+        now = time.time()
+        for assignment in open_:
+            self.conn.execute(sql.ASSIGNMENT_DONE, (now, assignment.id))
+            if assignment.board is not None:
+                self._clear(assignment, current.get(assignment.board))
 
     def _publish(self, assignment: Assignment, t: Tournament) -> None:
         assert assignment.board is not None
@@ -249,10 +254,9 @@ class Assignments:
         message = assignment_message(assignment, t, info.name, table, layout=layout)
         self.publications.want(assignment.board, "assignment", _payload(message))
 
-    def _clear(self, assignment: Assignment) -> None:
-        """Clear the board's retained assignment if it still holds this one."""
+    def _clear(self, assignment: Assignment, current: bytes | None) -> None:
+        """Clear the board's retained assignment if it still holds this one (*current*: what it holds)."""
         assert assignment.board is not None
-        current = self.publications.wanted(assignment.board, "assignment")
         if current and json.loads(current).get("assignment") == assignment.id:
             self.publications.want(assignment.board, "assignment", b"")
 

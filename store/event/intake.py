@@ -30,12 +30,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from store.db import transaction
-from store.dialect import Connection
+from store.dialect import Connection, placeholders
 from store.event import sql
 from store.event.publish import Publications
 
 GAP_RESEND_S = 2.0
 """A board whose rows have a gap is asked again at most this often (its resend is on its way)."""
+ROWS_AT_ONCE = 100
+"""Outbox rows (or boards) one statement stores (or looks up) at most."""
+ACK_SCAN = 500
+"""Stored rows read at once when working out how far a history is stored without a gap."""
 
 
 @dataclass(frozen=True)
@@ -106,33 +110,73 @@ class Intake:
         self.publications = Publications(conn)
         self._asked_again: dict[tuple[str, str], float] = {}
         self._histories: dict[str, str] = {}
+        self._confirmations: list[tuple[str, ReportedRow, int, list[Any]]] = []
 
     def receive(self, reports: Iterable[tuple[str, Report]]) -> Receipt:
-        """Store a batch of ``(board, report)``, in order, in one transaction."""
+        """Store a batch of ``(board, report)``, in order, in one transaction.
+
+        What can be written for the whole batch at once is: its boards' presence (which of them are new
+        read in one statement), its outbox rows (stored in statements of :data:`ROWS_AT_ONCE` rows,
+        which tell which were new); on PostgreSQL the writes nobody reads cost no round trip (the
+        transaction is pipelined, see :meth:`store.dialect.PgDatabase.transaction`)."""
         receipt = Receipt()
         now = self.clock()
+        reports = list(reports)
         touched: dict[tuple[str, str], None] = {}
-        # What this batch already wrote for a board (seen now, its history): a catch-up of hundreds of
-        # rows of one board writes each once, not once a row (a round trip each on PostgreSQL).
-        seen: set[str] = set()
         self._histories = {}
+        self._confirmations = []
+        boards = list(dict.fromkeys(board for board, _ in reports))
         with transaction(self.conn):
+            known = self._known(boards)
+            receipt.new_boards = [board for board in boards if board not in known]
+            for board in boards:
+                self.conn.execute(sql.BOARD_SEEN, (board, now, now))
+            rows = [(board, report) for board, report in reports if isinstance(report, ReportedRow)]
+            new, bodies = self._add_rows(rows, now)
             for board, report in reports:
-                if board not in seen:
-                    seen.add(board)
-                    if self.conn.execute(sql.BOARD, (board,)).fetchone() is None:
-                        receipt.new_boards.append(board)
-                    self.conn.execute(sql.BOARD_SEEN, (board, now, now))
                 if isinstance(report, StatusReport):
                     self._status(board, report.status, now)
                 elif isinstance(report, LiveReport):
                     self.conn.execute(sql.BOARD_LIVE, (_json(report.view), now, board))
                 else:
-                    self._row(board, report, now, receipt)
+                    self._row(board, report, now, receipt, new, bodies)
                     touched[(board, report.history)] = None
-            for board, history in touched:
-                receipt.acks[board] = self._acknowledge(board, history, now)
+            self._confirm(receipt)
+            receipt.acks = self._acknowledge(list(touched), now)
         return receipt
+
+    def _known(self, boards: list[str]) -> set[str]:
+        """Which of *boards* the event has heard from before."""
+        known: set[str] = set()
+        for i in range(0, len(boards), ROWS_AT_ONCE):
+            some = boards[i : i + ROWS_AT_ONCE]
+            rows = self.conn.execute(sql.BOARDS_KNOWN.format(placeholders(len(some))), some)
+            known |= {str(r[0]) for r in rows}
+        return known
+
+    def _add_rows(
+        self, rows: list[tuple[str, ReportedRow]], now: float
+    ) -> tuple[set[tuple[str, str, int]], dict[tuple[str, str, int], str]]:
+        """Store the outbox rows not stored yet; the keys of those just stored, and the stored bodies of
+        those that were there already (a row received again, or in conflict with what it was)."""
+        new: set[tuple[str, str, int]] = set()
+        for i in range(0, len(rows), ROWS_AT_ONCE):
+            some = rows[i : i + ROWS_AT_ONCE]
+            values = [
+                value
+                for board, row in some
+                for value in (board, row.history, row.seq, row.kind, row.game, row.at, row.body_text, now)
+            ]
+            added = self.conn.execute(sql.ROWS_ADD.format(placeholders(len(some), 8)), values)
+            new |= {(str(r[0]), str(r[1]), int(r[2])) for r in added}
+        keys = [(board, row.history, row.seq) for board, row in rows]
+        again = list(dict.fromkeys(key for key in keys if key not in new))
+        bodies: dict[tuple[str, str, int], str] = {}
+        for i in range(0, len(again), ROWS_AT_ONCE):
+            values = [value for key in again[i : i + ROWS_AT_ONCE] for value in key]
+            for r in self.conn.execute(sql.ROW_BODIES.format(placeholders(len(values) // 3, 3)), values):
+                bodies[(str(r[0]), str(r[1]), int(r[2]))] = str(r[3])
+        return new, bodies
 
     # -- status -----------------------------------------------------------------------------
 
@@ -158,20 +202,29 @@ class Intake:
 
     # -- rows -------------------------------------------------------------------------------
 
-    def _row(self, board: str, row: ReportedRow, now: float, receipt: Receipt) -> None:
+    def _row(
+        self,
+        board: str,
+        row: ReportedRow,
+        now: float,
+        receipt: Receipt,
+        new: set[tuple[str, str, int]],
+        bodies: dict[tuple[str, str, int], str],
+    ) -> None:
+        """One outbox row of the batch (:meth:`_add_rows` stored it, or found it there): its effects
+        once, when it was just stored; else a duplicate, or a conflict kept aside."""
         self._history(board, row.history, row.first, now)
-        body = row.body_text
-        added = self.conn.execute(
-            sql.ROW_ADD, (board, row.history, row.seq, row.kind, row.game, row.at, body, now)
-        ).rowcount
-        if not added:
-            stored = self.conn.execute(sql.ROW_BODY, (board, row.history, row.seq)).fetchone()
-            if stored is not None and json.loads(stored[0]) != row.body:
-                self.conn.execute(sql.ROW_CONFLICT, (board, row.history, row.seq, body, now))
+        key = (board, row.history, row.seq)
+        if key not in new:
+            stored = bodies.get(key)
+            if stored is not None and json.loads(stored) != row.body:
+                self.conn.execute(sql.ROW_CONFLICT, (board, row.history, row.seq, row.body_text, now))
                 receipt.conflicts += 1
             else:
                 receipt.duplicates += 1
             return
+        new.discard(key)  # the same row again later in this batch is a duplicate
+        bodies[key] = row.body_text
         receipt.stored += 1
         handler = _GAME_ROWS.get(row.kind)
         if handler is not None:
@@ -210,56 +263,86 @@ class Intake:
         self.conn.execute(
             sql.GAME_END, (board, row.history, game, _json(names), status, row.seq, row.at, _json(result))
         )
-        stored = self.conn.execute(sql.GAME_BY_BOARD_GAME, (board, row.history, game)).fetchone()
-        if status == "over" and stored["assignment"] and isinstance(row.body.get("points"), list):
-            self.conn.execute(
-                sql.RESULT_ADD, (stored["id"], stored["assignment"], now, now + self.confirm_timeout)
-            )
+        if status == "over" and isinstance(row.body.get("points"), list):
+            # A result waits for the players if the game was started from a table (in the same statement:
+            # nothing to read back).
+            self.conn.execute(sql.RESULT_ADD, (now, now + self.confirm_timeout, board, row.history, game))
 
     def _result_confirmed(self, board: str, row: ReportedRow, now: float, receipt: Receipt) -> None:
         game = _int(row.body.get("game"), row.game)
         seats = row.body.get("seats")
-        if game is None or not isinstance(seats, list):
-            return
-        stored = self.conn.execute(sql.GAME_BY_BOARD_GAME, (board, row.history, game)).fetchone()
-        if stored is None:
-            return
-        result = self.conn.execute(sql.RESULT, (stored["id"],)).fetchone()
-        if result is None or result["status"] != "waiting":
-            return
-        players = json.loads(stored["players"])
-        agreed = sorted(set(json.loads(result["confirmed"])) | {s for s in seats if _int(s) is not None})
-        by = "staff at the board" if row.body.get("by") == "staff" else "the players at the board"
-        complete = set(range(len(players))) <= set(agreed)
-        self.conn.execute(
-            sql.RESULT_CONFIRM, (_json(agreed), by, "confirmed" if complete else "waiting", stored["id"])
-        )
-        receipt.results += complete
+        if game is not None and isinstance(seats, list):
+            self._confirmations.append((board, row, game, seats))  # counted after the batch's game ends
+
+    def _confirm(self, receipt: Receipt) -> None:
+        """Count the seats each ``result-confirmed`` row of the batch agreed for, in order: the results
+        they name read in one statement once the batch's game ends are written."""
+        keys = list(dict.fromkeys((board, row.history, game) for board, row, game, _ in self._confirmations))
+        results: dict[tuple[str, str, int], dict[str, Any]] = {}
+        for i in range(0, len(keys), ROWS_AT_ONCE):
+            values = [value for key in keys[i : i + ROWS_AT_ONCE] for value in key]
+            query = sql.RESULTS_OF_BOARD_GAMES.format(placeholders(len(values) // 3, 3))
+            for r in self.conn.execute(query, values):
+                results[(str(r["board"]), str(r["history"]), int(r["board_game"]))] = {
+                    "game": r["game"],
+                    "status": r["status"],
+                    "confirmed": json.loads(r["confirmed"]),
+                    "players": json.loads(r["players"]),
+                }
+        for board, row, game, seats in self._confirmations:
+            result = results.get((board, row.history, game))
+            if result is None or result["status"] != "waiting":
+                continue
+            agreed = sorted(set(result["confirmed"]) | {s for s in seats if _int(s) is not None})
+            by = "staff at the board" if row.body.get("by") == "staff" else "the players at the board"
+            complete = set(range(len(result["players"]))) <= set(agreed)
+            result.update(confirmed=agreed, status="confirmed" if complete else "waiting")
+            self.conn.execute(sql.RESULT_CONFIRM, (_json(agreed), by, result["status"], result["game"]))
+            receipt.results += complete
 
     # -- acknowledgements ----------------------------------------------------------------------
 
-    def _acknowledge(self, board: str, history: str, now: float) -> Ack:
-        first, acked = self.conn.execute(sql.HISTORY, (board, history)).fetchone()
-        acked, gap = self._contiguous(board, history, max(acked, first - 1))
-        self.conn.execute(sql.HISTORY_ACKED, (acked, board, history))
-        self.publications.want(board, "ack", Ack(acked, history).payload())
-        # A row missing below rows already here: ask for it again (not every batch: it is on its way).
-        resend = gap and now - self._asked_again.get((board, history), float("-inf")) >= GAP_RESEND_S
-        if resend:
-            self._asked_again[(board, history)] = now
-        return Ack(acked, history, resend)
+    def _acknowledge(self, histories: list[tuple[str, str]], now: float) -> dict[str, Ack]:
+        """Each history's new acknowledgement: how far its rows are stored without a gap. One statement
+        reads every history of the batch with the rows just above its acknowledgement (up to
+        :data:`ACK_SCAN` of them) and its highest row; a longer catch-up reads on, :data:`ACK_SCAN`
+        rows at a time."""
+        found: dict[tuple[str, str], tuple[int, int | None, list[int]]] = {}
+        for i in range(0, len(histories), ROWS_AT_ONCE):
+            some = histories[i : i + ROWS_AT_ONCE]
+            values: list[Any] = [ACK_SCAN, *(value for key in some for value in key)]
+            query = sql.HISTORIES_ABOVE.format(placeholders(len(some), 2))
+            for r in self.conn.execute(query, values):
+                key = (str(r["board"]), str(r["history"]))
+                base = max(int(r["acked_seq"]), int(r["first_seq"]) - 1)
+                _, top, above = found.setdefault(key, (base, r["top"], []))
+                if r["seq"] is not None:
+                    above.append(int(r["seq"]))
+        acks: dict[str, Ack] = {}
+        for board, history in histories:
+            base, top, above = found[(board, history)]
+            acked = self._contiguous(board, history, base, sorted(above))
+            gap = top is not None and int(top) > acked
+            self.conn.execute(sql.HISTORY_ACKED, (acked, board, history))
+            self.publications.want(board, "ack", Ack(acked, history).payload())
+            # A row missing below rows already here: ask for it again (not every batch: it is on its way).
+            resend = gap and now - self._asked_again.get((board, history), float("-inf")) >= GAP_RESEND_S
+            if resend:
+                self._asked_again[(board, history)] = now
+            acks[board] = Ack(acked, history, resend)
+        return acks
 
-    def _contiguous(self, board: str, history: str, acked: int) -> tuple[int, bool]:
-        """The highest seq up to which every row from *acked* on is stored; and whether rows wait
-        beyond a gap."""
+    def _contiguous(self, board: str, history: str, acked: int, above: list[int]) -> int:
+        """The highest seq up to which every row from *acked* on is stored (*above*: the stored rows
+        just above *acked*, :data:`ACK_SCAN` of them when there may be more)."""
         while True:
-            above = [int(r[0]) for r in self.conn.execute(sql.ROWS_ABOVE, (board, history, acked, 500))]
             for seq in above:
                 if seq != acked + 1:
-                    return acked, True
+                    return acked
                 acked = seq
-            if len(above) < 500:
-                return acked, False
+            if len(above) < ACK_SCAN:
+                return acked
+            above = [int(r[0]) for r in self.conn.execute(sql.ROWS_ABOVE, (board, history, acked, ACK_SCAN))]
 
 
 _GAME_ROWS: dict[str, Callable[[Intake, str, ReportedRow, float, Receipt], None]] = {

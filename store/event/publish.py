@@ -9,9 +9,10 @@ newer than what it last published, and everything again after each connect
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from store.dialect import Connection
+from store.dialect import Connection, placeholders
 from store.event import sql
 
 LEAVES = ("ack", "assignment")
@@ -41,6 +42,14 @@ class Publications:
     def wanted(self, board: str, leaf: str) -> bytes | None:
         row = self.conn.execute(sql.PUBLISHED, (board, leaf)).fetchone()
         return None if row is None else bytes(row[0])
+
+    def wanted_each(self, boards: Sequence[str], leaf: str) -> dict[str, bytes]:
+        """:meth:`wanted` for several boards at once (those that have one)."""
+        boards = list(dict.fromkeys(boards))
+        if not boards:
+            return {}
+        rows = self.conn.execute(sql.PUBLISHED_EACH.format(placeholders(len(boards))), [leaf, *boards])
+        return {str(r[0]): bytes(r[1]) for r in rows}
 
     def pending(self) -> list[Publication]:
         return [

@@ -20,21 +20,20 @@ players.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from games.exc import GameError
-from games.hautetension.tournament import Lighting, Tournament
+from games.hautetension.tournament import Lighting, ResultEvent, Tournament
 from store.db import transaction
 from store.dialect import Connection, Record
 from store.event import sql
-from store.event.assignments import Assignment, Assignments
+from store.event.assignments import Assignment, Assignments, assignment_from_row
 from store.event.boards import Boards
 from store.tournaments import (
-    BoardGameError,
     Command,
     Recorded,
     TournamentNotFoundError,
@@ -166,9 +165,12 @@ class Results:
         result = self.get(game)
         if result.status != "clash":
             raise ResultStateError(f"this result is {result.status}: only a clash is resolved this way")
-        assignment = self._assignment_of(result)
-        if assignment is not None:
-            self._enter(assignment.tournament_id, [(result, assignment)], correction=True, actor=actor)
+        assignment = Assignments(self.conn).get(result.assignment)
+        marks = [] if (refused := _refusal(result, assignment)) is None else [refused]
+        if assignment is not None and not marks:
+            label = Boards(self.conn).get(result.board).name
+            marks = self._entries(assignment.tournament_id, [Pending(result, assignment, label)], actor=actor)
+        self._mark(marks)
         return self.get(game)
 
     def dismiss(self, game: int, *, actor: str) -> BoardResult:
@@ -184,139 +186,65 @@ class Results:
     # -- entering ---------------------------------------------------------------------------
 
     def settle(self) -> list[BoardResult]:
-        """Enter every confirmed result into its tournament; the results it moved on.
+        """Enter every confirmed result into its tournament; the results it moved on, as they are now.
 
-        The results of one tournament go in together (:meth:`Tournaments.record_each`: the tournament
-        loaded once, one commit), so a round ending on fifty boards at once is not fifty replays."""
-        pending = [
-            _result(row) for row in self.conn.execute(sql.RESULTS_WITH_STATUS, ("confirmed",)).fetchall()
-        ]
-        by_tournament: dict[int, list[tuple[BoardResult, Assignment]]] = {}
-        for result in pending:
-            assignment = self._assignment_of(result)
-            if assignment is not None:
-                by_tournament.setdefault(assignment.tournament_id, []).append((result, assignment))
-        for tournament_id, items in by_tournament.items():
-            self._enter(tournament_id, items, correction=False, actor=None)
-        return [self.get(result.game) for result in pending]
-
-    def _assignment_of(self, result: BoardResult) -> Assignment | None:
-        """The table the result is for, if it still is this board's (else the result is refused)."""
-        assignment = Assignments(self.conn).get(result.assignment)
-        if assignment is None:
-            self._mark(
-                [
-                    (
-                        result,
-                        "refused",
-                        None,
-                        f"the game names table assignment {result.assignment},"
-                        " which this event server never made",
-                    )
-                ]
-            )
-            return None
-        if assignment.board != result.board:
-            self._mark(
-                [
-                    (
-                        result,
-                        "refused",
-                        None,
-                        f"round {assignment.round} table {assignment.table} was"
-                        f" moved from board {result.board} to {assignment.board or 'no board'} before this"
-                        " result arrived",
-                    )
-                ]
-            )
-            return None
-        return assignment
-
-    def _enter(
-        self,
-        tournament_id: int,
-        items: list[tuple[BoardResult, Assignment]],
-        *,
-        correction: bool,
-        actor: str | None,
-    ) -> None:
-        tournaments = Tournaments(self.conn)
+        One statement reads them all with their tables and boards; the results of one tournament go in
+        together (:meth:`Tournaments.record_each`: the tournament loaded once, one commit), and how each
+        moved on is written in one more transaction: a round ending on fifty boards at once is neither
+        fifty replays nor fifty statements a result."""
         marks: list[Mark] = []
-        try:
-            t = tournaments.load(tournament_id)
-        except TournamentNotFoundError as exc:
-            self._mark([(result, "refused", None, str(exc)) for result, _ in items])
-            return
-        entries: list[tuple[Command, str, str | None]] = []
-        waiting: list[tuple[BoardResult, Assignment]] = []
-        for result, assignment in items:
-            request_id = f"board:{result.board}:{result.history}:{result.board_game}" + (
-                ":correction" if correction else ""
+        by_tournament: dict[int, list[Pending]] = {}
+        for row in self.conn.execute(sql.RESULTS_TO_ENTER).fetchall():
+            result = _result(row)
+            assignment = None if row["a_id"] is None else assignment_from_row(row, prefix="a_")
+            refused = _refusal(result, assignment)
+            if refused is not None or assignment is None:
+                marks += [refused] if refused is not None else []
+                continue
+            label = row["board_label"] or result.board
+            by_tournament.setdefault(assignment.tournament_id, []).append(Pending(result, assignment, label))
+        for tournament_id, items in by_tournament.items():
+            marks += self._entries(tournament_id, items, actor=None)
+        moved = self._mark(marks)
+        return sorted(moved, key=lambda r: r.game)
+
+    def _entries(self, tournament_id: int, items: list[Pending], *, actor: str | None) -> list[Mark]:
+        """Record *items* into the tournament (corrections when *actor*, staff, asks); how each moved on.
+
+        Everything is decided on the tournament :meth:`Tournaments.record_each` loads inside its write
+        transaction (the one replay, and the state no other process can change meanwhile): a result
+        recorded under its request id already is entered (a crash before its mark was written), one
+        the tournament refuses is a clash when the table has a result, else refused."""
+        correction = actor is not None
+        suffix = ":correction" if correction else ""
+        entries: list[tuple[Command, str, str | None]] = [
+            (
+                _command(p, correction=correction),
+                actor or f"board {p.label}",
+                f"board:{p.result.board}:{p.result.history}:{p.result.board_game}{suffix}",
             )
-            earlier = tournaments.find_request(tournament_id, request_id)
-            if earlier is not None:  # entered before the mark was written (a crash between the two)
-                marks.append((result, "entered", earlier.id, None))
-                continue
-            if not correction and t.result(assignment.round, assignment.table) is not None:
-                marks.append(self._clash(result, t, assignment.round, assignment.table))
-                continue
-            try:
-                command = self._command(t, result, assignment, correction=correction)
-            except (GameError, BoardGameError, KeyError, ValueError) as exc:
-                marks.append(
-                    (result, "refused", None, f"round {assignment.round} table {assignment.table}: {exc}")
-                )
-                continue
-            label = Boards(self.conn).get(result.board).name
-            entries.append((command, actor or f"board {label}", request_id))
-            waiting.append((result, assignment))
-        outcomes = tournaments.record_each(tournament_id, entries) if entries else []
+            for p in items
+        ]
+        tournaments = Tournaments(self.conn)
+        try:
+            outcomes = tournaments.record_each(tournament_id, entries)
+        except TournamentNotFoundError as exc:
+            return [(p.result, "refused", None, str(exc)) for p in items]
+        marks: list[Mark] = []
         fresh: Tournament | None = None
-        for (result, assignment), outcome in zip(waiting, outcomes, strict=True):
+        for pending, outcome in zip(items, outcomes, strict=True):
+            result, assignment = pending.result, pending.assignment
             if isinstance(outcome, Recorded):
                 marks.append((result, "entered", outcome.entry.id, None))
                 continue
             fresh = fresh or tournaments.load(tournament_id)
             if not correction and fresh.result(assignment.round, assignment.table) is not None:
-                marks.append(
-                    self._clash(result, fresh, assignment.round, assignment.table)
-                )  # a tablet was quicker
+                marks.append(self._clash(result, fresh, assignment.round, assignment.table))
             else:
                 marks.append(
                     (result, "refused", None, f"round {assignment.round} table {assignment.table}: {outcome}")
                 )
-        self._mark(marks)
-
-    def _command(
-        self, t: Tournament, result: BoardResult, assignment: Assignment, *, correction: bool
-    ) -> Command:
-        """The tournament entry of a board's result: its points and lamp order in the table's seat order."""
-        table = t.round(assignment.round).table(assignment.table)
-        order, mapping = seat_order([t.names[p] for p in table.seats], result.players)
-        points = [result.points[i] for i in order]
-        lightings = None
-        if result.lightings is not None:
-            seat_at = {board_seat: seat for seat, board_seat in enumerate(order)}
-            lightings = [
-                Lighting(tuple(seat_at[s] for s in x.seats), None if x.by is None else seat_at[x.by])
-                for x in result.lightings
-            ]
-        source = {
-            "kind": "board",
-            "board": result.board,
-            "label": Boards(self.conn).get(result.board).name,
-            "game_id": result.board_game,
-            "event_game": result.game,
-            "seats": mapping,
-        }
-        return lambda tournament: tournament.import_result(
-            assignment.round,
-            assignment.table,
-            points,
-            source=source,
-            lightings=lightings,
-            correction=correction,
-        )
+        return marks
 
     def _clash(self, result: BoardResult, t: Tournament, round_number: int, table: int) -> Mark:
         recorded = t.result(round_number, table)
@@ -330,16 +258,88 @@ class Results:
             f" entry, points {points}): the board's result was not entered over it",
         )
 
-    def _mark(self, marks: list[Mark]) -> None:
-        """Record how results moved on, in one transaction; an entered result's board is free again."""
+    def _mark(self, marks: list[Mark]) -> list[BoardResult]:
+        """Record how results moved on, in one transaction; an entered result's board is free again.
+        The results as they are now."""
         if not marks:
-            return
-        assignments = Assignments(self.conn)
+            return []
+        now = self.clock()
+        moved = []
         with transaction(self.conn):
             for result, status, entry, problem in marks:
-                self.conn.execute(
-                    sql.RESULT_SETTLE,
-                    (status, self.clock() if status == "entered" else None, entry, problem, result.game),
+                entered_at = now if status == "entered" else None
+                self.conn.execute(sql.RESULT_SETTLE, (status, entered_at, entry, problem, result.game))
+                moved.append(
+                    dataclasses.replace(
+                        result, status=status, entered_at=entered_at, entry_id=entry, problem=problem
+                    )
                 )
-                if status == "entered":
-                    assignments.finish_within(result.assignment)
+            Assignments(self.conn).finish_each_within(
+                [result.assignment for result, status, _, _ in marks if status == "entered"]
+            )
+        return moved
+
+
+class Pending(NamedTuple):
+    """A confirmed result to enter, with its table and its board's name."""
+
+    result: BoardResult
+    assignment: Assignment
+    label: str
+
+
+def _command(pending: Pending, *, correction: bool) -> Command:
+    """The tournament entry of a board's result, made on the tournament it is recorded into: its points
+    and lamp order in the table's seat order (a table whose players are not the board's is refused)."""
+    result, assignment = pending.result, pending.assignment
+
+    def command(t: Tournament) -> ResultEvent:
+        table = t.round(assignment.round).table(assignment.table)
+        order, mapping = seat_order([t.names[p] for p in table.seats], result.players)
+        points = [result.points[i] for i in order]
+        lightings = None
+        if result.lightings is not None:
+            seat_at = {board_seat: seat for seat, board_seat in enumerate(order)}
+            lightings = [
+                Lighting(tuple(seat_at[s] for s in x.seats), None if x.by is None else seat_at[x.by])
+                for x in result.lightings
+            ]
+        source = {
+            "kind": "board",
+            "board": result.board,
+            "label": pending.label,
+            "game_id": result.board_game,
+            "event_game": result.game,
+            "seats": mapping,
+        }
+        return t.import_result(
+            assignment.round,
+            assignment.table,
+            points,
+            source=source,
+            lightings=lightings,
+            correction=correction,
+        )
+
+    return command
+
+
+def _refusal(result: BoardResult, assignment: Assignment | None) -> Mark | None:
+    """Why the result cannot go into the table it names, if it cannot: the event server never made that
+    table, or moved it to another board before this result arrived."""
+    if assignment is None:
+        return (
+            result,
+            "refused",
+            None,
+            f"the game names table assignment {result.assignment}, which this event server never made",
+        )
+    if assignment.board != result.board:
+        return (
+            result,
+            "refused",
+            None,
+            f"round {assignment.round} table {assignment.table} was moved from board {result.board} to"
+            f" {assignment.board or 'no board'} before this result arrived",
+        )
+    return None

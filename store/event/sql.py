@@ -159,6 +159,8 @@ BOARD_COLUMNS = (
 )
 BOARDS = f"SELECT {BOARD_COLUMNS} FROM event_boards ORDER BY board"
 BOARD = f"SELECT {BOARD_COLUMNS} FROM event_boards WHERE board = ?"
+BOARDS_KNOWN = "SELECT board FROM event_boards WHERE board IN ({})"
+"""Formatted with :func:`store.dialect.placeholders` (one ``?`` a board)."""
 BOARD_ACKED = (
     "SELECT h.acked_seq, h.first_seq FROM event_boards b JOIN event_histories h"
     " ON h.board = b.board AND h.history = b.history WHERE b.board = ?"
@@ -172,18 +174,52 @@ HISTORY_ADD = (
 )
 HISTORY = "SELECT first_seq, acked_seq FROM event_histories WHERE board = ? AND history = ?"
 HISTORY_ACKED = "UPDATE event_histories SET acked_seq = ? WHERE board = ? AND history = ?"
-ROW_ADD = (
-    "INSERT INTO event_rows (board, history, seq, kind, game, at, body, received_at)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (board, history, seq) DO NOTHING"
+ROWS_ADD = (
+    "INSERT INTO event_rows (board, history, seq, kind, game, at, body, received_at) VALUES {}"
+    " ON CONFLICT (board, history, seq) DO NOTHING RETURNING board, history, seq"
 )
+"""Formatted with :func:`store.dialect.placeholders` (8 values a row); returns the rows it stored, not
+those already there."""
 ROW_BODY = "SELECT body FROM event_rows WHERE board = ? AND history = ? AND seq = ?"
+ROW_BODIES = "SELECT board, history, seq, body FROM event_rows WHERE (board, history, seq) IN (VALUES {})"
+"""Formatted with one ``(?, ?, ?)`` a row."""
 ROW_CONFLICT = "INSERT INTO event_conflicts (board, history, seq, body, received_at) VALUES (?, ?, ?, ?, ?)"
+HISTORIES_ABOVE = (
+    "SELECT h.board, h.history, h.first_seq, h.acked_seq, r.seq,"
+    " (SELECT MAX(m.seq) FROM event_rows m WHERE m.board = h.board AND m.history = h.history) AS top"
+    " FROM event_histories h LEFT JOIN event_rows r ON r.board = h.board AND r.history = h.history"
+    " AND r.seq > CASE WHEN h.acked_seq > h.first_seq - 1 THEN h.acked_seq ELSE h.first_seq - 1 END"
+    " AND r.seq <= CASE WHEN h.acked_seq > h.first_seq - 1 THEN h.acked_seq ELSE h.first_seq - 1 END + ?"
+    " WHERE (h.board, h.history) IN (VALUES {})"
+)
+"""Histories (formatted with one ``(?, ?)`` each, after the window's size): each with the stored rows
+in the window just above its acknowledgement (one row with ``seq`` NULL if none), and its highest row."""
 ROWS_ABOVE = "SELECT seq FROM event_rows WHERE board = ? AND history = ? AND seq > ? ORDER BY seq LIMIT ?"
 ROWS_OF_BOARD = (
     "SELECT seq, kind, game, at, body FROM event_rows WHERE board = ? AND history = ? ORDER BY seq"
 )
 ROW_COUNTS = "SELECT board, COUNT(*), COUNT(DISTINCT history) FROM event_rows GROUP BY board ORDER BY board"
 CONFLICTS = "SELECT board, history, seq, body, received_at FROM event_conflicts ORDER BY id"
+
+# -- assignments ---------------------------------------------------------------------------------
+
+ASSIGNMENT_COLUMNS = "id, tournament_id, round, table_number, board, created_at, updated_at, done_at"
+ASSIGNMENT_ADD = (
+    f"INSERT INTO event_assignments ({ASSIGNMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)"
+    " ON CONFLICT (tournament_id, round, table_number) DO NOTHING"
+)
+ASSIGNMENT = f"SELECT {ASSIGNMENT_COLUMNS} FROM event_assignments WHERE id = ?"
+ASSIGNMENTS_WITH_IDS = f"SELECT {ASSIGNMENT_COLUMNS} FROM event_assignments WHERE id IN ({{}})"
+ASSIGNMENTS_OF_ROUND = (
+    f"SELECT {ASSIGNMENT_COLUMNS} FROM event_assignments WHERE tournament_id = ? AND round = ?"
+    " ORDER BY table_number"
+)
+ASSIGNMENTS_OPEN = (
+    f"SELECT {ASSIGNMENT_COLUMNS} FROM event_assignments WHERE done_at IS NULL AND board IS NOT NULL"
+    " ORDER BY tournament_id, round, table_number"
+)
+ASSIGNMENT_BOARD = "UPDATE event_assignments SET board = ?, updated_at = ? WHERE id = ?"
+ASSIGNMENT_DONE = "UPDATE event_assignments SET done_at = ? WHERE id = ? AND done_at IS NULL"
 
 # -- games and results ------------------------------------------------------------------------------
 
@@ -205,18 +241,17 @@ GAME_COLUMNS = (
     "id, board, history, board_game, assignment, players, status, start_seq, end_seq, started_at, ended_at,"
     " result"
 )
-GAME_BY_BOARD_GAME = (
-    f"SELECT {GAME_COLUMNS} FROM event_games WHERE board = ? AND history = ? AND board_game = ?"
-)
 GAME = f"SELECT {GAME_COLUMNS} FROM event_games WHERE id = ?"
 GAMES_OF_ASSIGNMENT = f"SELECT {GAME_COLUMNS} FROM event_games WHERE assignment = ? ORDER BY id"
 GAMES = f"SELECT {GAME_COLUMNS} FROM event_games ORDER BY id"
 
 RESULT_ADD = (
     "INSERT INTO event_results (game, assignment, status, received_at, deadline)"
-    " VALUES (?, ?, 'waiting', ?, ?)"
+    " SELECT id, assignment, 'waiting', ?, ? FROM event_games"
+    " WHERE board = ? AND history = ? AND board_game = ? AND assignment IS NOT NULL AND assignment <> ''"
     " ON CONFLICT (game) DO NOTHING"
 )
+"""A finished game started from a table assignment: its result, waiting for the players."""
 RESULT_COLUMNS = (
     "r.game, r.assignment, r.status, r.confirmed, r.confirmed_by, r.received_at, r.deadline, r.entered_at,"
     " r.entry_id, r.problem, g.board, g.history, g.board_game, g.players, g.result"
@@ -227,29 +262,24 @@ RESULTS_WITH_STATUS = (
     f"SELECT {RESULT_COLUMNS} FROM event_results r JOIN event_games g ON g.id = r.game"
     " WHERE r.status = ? ORDER BY r.game"
 )
+RESULTS_TO_ENTER = (
+    f"SELECT {RESULT_COLUMNS}, b.label AS board_label, "
+    + ", ".join(f"a.{c} AS a_{c}" for c in ASSIGNMENT_COLUMNS.split(", "))
+    + " FROM event_results r JOIN event_games g ON g.id = r.game"
+    " LEFT JOIN event_boards b ON b.board = g.board LEFT JOIN event_assignments a ON a.id = r.assignment"
+    " WHERE r.status = 'confirmed' ORDER BY r.game"
+)
+"""The confirmed results, each with its board's label and its table's assignment (``a_``…; NULL when
+the event server never made it): everything entering them reads, in one statement."""
+RESULTS_OF_BOARD_GAMES = (
+    "SELECT g.board, g.history, g.board_game, r.game, r.status, r.confirmed, g.players FROM event_games g"
+    " JOIN event_results r ON r.game = g.id WHERE (g.board, g.history, g.board_game) IN (VALUES {})"
+)
+"""The results of board games (formatted with one ``(?, ?, ?)`` a game)."""
 RESULT_CONFIRM = "UPDATE event_results SET confirmed = ?, confirmed_by = ?, status = ? WHERE game = ?"
 RESULT_SETTLE = (
     "UPDATE event_results SET status = ?, entered_at = ?, entry_id = ?, problem = ? WHERE game = ?"
 )
-
-# -- assignments ---------------------------------------------------------------------------------
-
-ASSIGNMENT_COLUMNS = "id, tournament_id, round, table_number, board, created_at, updated_at, done_at"
-ASSIGNMENT_ADD = (
-    f"INSERT INTO event_assignments ({ASSIGNMENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)"
-    " ON CONFLICT (tournament_id, round, table_number) DO NOTHING"
-)
-ASSIGNMENT = f"SELECT {ASSIGNMENT_COLUMNS} FROM event_assignments WHERE id = ?"
-ASSIGNMENTS_OF_ROUND = (
-    f"SELECT {ASSIGNMENT_COLUMNS} FROM event_assignments WHERE tournament_id = ? AND round = ?"
-    " ORDER BY table_number"
-)
-ASSIGNMENTS_OPEN = (
-    f"SELECT {ASSIGNMENT_COLUMNS} FROM event_assignments WHERE done_at IS NULL AND board IS NOT NULL"
-    " ORDER BY tournament_id, round, table_number"
-)
-ASSIGNMENT_BOARD = "UPDATE event_assignments SET board = ?, updated_at = ? WHERE id = ?"
-ASSIGNMENT_DONE = "UPDATE event_assignments SET done_at = ? WHERE id = ? AND done_at IS NULL"
 
 # -- what the server publishes --------------------------------------------------------------------
 
@@ -264,6 +294,8 @@ PUBLISH_PENDING = (
 PUBLISH_DONE = "UPDATE event_publish SET published = ? WHERE board = ? AND leaf = ? AND published < ?"
 PUBLISH_AGAIN = "UPDATE event_publish SET published = 0"
 PUBLISHED = "SELECT payload FROM event_publish WHERE board = ? AND leaf = ?"
+PUBLISHED_EACH = "SELECT board, payload FROM event_publish WHERE leaf = ? AND board IN ({})"
+"""Formatted with :func:`store.dialect.placeholders` (one ``?`` a board)."""
 
 # -- the player registry (store/players.py) -------------------------------------------------------
 

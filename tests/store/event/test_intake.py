@@ -5,7 +5,7 @@ from __future__ import annotations
 from store.dialect import Connection
 from store.event import sql
 from store.event.boards import Boards
-from store.event.intake import Intake, LiveReport
+from store.event.intake import ACK_SCAN, Intake, LiveReport
 from store.event.publish import Publications
 from tests.store.event.helpers import Reports, send
 
@@ -128,3 +128,23 @@ def test_games_without_a_table_or_without_a_result_make_no_result(
         (1, "over", None),
         (2, "abandoned", "a1"),
     ]
+
+
+def test_a_row_twice_in_one_batch_is_stored_once_and_a_rewritten_copy_kept_aside(
+    intake: Intake, conn: Connection
+) -> None:
+    reports = Reports()
+    first, second = reports.row("placement", {"slot": "a9"}), reports.row("placement", {"slot": "b9"})
+    rewritten = Reports().row("placement", {"slot": "i1"})  # seq 1 again, another body
+    receipt = send(intake, "board-1", [first, second, first, rewritten])
+    assert (receipt.stored, receipt.duplicates, receipt.conflicts) == (2, 1, 1)
+    assert receipt.acks["board-1"].seq == 2
+    assert [r[3] for r in conn.execute(sql.CONFLICTS)] == ['{"slot":"i1"}']
+
+
+def test_a_gap_far_below_the_rows_stored_past_it_is_asked_again(intake: Intake) -> None:
+    """Rows stored beyond a gap further than one window of the acknowledgement's scan: still a gap."""
+    reports = Reports()
+    rows = [reports.row("lamps", {"lit": []}) for _ in range(ACK_SCAN + 10)]
+    receipt = send(intake, "board-1", rows[:3] + rows[-5:])
+    assert receipt.acks["board-1"].seq == 3 and receipt.acks["board-1"].resend
