@@ -158,7 +158,8 @@ class BoardPlayer(threading.Thread):
             self.command(commands, CommandKind.ABANDON_GAME, {})
         self.clear(client, journal)
         names = ["Ana", "Ben", "Cy", "Dee"][: self.rng.choice((2, 3, 4))]
-        payload = {"players": [{"name": n} for n in names], "first": 0}
+        # No one holds the test button: the lamps' pre-game check is skipped, as ``make run``'s demo does.
+        payload = {"players": [{"name": n} for n in names], "first": 0, "pregame_check": "skip"}
         self.command(commands, CommandKind.NEW_GAME, payload)
         game = GameSetup.from_payload(payload, lamps=self.layout.lamps).start(self.layout)  # the hand's copy
         abandon_at = self.rng.randrange(4, 12) if counts["games started"] % 5 == 4 else None

@@ -1,6 +1,6 @@
 """The shared database from the panel's side: reading the board, queuing commands.
 
-The panel opens its own connections (one per server thread, see
+The panel opens its own connections (lent to one request at a time, see
 :class:`ConnectionPool`; on PostgreSQL one pool shared by the threads);
 the board service is the only writer of board state, so the panel only reads
 ``board_state`` and the journal, and writes nothing but commands.
@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g, has_app_context
 
 from store.changes import ChangeListener
 from store.commands import Command, CommandKind, Commands, CommandStatus
@@ -54,26 +54,37 @@ PAGE_CACHE_KIB = 256
 CACHED_STATEMENTS = 16
 """Prepared statements each of the pool's connections keeps (Python's default: 128).
 
-The pool holds a connection per server thread (80 at the defaults), and each
-one keeps, in C memory the Python heap does not see, its own page cache and
-its own prepared statements, filling slowly as its thread meets each page and
-each query: under the soak benchmark (bench/soak.py) the panel's Python heap
-stayed at 22 MiB while its memory rose by 15 MiB an hour after warm-up; 80
-connections that had each prepared 60 statements held 15 MiB (0.5 MiB without
-the cache), 80 that had each read a 0.9 MiB database 65 MiB (17 MiB with a
-256 KiB cache). A request runs a few short statements on a few rows, and a
-page not in SQLite's cache comes from the kernel's file cache: small caches
-cost little and bound the pool to about 25 MiB at 80 threads."""
+Each connection keeps, in C memory the Python heap does not see, its own page
+cache and its own prepared statements: 80 connections that had each prepared
+60 statements held 15 MiB (0.5 MiB without the cache), 80 that had each read
+a 0.9 MiB database 65 MiB (17 MiB with a 256 KiB cache). A request runs a few
+short statements on a few rows, and a page not in SQLite's cache comes from
+the kernel's file cache: small caches cost little."""
+
+IDLE_CONNECTIONS = 8
+"""Connections the pool keeps open between requests; one lent beyond these is closed when given back.
+
+A few requests run at once on a panel (a live page's event stream holds a
+server thread, not a connection): eight cover the soak benchmark's clients and
+a busy event table, and a burst beyond them costs an open (a few ms) each."""
 
 
 class ConnectionPool:
-    """One connection per server thread, opened on first use and kept.
+    """Connections to the shared database, lent to one request at a time and kept for the next.
 
     Opening a connection costs more than the read a request makes (WAL and
-    schema checks), and waitress threads live as long as the server; the
-    pool closes every connection when the app is closed. Each connection's
-    page cache is :data:`PAGE_CACHE_KIB` and (on a board) it keeps
-    :data:`CACHED_STATEMENTS` prepared statements.
+    schema checks), so connections are kept, but not one per server thread:
+    waitress hands each request to the thread that has waited longest, so a
+    connection per thread (80 at the defaults) was used once every 80
+    requests and each of them slowly filled its own caches (SQLite's pages and
+    prepared statements, sqlite3's cursor list), which made the panel grow by
+    10-40 MiB an hour under the soak benchmark (``bench/soak.py``) for as long
+    as it was measured. A request borrows the connection given back last (the
+    pool is a stack), so the same few connections serve every request and
+    reach their bounded size within minutes; at most :data:`IDLE_CONNECTIONS`
+    are kept. Each connection's page cache is :data:`PAGE_CACHE_KIB` and (on a
+    board) it keeps :data:`CACHED_STATEMENTS` prepared statements. The pool
+    closes every connection when the app is closed.
     """
 
     def __init__(
@@ -81,50 +92,100 @@ class ConnectionPool:
         database: str | os.PathLike[str],
         *,
         opener: Callable[[str], Connection] = connect,
+        idle: int = IDLE_CONNECTIONS,
     ) -> None:
         self.database = database
         self.opener = opener
+        self.idle = idle
         self._local = threading.local()
+        self._idle: list[Connection] = []  # the one given back last at the end
         self._all: list[Connection] = []
         self._lock = threading.Lock()
         self._closed = False
         # A PostgreSQL database is a pool of its own, safe to share between threads: opened once.
         self._shared = is_postgresql(os.fspath(database))
 
+    @property
+    def opened(self) -> int:
+        """Connections open now, lent or idle."""
+        with self._lock:
+            return len(self._all)
+
     def get(self) -> Connection:
-        conn: Connection | None = getattr(self._local, "conn", None)
-        if conn is None and self._shared:
-            with self._lock:
-                conn = self._all[0] if self._all else None
+        """The connection of this app context (a request's), lent on its first use and given back
+        at its end; outside any app context (a script), this thread's, kept until the pool closes."""
+        if self._shared:
+            return self._shared_connection()
+        if has_app_context():
+            conn: Connection | None = g.get(_LENT)
+            if conn is None:
+                conn = self._lend()
+                setattr(g, _LENT, conn)
+            return conn
+        conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = self.opener(os.fspath(self.database))
-            if not self._shared:  # SQLite's page cache, one per connection (PostgreSQL has its own)
-                conn.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KIB}")  # negative: in KiB
-            with self._lock:
-                if self._closed:
-                    conn.close()
-                    raise RuntimeError("the panel is shutting down")
-                self._all.append(conn)
+            conn = self._lend()
             self._local.conn = conn
         return conn
 
     def end_request(self, _exc: BaseException | None = None) -> None:
-        """Roll back a transaction a view left open, so the next request on this thread starts clean."""
-        conn: Connection | None = getattr(self._local, "conn", None)
-        if conn is not None and conn.in_transaction:
+        """Give back the app context's connection, rolling back a transaction a view left open so
+        that the next request starts clean."""
+        conn: Connection | None = g.pop(_LENT, None)
+        if conn is None:
+            return
+        if conn.in_transaction:
             log.warning("a request left a database transaction open: rolled back")
             conn.rollback()
+        with self._lock:
+            if not self._closed and len(self._idle) < self.idle:
+                self._idle.append(conn)
+                return
+            if conn in self._all:
+                self._all.remove(conn)
+        conn.close()
 
     def close(self) -> None:
         with self._lock:
             self._closed = True
-            connections, self._all = self._all, []
+            connections, self._all, self._idle = self._all, [], []
         for conn in connections:
             conn.close()
 
+    def _lend(self) -> Connection:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the panel is shutting down")
+            if self._idle:
+                return self._idle.pop()
+        conn = self.opener(os.fspath(self.database))
+        conn.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KIB}")  # negative: in KiB
+        return self._keep(conn)
+
+    def _shared_connection(self) -> Connection:
+        with self._lock:
+            if self._all:
+                return self._all[0]
+        return self._keep(self.opener(os.fspath(self.database)))
+
+    def _keep(self, conn: Connection) -> Connection:
+        with self._lock:
+            if self._closed:
+                conn.close()
+                raise RuntimeError("the panel is shutting down")
+            if self._shared and self._all:  # another thread opened it meanwhile
+                conn.close()
+                return self._all[0]
+            self._all.append(conn)
+        return conn
+
+
+_LENT = "_hautetension_db"
+"""Where an app context keeps the connection lent to it (flask.g)."""
+
 
 def get_db() -> Connection:
-    """This thread's connection to the shared database."""
+    """The connection to the shared database of this request (of this app context)."""
     pool: ConnectionPool = current_app.extensions["db_pool"]
     return pool.get()
 

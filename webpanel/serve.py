@@ -34,7 +34,8 @@ connection each time one of them stirs, so its cost grows with the square of the
 trickling clients: on the development machine an honest request still took 20 ms among
 1,600 of them and missed its second among 3,200; a Pi is about four times slower."""
 FILES_PER_THREAD = 3
-"""Each worker thread keeps a SQLite connection open: the database, its -wal and its -shm file."""
+"""Each worker thread may hold a SQLite connection (when every thread serves a request at once): the
+database, its -wal and its -shm file."""
 SPARE_FILES = 64
 """The listening socket, waitress's trigger pipe, logs, the board follower's connection, modules read late."""
 

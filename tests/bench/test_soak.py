@@ -68,6 +68,9 @@ def test_a_short_soak_plays_polls_and_samples_both_processes(tmp_path: Path) -> 
         assert row["database_mib"] > 0
     counts = rows[-1]["counts"]
     assert counts["placements"] >= 1 and counts["lobby games created"] >= 1
+    # The board service took the placements one after another (one it held back, as for the lamps'
+    # pre-game check, waits 10 s and the soak plays nothing more).
+    assert counts["placements"] >= 2 and "board errors" not in counts, done.stderr
     assert counts["requests"] > counts["placements"] and counts["events"] >= 1
     assert "after warm-up" in done.stdout and "board rss_mib" in done.stdout
     journal = next(line for line in done.stdout.splitlines() if line.startswith("journal "))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+import urllib.request
 from typing import Any
 
 from flask import Flask
@@ -168,6 +169,45 @@ def test_a_transaction_left_open_is_rolled_back_after_the_request(app: Flask, ca
     assert "rolled back" in caplog.text
 
 
+def test_requests_on_every_server_thread_share_a_few_connections(app: Flask, served: Any) -> None:
+    # waitress gives each request to the thread that waited longest: with a connection per thread,
+    # 40 requests one after another opened 40 connections, each filling its own caches slowly.
+    threads = app.config["PANEL"].worker_threads
+    assert threads >= 40
+    for _ in range(40):
+        with urllib.request.urlopen(served.url + "/api/board", timeout=10) as response:
+            assert response.status == 200
+    assert app.extensions["db_pool"].opened == 1
+
+
+def test_a_connection_serves_one_request_at_a_time_and_a_burst_is_given_back(app: Flask) -> None:
+    from webpanel.db import IDLE_CONNECTIONS, get_db
+
+    pool = app.extensions["db_pool"]
+    burst = IDLE_CONNECTIONS + 3
+    lent: list[int] = []
+    inside, leave = threading.Barrier(burst + 1), threading.Event()
+
+    def request() -> None:
+        with app.app_context():
+            lent.append(id(get_db()))
+            assert get_db().execute("SELECT 1").fetchone()[0] == 1
+            inside.wait(timeout=10)
+            leave.wait(timeout=10)
+
+    threads = [threading.Thread(target=request) for _ in range(burst)]
+    for thread in threads:
+        thread.start()
+    inside.wait(timeout=10)
+    assert len(set(lent)) == burst and pool.opened == burst  # never two requests on one connection
+    leave.set()
+    for thread in threads:
+        thread.join()
+    assert pool.opened == IDLE_CONNECTIONS  # the ones beyond those kept are closed
+    with app.app_context():
+        assert id(get_db()) in lent  # and the kept ones serve the next request
+
+
 def test_public_view_keeps_only_known_fields() -> None:
     from webpanel.view import public_board
 
@@ -210,8 +250,8 @@ def test_public_view_keeps_only_known_fields() -> None:
     assert board["anomalies"] == [{"kind": "refused", "slot": "a9", "at": 1.0, "message": "m"}]
 
 
-def test_every_server_threads_connection_has_small_caches(app: Flask) -> None:
-    # SQLite's default (2,000 KiB a connection, never given back) grew the panel by its threads
+def test_every_connection_has_small_caches(app: Flask) -> None:
+    # SQLite's default (2,000 KiB a connection, never given back) grew the panel by its connections
     # times the database's size, up to 2 MiB each (bench/soak.py).
     from webpanel.db import CACHED_STATEMENTS, PAGE_CACHE_KIB, get_db
 
