@@ -414,8 +414,11 @@ class Served:
 
         server.trigger.pull_trigger(close_connections)
         server.task_dispatcher.shutdown(timeout=5)
-        # No worker is left to pull it: close the trigger too; the loop, its map empty, ends.
-        server.trigger.pull_trigger(server.trigger.close)
+        # No worker is left to pull it: close the trigger too; the loop, its map empty, ends. Under a
+        # heavy load the loop may have dropped the trigger already (its pipe reported closed): then
+        # there is nothing left to wake, and the join below still waits for the loop's end.
+        with contextlib.suppress(OSError):
+            server.trigger.pull_trigger(server.trigger.close)
         self.thread.join(5)
 
 
