@@ -13,7 +13,7 @@ from store.event.boards import Boards
 from store.event.intake import Intake, LiveReport
 from store.event.results import Results
 from store.tournaments import Tournaments
-from tests.store.event.helpers import Reports, a_tournament, boards_online, send
+from tests.store.event.helpers import Reports, a_tournament, boards_online, send, table_of
 from tests.webpanel.helpers import Api
 
 
@@ -97,10 +97,8 @@ def _played_round(conn: sqlite3.Connection, intake: Intake) -> tuple[int, str]:
     boards_online(intake, "board-1")
     tid = a_tournament(conn, 4)
     (assignment,) = Assignments(conn).assign_round(tid)
-    t = Tournaments(conn).load(tid)
-    names = [t.names[p] for p in t.round(1).table(1).seats]
     reports = Reports("board-1")
-    send(intake, "board-1", reports.game(1, names, assignment=assignment.id))
+    send(intake, "board-1", reports.game(1, **table_of(conn, tid, 1, 1), assignment=assignment.id))
     return tid, assignment.id
 
 
