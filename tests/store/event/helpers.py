@@ -86,8 +86,14 @@ class Reports:
                 rows.append(
                     self.row(
                         "placement",
-                        {"game": game, "slot": p.slot, "player": p.player, "move": move, "lit": lit,
-                         "eliminated": out},
+                        {
+                            "game": game,
+                            "slot": p.slot,
+                            "player": p.player,
+                            "move": move,
+                            "lit": lit,
+                            "eliminated": out,
+                        },
                         game=game,
                     )
                 )

@@ -142,9 +142,7 @@ def test_a_result_not_confirmed_in_time_is_flagged_and_staff_may_confirm_it(
         late.confirm(overdue.game, actor="staff@desk")
 
 
-def test_a_result_for_a_table_moved_to_another_board_is_a_clash(
-    intake: Intake, conn: Connection
-) -> None:
+def test_a_result_for_a_table_moved_to_another_board_is_a_clash(intake: Intake, conn: Connection) -> None:
     boards_online(intake, "board-1", "board-2")
     tid = a_tournament(conn, 4)
     (assignment,) = Assignments(conn).assign_round(tid)
@@ -162,9 +160,7 @@ def test_a_result_for_a_table_moved_to_another_board_is_a_clash(
         Results(conn).use_board_result(clash.game, actor="staff@desk")
 
 
-def test_a_result_whose_players_are_not_the_tables_is_a_clash(
-    intake: Intake, conn: Connection
-) -> None:
+def test_a_result_whose_players_are_not_the_tables_is_a_clash(intake: Intake, conn: Connection) -> None:
     boards_online(intake, "board-1")
     tid = a_tournament(conn, 4)
     (assignment,) = Assignments(conn).assign_round(tid)
@@ -181,9 +177,7 @@ def test_a_result_whose_players_are_not_the_tables_is_a_clash(
     assert Tournaments(conn).load(tid).result(1, 1) is None
 
 
-def test_a_round_ending_on_every_board_at_once_goes_in_together(
-    intake: Intake, conn: Connection
-) -> None:
+def test_a_round_ending_on_every_board_at_once_goes_in_together(intake: Intake, conn: Connection) -> None:
     boards_online(intake, "board-1", "board-2", "board-3")
     tid = a_tournament(conn, 12)
     for number, assignment in enumerate(Assignments(conn).assign_round(tid), start=1):
