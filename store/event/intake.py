@@ -252,6 +252,15 @@ class Intake:
             return
         status = "over" if row.body.get("status", "over") == "over" else "abandoned"
         assignment = _assignment(row.body.get("assignment"))
+        scored = _scored(row.body) if status == "over" else {}
+        end_seq = row.seq
+        earlier = self.conn.execute(sql.GAME_ENDED, (board, row.history, game)).fetchone()
+        if earlier is not None and earlier["end_seq"] is not None and int(earlier["end_seq"]) != row.seq:
+            # A game ends once: two ends are a board that cannot be believed, whichever came first.
+            first, second = sorted((int(earlier["end_seq"]), row.seq))
+            end_seq = first
+            twice = f"the board ended its game {game} twice (rows {first} and {second})"
+            scored = {"report": None, "problem": twice}
         self.conn.execute(
             sql.GAME_END,
             (
@@ -261,9 +270,9 @@ class Intake:
                 assignment,
                 _json(_names(row.body.get("players"))),
                 status,
-                row.seq,
+                end_seq,
                 row.at,
-                _json(_scored(row.body) if status == "over" else {}),
+                _json(scored),
             ),
         )
         if status == "over" and assignment is not None:

@@ -242,6 +242,7 @@ GAME_END = (
     " end_seq = excluded.end_seq, ended_at = excluded.ended_at, result = excluded.result"
 )
 """A game's end; the table its end names is kept only until its start says which it was."""
+GAME_ENDED = "SELECT end_seq FROM event_games WHERE board = ? AND history = ? AND board_game = ?"
 GAME_COLUMNS = (
     "id, board, history, board_game, assignment, players, status, start_seq, end_seq, started_at, ended_at,"
     " result"

@@ -194,6 +194,20 @@ def test_a_table_the_event_server_never_made_is_a_clash(intake: Intake, conn: Co
     assert Tournaments(conn).load(tid).result(1, 1) is None
 
 
+@pytest.mark.parametrize("order", ["honest end first", "other end first"])
+def test_a_game_ended_twice_is_a_clash_whichever_end_came_first(
+    intake: Intake, conn: Connection, order: str
+) -> None:
+    tid, assignment, table, board = _a_table(intake, conn)
+    reports = Reports(board)
+    start, end = reports.game(1, **table, assignment=assignment.id)
+    other = reports.row("game-end", {**end.body, "points": [4, 4, 4]}, game=1)
+    ends = [end, other] if order == "honest end first" else [other, end]
+    for row in [start, *ends, _all_agree(reports, 3)]:
+        send(intake, board, [row])
+    _clash(conn, tid, f"the board ended its game 1 twice (rows {end.seq} and {other.seq})")
+
+
 @pytest.mark.parametrize(
     ("what", "end", "reason"),
     [
