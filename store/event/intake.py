@@ -12,9 +12,12 @@ The ingest (``uplink/ingest.py``) hands over a batch of messages at a time;
 * the acknowledgement of each history is the highest ``seq`` up to which every
   row is stored (contiguous from the history's first row); a gap is not
   acknowledged past, and the board is asked to send again from it;
-* game starts and ends become the event's games; a finished game started from
-  an assignment becomes a result waiting for the players' confirmation, and
-  each ``result-confirmed`` row counts the seats that agreed.
+* game starts and ends become the event's games, whatever order they come in;
+  a finished game's public record is read and scored by the server
+  (:mod:`games.hautetension.reported`: the board's points are a claim, never the
+  result), and a game played for a table becomes a result waiting for the
+  players' confirmation; the ``result-confirmed`` rows stored for a game (before
+  its end or after) count the seats that agreed whenever its end or start comes.
 
 The acknowledgements are written to the publish table (:mod:`store.event.publish`)
 in that same transaction, so they are sent again after any restart. Entering a

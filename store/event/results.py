@@ -11,9 +11,15 @@ marking it entered (a crash, a second server process), it is recorded once.
 
 It is never entered over another result: a table that already has one (typed
 on a tablet) makes it a *clash*, shown to staff, who keep the hand entry or
-correct the table with the board's result. A result the tournament refuses
-(the table was moved to another board, the players do not match) is *refused*,
-with the reason. A result still waiting past its deadline is flagged for staff
+correct the table with the board's result. Nor is it believed: the points
+entered are the server's, computed from the placements the board reported and
+checked against the table (:mod:`games.hautetension.reported`); a result that
+does not hold — points its placements do not give, a game the rules had not
+ended, another table's players or first player or handicap, a table the event
+server never made or gave to another board, a game started before its table
+was given — is a *clash* too, with the reason, and can only be dismissed. A
+result the tournament itself refuses is *refused*, with the reason. A result
+still waiting past its deadline is flagged for staff
 (:attr:`BoardResult.is_overdue`), never dropped: staff may confirm it for the
 players.
 """
