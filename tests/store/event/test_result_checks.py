@@ -20,7 +20,7 @@ from store.event.assignments import Assignment, Assignments
 from store.event.intake import Intake, ReportedRow
 from store.event.results import BoardResult, Results, ResultStateError
 from store.tournaments import Tournaments
-from tests.store.event.helpers import Reports, a_tournament, boards_online, played, send, table_of
+from tests.store.event.helpers import Reports, a_tournament, boards_online, play, played, send, table_of
 
 _boards = itertools.count(1)
 
@@ -329,3 +329,36 @@ def test_a_games_rows_in_any_order_split_and_repeated_give_the_same_result(
         send(intake, board, shuffled[start:end])
         Results(conn).settle()
     assert _stored(conn, tid) == expected
+
+
+def test_a_table_with_handicap_pawns_played_as_assigned_is_entered(intake: Intake, conn: Connection) -> None:
+    """Round 2 of a handicap tournament: the leaders' lamps carry handicap pawns, the board places them
+    before play (they fill rows: the server's replay has them on their slots too)."""
+    store = Tournaments(conn)
+    tid = store.create("Handicap open", seed=5, handicap=True, handicap_step=2).id
+    for n in range(1, 9):
+        store.record(tid, lambda t, n=n: t.register(f"P{n}"), actor="test")
+    play(conn, tid, seed=11, rounds=1)
+    store.record(tid, lambda t: t.next_round(), actor="test")
+    current = store.load(tid).current_round
+    assert current is not None and current.number == 2
+    handicapped = [table for table in current.tables if table.handicap]
+    assert handicapped, "round 2 gives the leaders handicap pawns"
+    boards_online(intake, "board-h1", "board-h2")
+    assignments = Assignments(conn).assign_round(tid)
+    for assignment in assignments:
+        assert assignment.board is not None
+        table = table_of(conn, tid, 2, assignment.table)
+        reports = Reports(assignment.board)
+        send(
+            intake,
+            assignment.board,
+            reports.game(1, **table, assignment=assignment.id) + [_all_agree(reports, 4)],
+        )
+    settled = Results(conn).settle()
+    assert [r.status for r in settled] == ["entered"] * len(assignments)
+    t = store.load(tid)
+    for table in handicapped:
+        recorded = t.result(2, table.number)
+        board_game = played(**table_of(conn, tid, 2, table.number))
+        assert recorded is not None and recorded.points == board_game.points() and board_game.handicap
