@@ -104,8 +104,8 @@ def _prepare(location: str, count: int) -> list[list[tuple[str, Any]]]:
         return out
 
     ends: list[tuple[str, Any]] = []
-    for board, assignment, names in wave_setup(conn, boards, 0):
-        before, end = game_rows(1, names, assignment)
+    for board, assignment, names, first in wave_setup(conn, boards, 0):
+        before, end = game_rows(1, names, assignment, first)
         intake.receive(reported(board, before))
         ends += reported(board, end)
     conn.close()
@@ -286,8 +286,8 @@ def end_to_end(
     for wave in range(waves):
         tables = wave_setup(conn, boards, 100 + wave)
         ends = {}
-        for board, assignment, names in tables:
-            before, end = game_rows(wave + 1, names, assignment)
+        for board, assignment, names, first in tables:
+            before, end = game_rows(wave + 1, names, assignment, first)
             by_board[board].rows(before)
             ends[board] = (assignment, end)
         # The games so far are in the store (its own count), so the ends do not queue behind them.

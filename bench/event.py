@@ -50,7 +50,11 @@ sys.path.insert(0, str(ROOT))
 import paho.mqtt.client as mqtt  # noqa: E402
 from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 
-from games.hautetension.tournament_points import Lighting, game_points  # noqa: E402
+from games.hautetension.game import Game  # noqa: E402
+from games.hautetension.layout import load_layout  # noqa: E402
+from games.hautetension.reported import ReportedGame  # noqa: E402
+from games.hautetension.seats import default_seats  # noqa: E402
+from games.hautetension.tournament_points import lightings_of  # noqa: E402
 from store.event.assignments import Assignments  # noqa: E402
 from store.event.boards import Boards  # noqa: E402
 from store.event.db import connect_event  # noqa: E402
@@ -73,19 +77,33 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+def played_game(names: list[str], first: int) -> Game:
+    """A four-player game lighting three lamps in fifteen placements: whoever's turn it is fills the
+    straight row of the next seat's lamp after the first player, then the next one, then the next (one
+    row each: fifteen pawns on three straight rows close no diagonal)."""
+    layout = load_layout()
+    game = Game(layout, default_seats(names), first=first)
+    for step in range(1, len(names)):
+        lamp = game.seats[(first + step) % len(names)].lamp
+        for slot in layout.straight_rows_of(lamp)[0].slots:
+            game.push(slot, "attack")
+    assert game.is_over() and len(game.history) == PLACEMENTS
+    return game
+
+
 def game_rows(
-    game: int, names: list[str], assignment: str
+    game: int, names: list[str], assignment: str, first: int
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """A board's outbox rows for one game (kind, game, body): before its end, and its end with the players'
-    confirmation. The points are the engine's for lamps lit one by one (seats 1, 2, 3 by seat 0)."""
-    lightings = [Lighting((seat,), by=0) for seat in range(1, len(names))]
+    confirmation. The game is :func:`played_game`; its end carries its public record, as a board's does."""
+    played = played_game(names, first)
     start = {
         "kind": "game-start",
         "game": game,
         "body": {
             "game": game,
             "assignment": assignment,
-            "first": 0,
+            "first": first,
             "drawn": False,
             "handicap": {},
             "players": [
@@ -100,15 +118,15 @@ def game_rows(
             "game": game,
             "body": {
                 "game": game,
-                "slot": f"s{m}",
-                "player": m % len(names),
+                "slot": p.slot,
+                "player": p.player,
                 "move": m + 1,
-                "lit": [],
-                "eliminated": [],
-                "to_move": (m + 1) % len(names),
+                "lit": sorted(p.lit),
+                "eliminated": list(p.eliminated),
+                "to_move": None,
             },
         }
-        for m in range(PLACEMENTS)
+        for m, p in enumerate(played.history)
     ]
     lamps = [
         {"kind": "lamps", "game": game, "body": {"lit": list("NESW"[:k]), "test": False, "safe": False}}
@@ -121,11 +139,10 @@ def game_rows(
             "game": game,
             "assignment": assignment,
             "status": "over",
-            "players": names,
             "moves": PLACEMENTS,
-            "points": list(game_points(len(names), lightings)),
-            "lightings": [x.to_dict() for x in lightings],
+            "lightings": [x.to_dict() for x in lightings_of(played.history)],
             "outcome": {"termination": "LAST_PLAYER_STANDING", "winners": [0]},
+            **ReportedGame.of_game(played).to_json(),
         },
     }
     agree = {
@@ -333,8 +350,9 @@ def wait_until(done: Callable[[], bool], limit: float, failure: Callable[[], str
         time.sleep(0.05)
 
 
-def wave_setup(conn: Any, boards: list[str], wave: int) -> list[tuple[str, str, list[str]]]:
-    """A tournament of 4 players a board, round 1 made and given to the boards: (board, assignment, names).
+def wave_setup(conn: Any, boards: list[str], wave: int) -> list[tuple[str, str, list[str], int]]:
+    """A tournament of 4 players a board, round 1 made and given to the boards: (board, assignment, names
+    in seat order, first seat).
     The players are registered in one transaction (one by one, 2,000 players would be 2,000 replays)."""
     store = Tournaments(conn)
     tid = store.create(f"Wave {wave}", seed=wave).id
@@ -344,9 +362,9 @@ def wave_setup(conn: Any, boards: list[str], wave: int) -> list[tuple[str, str, 
     t = store.load(tid)
     tables = []
     for assignment in Assignments(conn).assign_round(tid):
-        seated = [t.names[p] for p in t.round(1).table(assignment.table).seats]
+        table = t.round(1).table(assignment.table)
         assert assignment.board is not None
-        tables.append((assignment.board, assignment.id, seated))
+        tables.append((assignment.board, assignment.id, [t.names[p] for p in table.seats], table.first))
     return tables
 
 
@@ -369,8 +387,8 @@ def latency_through_broker(broker: MosquittoBroker, folder: Path, count: int, wa
     for wave in range(waves):
         tables = wave_setup(central.conn, boards, wave)
         ends = {}
-        for board, assignment, names in tables:
-            before, end = game_rows(wave + 1, names, assignment)
+        for board, assignment, names, first in tables:
+            before, end = game_rows(wave + 1, names, assignment, first)
             by_board[board].rows(before)
             ends[board] = (assignment, end)
         time.sleep(0.2)  # the games so far are in; now the round ends, within one second
@@ -427,11 +445,11 @@ def latency_direct(folder: Path, count: int, waves: int) -> dict[str, Any]:
     samples = []
     for wave in range(waves):
         tables = wave_setup(conn, boards, wave)
-        for board, assignment, names in tables:
-            before, end = game_rows(wave + 1, names, assignment)
+        for board, assignment, names, first in tables:
+            before, end = game_rows(wave + 1, names, assignment, first)
             intake.receive(rows(board, before))
-        for board, assignment, names in tables:
-            _, end = game_rows(wave + 1, names, assignment)
+        for board, assignment, names, first in tables:
+            _, end = game_rows(wave + 1, names, assignment, first)
             start = time.time()
             intake.receive(rows(board, end))
             results.settle()

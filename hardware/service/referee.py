@@ -29,6 +29,7 @@ from games.hautetension.circuit import evaluate
 from games.hautetension.game import Game
 from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
+from games.hautetension.reported import ReportedGame
 from games.hautetension.setup import GameSetup
 from games.hautetension.views import public_view
 from hardware.service.pregame import PregameCheck
@@ -313,11 +314,14 @@ class Referee:
         }
         if status is GameStatus.OVER and outcome is not None:
             public["outcome"] = outcome.to_dict()
-            public["points"] = list(game.points())
             # The lamp order, as a tournament keeps it: seats put out together, and who placed that pawn.
             public["lightings"] = [
                 {"seats": list(p.eliminated), "by": p.player} for p in game.history if p.eliminated
             ]
+            # The game's public record and the points it claims (layout, players, first, handicap,
+            # placements, points), for an event server to check and score itself
+            # (games/hautetension/reported.py): what everyone at the table saw, never a pawn's kind.
+            public.update(ReportedGame.of_game(game).to_json())
         if board_game.assignment is not None:
             public["assignment"] = board_game.assignment
         # A finished game leaves its pawns on the board: lifting them is clearing up.

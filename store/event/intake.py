@@ -12,9 +12,12 @@ The ingest (``uplink/ingest.py``) hands over a batch of messages at a time;
 * the acknowledgement of each history is the highest ``seq`` up to which every
   row is stored (contiguous from the history's first row); a gap is not
   acknowledged past, and the board is asked to send again from it;
-* game starts and ends become the event's games; a finished game started from
-  an assignment becomes a result waiting for the players' confirmation, and
-  each ``result-confirmed`` row counts the seats that agreed.
+* game starts and ends become the event's games, whatever order they come in;
+  a finished game's public record is read and scored by the server
+  (:mod:`games.hautetension.reported`: the board's points are a claim, never the
+  result), and a game played for a table becomes a result waiting for the
+  players' confirmation; the ``result-confirmed`` rows stored for a game (before
+  its end or after) count the seats that agreed whenever its end or start comes.
 
 The acknowledgements are written to the publish table (:mod:`store.event.publish`)
 in that same transaction, so they are sent again after any restart. Entering a
@@ -29,6 +32,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.hautetension.reported import ReportedGame, ReportedGameError, judge
 from store.db import transaction
 from store.dialect import Connection, placeholders
 from store.event import sql
@@ -110,7 +114,8 @@ class Intake:
         self.publications = Publications(conn)
         self._asked_again: dict[tuple[str, str], float] = {}
         self._histories: dict[str, str] = {}
-        self._confirmations: list[tuple[str, ReportedRow, int, list[Any]]] = []
+        self._games: dict[tuple[str, str, int], None] = {}
+        """The board games whose start, end or "I agree" rows this batch stored (their results to update)."""
 
     def receive(self, reports: Iterable[tuple[str, Report]]) -> Receipt:
         """Store a batch of ``(board, report)``, in order, in one transaction.
@@ -124,7 +129,7 @@ class Intake:
         reports = list(reports)
         touched: dict[tuple[str, str], None] = {}
         self._histories = {}
-        self._confirmations = []
+        self._games = {}
         boards = list(dict.fromkeys(board for board, _ in reports))
         with transaction(self.conn):
             known = self._known(boards)
@@ -234,70 +239,89 @@ class Intake:
         game = _int(row.body.get("game"), row.game)
         if game is None:
             return
-        names = [
-            str(p.get("name")) if isinstance(p, Mapping) else str(p) for p in row.body.get("players") or []
-        ]
-        assignment = row.body.get("assignment")
+        names = _names(row.body.get("players"))
+        assignment = _assignment(row.body.get("assignment"))
         self.conn.execute(
-            sql.GAME_START,
+            sql.GAME_START, (board, row.history, game, assignment, _json(names), row.seq, row.at)
+        )
+        self._games[(board, row.history, game)] = None  # its result may have waited for its start
+
+    def _game_end(self, board: str, row: ReportedRow, now: float, receipt: Receipt) -> None:
+        """A game's end: its public record read and scored by the server (games/hautetension/reported.py),
+        kept with what does not hold, if anything; a game played for a table becomes a result waiting for
+        the players, whatever its record says (staff see one that does not hold, it is never lost)."""
+        game = _int(row.body.get("game"), row.game)
+        if game is None:
+            return
+        status = "over" if row.body.get("status", "over") == "over" else "abandoned"
+        assignment = _assignment(row.body.get("assignment"))
+        scored = _scored(row.body) if status == "over" else {}
+        end_seq = row.seq
+        earlier = self.conn.execute(sql.GAME_ENDED, (board, row.history, game)).fetchone()
+        if earlier is not None and earlier["end_seq"] is not None and int(earlier["end_seq"]) != row.seq:
+            # A game ends once: two ends are a board that cannot be believed, whichever came first.
+            first, second = sorted((int(earlier["end_seq"]), row.seq))
+            end_seq = first
+            twice = f"the board ended its game {game} twice (rows {first} and {second})"
+            scored = {"report": None, "problem": twice}
+        self.conn.execute(
+            sql.GAME_END,
             (
                 board,
                 row.history,
                 game,
-                assignment if isinstance(assignment, str) else None,
-                _json(names),
-                row.seq,
+                assignment,
+                _json(_names(row.body.get("players"))),
+                status,
+                end_seq,
                 row.at,
+                _json(scored),
             ),
         )
-
-    def _game_end(self, board: str, row: ReportedRow, now: float, receipt: Receipt) -> None:
-        game = _int(row.body.get("game"), row.game)
-        if game is None:
-            return
-        names = [
-            str(p.get("name")) if isinstance(p, Mapping) else str(p) for p in row.body.get("players") or []
-        ]
-        status = str(row.body.get("status", "over"))
-        result = {key: row.body.get(key) for key in ("points", "lightings", "outcome", "moves")}
-        self.conn.execute(
-            sql.GAME_END, (board, row.history, game, _json(names), status, row.seq, row.at, _json(result))
-        )
-        if status == "over" and isinstance(row.body.get("points"), list):
-            # A result waits for the players if the game was started from a table (in the same statement:
-            # nothing to read back).
-            self.conn.execute(sql.RESULT_ADD, (now, now + self.confirm_timeout, board, row.history, game))
+        if status == "over" and assignment is not None:
+            self.conn.execute(
+                sql.RESULT_ADD, (assignment, now, now + self.confirm_timeout, board, row.history, game)
+            )
+            self._games[(board, row.history, game)] = None
 
     def _result_confirmed(self, board: str, row: ReportedRow, now: float, receipt: Receipt) -> None:
-        game = _int(row.body.get("game"), row.game)
-        seats = row.body.get("seats")
-        if game is not None and isinstance(seats, list):
-            self._confirmations.append((board, row, game, seats))  # counted after the batch's game ends
+        # Stored with the other rows; counted from there whenever the game's end and start are in.
+        if row.game is not None and _int(row.body.get("game"), row.game) == row.game:
+            self._games[(board, row.history, row.game)] = None
 
     def _confirm(self, receipt: Receipt) -> None:
-        """Count the seats each ``result-confirmed`` row of the batch agreed for, in order: the results
-        they name read in one statement once the batch's game ends are written."""
-        keys = list(dict.fromkeys((board, row.history, game) for board, row, game, _ in self._confirmations))
-        results: dict[tuple[str, str, int], dict[str, Any]] = {}
+        """Bring each result this batch touched up to date with every "I agree" row stored for its game
+        (whenever they came: before its end, before its start, in this batch or an earlier one). A result
+        is confirmed once every seat agreed and its start is in; the results and the rows read in one
+        statement each."""
+        keys = list(self._games)
+        results: dict[tuple[str, str, int], Any] = {}
+        agreed: dict[tuple[str, str, int], list[Mapping[str, Any]]] = {}
         for i in range(0, len(keys), ROWS_AT_ONCE):
             values = [value for key in keys[i : i + ROWS_AT_ONCE] for value in key]
-            query = sql.RESULTS_OF_BOARD_GAMES.format(placeholders(len(values) // 3, 3))
-            for r in self.conn.execute(query, values):
-                results[(str(r["board"]), str(r["history"]), int(r["board_game"]))] = {
-                    "game": r["game"],
-                    "status": r["status"],
-                    "confirmed": json.loads(r["confirmed"]),
-                    "players": json.loads(r["players"]),
-                }
-        for board, row, game, seats in self._confirmations:
-            result = results.get((board, row.history, game))
-            if result is None or result["status"] != "waiting":
-                continue
-            agreed = sorted(set(result["confirmed"]) | {s for s in seats if _int(s) is not None})
-            by = "staff at the board" if row.body.get("by") == "staff" else "the players at the board"
-            complete = set(range(len(result["players"]))) <= set(agreed)
-            result.update(confirmed=agreed, status="confirmed" if complete else "waiting")
-            self.conn.execute(sql.RESULT_CONFIRM, (_json(agreed), by, result["status"], result["game"]))
+            shape = placeholders(len(values) // 3, 3)
+            for r in self.conn.execute(sql.RESULTS_OF_BOARD_GAMES.format(shape), values):
+                results[(str(r["board"]), str(r["history"]), int(r["board_game"]))] = r
+            for r in self.conn.execute(sql.CONFIRMATIONS_OF_GAMES.format(shape), values):
+                body = json.loads(r["body"])
+                if isinstance(body, Mapping):
+                    agreed.setdefault((str(r["board"]), str(r["history"]), int(r["game"])), []).append(body)
+        for key, result in results.items():
+            if result["status"] not in ("waiting", "confirmed"):
+                continue  # settled: entered, a clash, refused or dismissed
+            seats = len(json.loads(result["players"]))
+            rows = agreed.get(key, [])
+            before = json.loads(result["confirmed"])
+            said = {s for body in rows for s in _list(body.get("seats")) if _int(s) is not None}
+            confirmed = sorted({s for s in said if 0 <= s < seats} | set(before))
+            if result["status"] == "confirmed" or not rows:
+                continue  # staff confirmed it already, or no seat agreed yet
+            staff = any(body.get("by") == "staff" for body in rows)
+            by = "staff at the board" if staff else "the players at the board"
+            complete = set(range(seats)) <= set(confirmed) and result["start_seq"] is not None
+            status = "confirmed" if complete else "waiting"
+            if (confirmed, by, status) != (before, result["confirmed_by"], "waiting"):
+                self.conn.execute(sql.RESULT_CONFIRM, (_json(confirmed), by, status, result["game"]))
             receipt.results += complete
 
     # -- acknowledgements ----------------------------------------------------------------------
@@ -354,6 +378,42 @@ _GAME_ROWS: dict[str, Callable[[Intake, str, ReportedRow, float, Receipt], None]
 
 def _json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def _names(players: Any) -> list[str]:
+    """A game's player names (a start lists ``{"name": …}`` objects, an end the names)."""
+    return [
+        str(p.get("name")) if isinstance(p, Mapping) else str(p)
+        for p in (players if isinstance(players, list) else [])
+    ]
+
+
+def _assignment(value: Any) -> str | None:
+    """The table assignment a game names: an id this event server made is 1-64 letters and digits."""
+    return value if isinstance(value, str) and 1 <= len(value) <= 64 and value.isalnum() else None
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _scored(body: Mapping[str, Any]) -> dict[str, Any]:
+    """What the server makes of a finished game's record: the record as it read it and the points it
+    derived, or why the record does not hold (kept for staff, with the points the board claimed)."""
+    try:
+        report = ReportedGame.from_json(body)
+    except ReportedGameError as exc:
+        return {"report": None, "problem": str(exc)}
+    try:
+        verdict = judge(report)
+    except ReportedGameError as exc:
+        return {"report": report.to_json(), "problem": str(exc)}
+    return {
+        "report": report.to_json(),
+        "problem": None,
+        "points": list(verdict.points),
+        "lightings": [x.to_dict() for x in verdict.lightings],
+    }
 
 
 def _int(*values: Any) -> int | None:

@@ -11,9 +11,15 @@ marking it entered (a crash, a second server process), it is recorded once.
 
 It is never entered over another result: a table that already has one (typed
 on a tablet) makes it a *clash*, shown to staff, who keep the hand entry or
-correct the table with the board's result. A result the tournament refuses
-(the table was moved to another board, the players do not match) is *refused*,
-with the reason. A result still waiting past its deadline is flagged for staff
+correct the table with the board's result. Nor is it believed: the points
+entered are the server's, computed from the placements the board reported and
+checked against the table (:mod:`games.hautetension.reported`); a result that
+does not hold — points its placements do not give, a game the rules had not
+ended, another table's players or first player or handicap, a table the event
+server never made or gave to another board, a game started before its table
+was given — is a *clash* too, with the reason, and can only be dismissed. A
+result the tournament itself refuses is *refused*, with the reason. A result
+still waiting past its deadline is flagged for staff
 (:attr:`BoardResult.is_overdue`), never dropped: staff may confirm it for the
 players.
 """
@@ -23,10 +29,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from games.hautetension.reported import ReportedGame, ReportedGameError, check_table, judge
 from games.hautetension.tournament import Lighting, ResultEvent, Tournament
 from store.db import transaction
 from store.dialect import Connection, Record
@@ -38,7 +45,6 @@ from store.tournaments import (
     Recorded,
     TournamentNotFoundError,
     Tournaments,
-    seat_order,
 )
 
 STATUSES = ("waiting", "confirmed", "entered", "clash", "refused", "dismissed")
@@ -72,8 +78,27 @@ class BoardResult:
     board_game: int
     players: tuple[str, ...]
     points: tuple[int, ...]
+    """The points the server derived from the board's placements (or, when they do not hold, the points
+    the board claimed, for staff to read; empty when it claimed none that can be read)."""
     lightings: tuple[Lighting, ...] | None
     history: str
+    claimed: tuple[int, ...] = ()
+    """The points the board claimed."""
+    report: ReportedGame | None = None
+    """The game's public record as the server read it (None: it could not be read)."""
+    unsound: str | None = None
+    """Why the board's game does not hold, as its end came in (None: it holds)."""
+    started: bool = False
+    """Whether the game's start is in."""
+    started_for: str | None = None
+    """The table assignment the game's start names (a game started before its table was made: none)."""
+    start_seq: int | None = None
+    end_seq: int | None = None
+
+    @property
+    def holds(self) -> bool:
+        """Whether the board's game was played by the rules and scores what the board says."""
+        return self.report is not None and self.unsound is None
 
     def is_overdue(self, now: float | None = None) -> bool:
         """Still waiting for the players after the confirmation time: staff should look."""
@@ -93,6 +118,8 @@ class BoardResult:
             "overdue": self.is_overdue(now),
             "players": list(self.players),
             "points": list(self.points),
+            "claimed": list(self.claimed),
+            "holds": self.holds,
             "confirmed": list(self.confirmed),
             "confirmed_by": self.confirmed_by,
             "received_at": round(self.received_at, 3),
@@ -103,8 +130,14 @@ class BoardResult:
 
 
 def _result(row: Record) -> BoardResult:
-    result: Mapping[str, Any] = json.loads(row["result"] or "{}")
-    lightings = result.get("lightings")
+    scored = _scored(row["result"])
+    report = _report(scored.get("report"))
+    unsound = scored.get("problem") if isinstance(scored.get("problem"), str) else None
+    if report is None and unsound is None:
+        unsound = "the game's record could not be read (an event server before placements were checked)"
+    claimed = report.points if report is not None else ()
+    points = _points(scored.get("points")) if unsound is None else claimed
+    lightings = scored.get("lightings") if unsound is None else None
     return BoardResult(
         game=int(row["game"]),
         assignment=str(row["assignment"]),
@@ -119,12 +152,42 @@ def _result(row: Record) -> BoardResult:
         board=str(row["board"]),
         board_game=int(row["board_game"]),
         players=tuple(json.loads(row["players"])),
-        points=tuple(int(p) for p in result.get("points") or ()),
+        points=points,
         lightings=None
         if not isinstance(lightings, list)
         else tuple(Lighting.from_dict(x) for x in lightings),
         history=str(row["history"]),
+        claimed=claimed,
+        report=report,
+        unsound=unsound,
+        started=row["start_seq"] is not None,
+        started_for=row["started_for"],
+        start_seq=row["start_seq"],
+        end_seq=row["end_seq"],
     )
+
+
+def _scored(text: str | None) -> dict[str, Any]:
+    """What the intake made of a game's end (:func:`store.event.intake._scored`); an unreadable or older
+    entry reads as a record that does not hold, never as an error that stops a page."""
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _report(value: Any) -> ReportedGame | None:
+    try:
+        return None if value is None else ReportedGame.from_json(value)
+    except ReportedGameError:
+        return None
+
+
+def _points(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(type(p) is int for p in value):
+        return ()
+    return tuple(value)
 
 
 class Results:
@@ -161,15 +224,20 @@ class Results:
         return self.get(game)
 
     def use_board_result(self, game: int, *, actor: str) -> BoardResult:
-        """A clash: staff correct the table with the board's result (the hand entry stays in the audit)."""
+        """A clash with a hand entry: staff correct the table with the board's result (the hand entry
+        stays in the audit). A board's result the server does not believe cannot be used."""
         result = self.get(game)
         if result.status != "clash":
             raise ResultStateError(f"this result is {result.status}: only a clash is resolved this way")
         assignment = Assignments(self.conn).get(result.assignment)
-        marks = [] if (refused := _refusal(result, assignment)) is None else [refused]
-        if assignment is not None and not marks:
-            label = Boards(self.conn).get(result.board).name
-            marks = self._entries(assignment.tournament_id, [Pending(result, assignment, label)], actor=actor)
+        unbelieved = _unbelieved(result, assignment)
+        if unbelieved is not None or assignment is None:
+            reason = unbelieved[3] if unbelieved is not None else "no such table"
+            raise ResultStateError(f"the board's result cannot be used: {reason}")
+        label = Boards(self.conn).get(result.board).name
+        marks = self._entries(assignment.tournament_id, [Pending(result, assignment, label)], actor=actor)
+        if any(status == "clash" for _, status, _, _ in marks):
+            raise ResultStateError(f"the board's result cannot be used: {marks[0][3]}")
         self._mark(marks)
         return self.get(game)
 
@@ -197,9 +265,9 @@ class Results:
         for row in self.conn.execute(sql.RESULTS_TO_ENTER).fetchall():
             result = _result(row)
             assignment = None if row["a_id"] is None else assignment_from_row(row, prefix="a_")
-            refused = _refusal(result, assignment)
-            if refused is not None or assignment is None:
-                marks += [refused] if refused is not None else []
+            unbelieved = _unbelieved(result, assignment)
+            if unbelieved is not None or assignment is None:
+                marks += [unbelieved] if unbelieved is not None else []
                 continue
             label = row["board_label"] or result.board
             by_tournament.setdefault(assignment.tournament_id, []).append(Pending(result, assignment, label))
@@ -236,6 +304,9 @@ class Results:
             result, assignment = pending.result, pending.assignment
             if isinstance(outcome, Recorded):
                 marks.append((result, "entered", outcome.entry.id, None))
+                continue
+            if isinstance(outcome, ReportedGameError):
+                marks.append((result, "clash", None, f"the board's game does not hold: {outcome}"))
                 continue
             fresh = fresh or tournaments.load(tournament_id)
             if not correction and fresh.result(assignment.round, assignment.table) is not None:
@@ -289,57 +360,64 @@ class Pending(NamedTuple):
 
 
 def _command(pending: Pending, *, correction: bool) -> Command:
-    """The tournament entry of a board's result, made on the tournament it is recorded into: its points
-    and lamp order in the table's seat order (a table whose players are not the board's is refused)."""
+    """The tournament entry of a board's result, made on the tournament it is recorded into: the board's
+    game checked against the table (players in their seats, first player, handicap) and replayed, its
+    points and lamp order the server's own (:mod:`games.hautetension.reported`)."""
     result, assignment = pending.result, pending.assignment
 
     def command(t: Tournament) -> ResultEvent:
+        if result.report is None:
+            raise ReportedGameError(result.unsound or "the game's record could not be read")
         table = t.round(assignment.round).table(assignment.table)
-        order, mapping = seat_order([t.names[p] for p in table.seats], result.players)
-        points = [result.points[i] for i in order]
-        lightings = None
-        if result.lightings is not None:
-            seat_at = {board_seat: seat for seat, board_seat in enumerate(order)}
-            lightings = [
-                Lighting(tuple(seat_at[s] for s in x.seats), None if x.by is None else seat_at[x.by])
-                for x in result.lightings
-            ]
+        check_table(
+            result.report,
+            players=[t.names[p] for p in table.seats],
+            first=table.first,
+            lamps=table.lamps,
+            handicap=table.handicap,
+        )
+        verdict = judge(result.report)
         source = {
             "kind": "board",
             "board": result.board,
             "label": pending.label,
             "game_id": result.board_game,
             "event_game": result.game,
-            "seats": mapping,
+            "seats": "checked",
         }
         return t.import_result(
             assignment.round,
             assignment.table,
-            points,
+            verdict.points,
             source=source,
-            lightings=lightings,
+            lightings=verdict.lightings,
             correction=correction,
         )
 
     return command
 
 
-def _refusal(result: BoardResult, assignment: Assignment | None) -> Mark | None:
-    """Why the result cannot go into the table it names, if it cannot: the event server never made that
-    table, or moved it to another board before this result arrived."""
+def _unbelieved(result: BoardResult, assignment: Assignment | None) -> Mark | None:
+    """Why the board's result cannot go into the table it names, if it cannot — a clash for staff, with
+    the reason: the event server never made that table, or gave it to another board; the game started
+    before its table was given to the board, or ended before it started; its record does not hold.
+    What the table itself says (its players, first player, handicap) is checked as it is entered."""
+    reason: str | None = None
     if assignment is None:
-        return (
-            result,
-            "refused",
-            None,
-            f"the game names table assignment {result.assignment}, which this event server never made",
+        reason = f"the game names table assignment {result.assignment}, which this event server never made"
+    elif assignment.board != result.board:
+        reason = (
+            f"round {assignment.round} table {assignment.table} was not given to board {result.board}"
+            f" (it is {assignment.board or 'played without a board'}): the table was moved, or the board"
+            " names a table it was not given"
         )
-    if assignment.board != result.board:
-        return (
-            result,
-            "refused",
-            None,
-            f"round {assignment.round} table {assignment.table} was moved from board {result.board} to"
-            f" {assignment.board or 'no board'} before this result arrived",
+    elif result.started and result.started_for != result.assignment:
+        reason = (
+            f"the game was started before round {assignment.round} table {assignment.table} was given to"
+            f" the board: its start names {'no table' if result.started_for is None else 'another table'}"
         )
-    return None
+    elif result.start_seq is not None and result.end_seq is not None and result.start_seq > result.end_seq:
+        reason = "the board reported the game's end before its start"
+    elif not result.holds:
+        reason = f"the board's game does not hold: {result.unsound}"
+    return None if reason is None else (result, "clash", None, reason)

@@ -137,6 +137,10 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX event_tournament_players_by_player ON event_tournament_players (player_id);
     """,
+    # 3: a game's "I agree" rows looked up whenever its end or start arrives (they may come first).
+    """
+    CREATE INDEX event_rows_by_game ON event_rows (board, history, game);
+    """,
 ]
 
 # -- boards -------------------------------------------------------------------------------------
@@ -227,16 +231,18 @@ GAME_START = (
     "INSERT INTO event_games (board, history, board_game, assignment, players, status, start_seq, started_at)"
     " VALUES (?, ?, ?, ?, ?, 'running', ?, ?)"
     " ON CONFLICT (board, history, board_game) DO UPDATE SET assignment = excluded.assignment,"
-    " players = excluded.players, status = 'running', start_seq = excluded.start_seq,"
-    " started_at = excluded.started_at"
+    " players = excluded.players, start_seq = excluded.start_seq, started_at = excluded.started_at"
 )
+"""A game's start: the table it names is the start's (its end may have come first: it stays ended)."""
 GAME_END = (
     "INSERT INTO event_games"
     " (board, history, board_game, assignment, players, status, end_seq, ended_at, result)"
-    " VALUES (?, ?, ?, NULL, ?, ?, ?, ?, ?)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (board, history, board_game) DO UPDATE SET status = excluded.status,"
     " end_seq = excluded.end_seq, ended_at = excluded.ended_at, result = excluded.result"
 )
+"""A game's end; the table its end names is kept only until its start says which it was."""
+GAME_ENDED = "SELECT end_seq FROM event_games WHERE board = ? AND history = ? AND board_game = ?"
 GAME_COLUMNS = (
     "id, board, history, board_game, assignment, players, status, start_seq, end_seq, started_at, ended_at,"
     " result"
@@ -247,14 +253,14 @@ GAMES = f"SELECT {GAME_COLUMNS} FROM event_games ORDER BY id"
 
 RESULT_ADD = (
     "INSERT INTO event_results (game, assignment, status, received_at, deadline)"
-    " SELECT id, assignment, 'waiting', ?, ? FROM event_games"
-    " WHERE board = ? AND history = ? AND board_game = ? AND assignment IS NOT NULL AND assignment <> ''"
+    " SELECT id, ?, 'waiting', ?, ? FROM event_games WHERE board = ? AND history = ? AND board_game = ?"
     " ON CONFLICT (game) DO NOTHING"
 )
-"""A finished game started from a table assignment: its result, waiting for the players."""
+"""A finished game played for a table (the one its end names): its result, waiting for the players."""
 RESULT_COLUMNS = (
     "r.game, r.assignment, r.status, r.confirmed, r.confirmed_by, r.received_at, r.deadline, r.entered_at,"
-    " r.entry_id, r.problem, g.board, g.history, g.board_game, g.players, g.result"
+    " r.entry_id, r.problem, g.board, g.history, g.board_game, g.players, g.result, g.start_seq, g.end_seq,"
+    " g.assignment AS started_for"
 )
 RESULT = f"SELECT {RESULT_COLUMNS} FROM event_results r JOIN event_games g ON g.id = r.game WHERE r.game = ?"
 RESULTS = f"SELECT {RESULT_COLUMNS} FROM event_results r JOIN event_games g ON g.id = r.game ORDER BY r.game"
@@ -272,10 +278,16 @@ RESULTS_TO_ENTER = (
 """The confirmed results, each with its board's label and its table's assignment (``a_``…; NULL when
 the event server never made it): everything entering them reads, in one statement."""
 RESULTS_OF_BOARD_GAMES = (
-    "SELECT g.board, g.history, g.board_game, r.game, r.status, r.confirmed, g.players FROM event_games g"
-    " JOIN event_results r ON r.game = g.id WHERE (g.board, g.history, g.board_game) IN (VALUES {})"
+    "SELECT g.board, g.history, g.board_game, g.start_seq, r.game, r.status, r.confirmed, r.confirmed_by,"
+    " g.players FROM event_games g JOIN event_results r ON r.game = g.id"
+    " WHERE (g.board, g.history, g.board_game) IN (VALUES {})"
 )
 """The results of board games (formatted with one ``(?, ?, ?)`` a game)."""
+CONFIRMATIONS_OF_GAMES = (
+    "SELECT board, history, game, body FROM event_rows WHERE kind = 'result-confirmed'"
+    " AND (board, history, game) IN (VALUES {})"
+)
+"""Every "I agree" row stored for board games (formatted with one ``(?, ?, ?)`` a game), whenever it came."""
 RESULT_CONFIRM = "UPDATE event_results SET confirmed = ?, confirmed_by = ?, status = ? WHERE game = ?"
 RESULT_SETTLE = (
     "UPDATE event_results SET status = ?, entered_at = ?, entry_id = ?, problem = ? WHERE game = ?"

@@ -31,7 +31,7 @@ from store.event.intake import Intake, ReportedRow
 from store.tournaments import Tournaments
 from tests.servers.mosquitto import MosquittoBroker
 from tests.servers.process import free_port
-from tests.store.event.helpers import Reports, a_tournament, boards_online
+from tests.store.event.helpers import Reports, a_tournament, boards_online, table_of
 from tests.uplink.helpers import BIN, EVENT, USERS, wait_for
 from uplink.protocol import Leaf, dumps, topic
 
@@ -158,8 +158,8 @@ def test_two_server_processes_enter_a_board_result_once_and_both_pages_follow(
         tid = a_tournament(conn, players=4)
         boards_online(Intake(conn, confirm_timeout=60), "board-1")
         (assignment,) = Assignments(conn).assign_round(tid)
-        table = Tournaments(conn).load(tid).round(1).table(1)
-        players = [Tournaments(conn).load(tid).names[p] for p in table.seats]
+        table = table_of(conn, tid, 1, 1)
+        players = table["players"]
     first, second = (server.start() for server in servers)
     # Each process subscribed to the boards (its ingest connected) before the board sends.
     for server in servers:
@@ -175,7 +175,7 @@ def test_two_server_processes_enter_a_board_result_once_and_both_pages_follow(
 
     # The board plays its table and every seat agrees: both processes receive each message.
     reports = Reports("board-1")
-    rows = [*reports.game(1, players, assignment=assignment.id), reports.agree(1, list(range(len(players))))]
+    rows = [*reports.game(1, **table, assignment=assignment.id), reports.agree(1, list(range(len(players))))]
     board = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="board-1")
     board.username_pw_set("board-1", USERS["board-1"])
     board.connect(secured.host, secured.port)

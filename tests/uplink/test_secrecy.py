@@ -157,3 +157,21 @@ def test_a_lamp_lighting_is_the_only_difference_on_the_wire(tmp_path: Path, brok
         for payloads in (*lit.values(), *dark.values())
         for payload in payloads
     )
+
+
+def test_a_game_end_and_its_public_record_tell_no_pawn_kind(tmp_path: Path, broker: MosquittoBroker) -> None:
+    """A whole game to its end, whose two versions differ only in one of Ben's pawns that lights nothing:
+    its end (the game's public record an event server checks: every placement with the lamps it lit and
+    who it put out, the points) and everything else on the wire are the same bytes."""
+
+    def game(kind: str) -> list[tuple[str, str]]:
+        bens = [("a1", kind), ("b1", "attack"), ("c1", "attack"), ("d1", "attack")]
+        anas = [(slot, "attack") for slot in ("f9", "f8", "f7", "f6")]
+        return [move for pair in zip(anas, bens, strict=True) for move in pair] + [("f5", "attack")]
+
+    with_attack = _play(tmp_path / "a", broker, game("attack"))
+    with_defense = _play(tmp_path / "d", broker, game("defense"))
+    (end,) = [row for row in with_attack[topic(EVENT, BOARD, Leaf.OUTBOX)] if b'"kind":"game-end"' in row]
+    assert b'"placements":[{"eliminated":[],"lit":[],"player":0,"slot":"f9"}' in end  # the record was sent
+    assert b'"lit":["N"],"player":0,"slot":"f5"}],"players":["Ana","Ben"],"points":[0,4]' in end
+    assert with_attack == with_defense

@@ -25,7 +25,9 @@ from werkzeug.security import generate_password_hash
 from games.exc import GameError
 from games.hautetension.game import Game
 from games.hautetension.layout import load_layout
+from games.hautetension.reported import ReportedGame
 from games.hautetension.seats import Seat, default_lamps
+from games.hautetension.tournament_points import lightings_of
 from games.hautetension.views import public_view
 from store.commands import Command, CommandKind, Commands
 from store.db import connect
@@ -177,7 +179,8 @@ class FakeService:
         outcome = self.game.outcome()
         if status == "over" and outcome is not None:
             public["outcome"] = outcome.to_dict()
-            public["points"] = list(self.game.points())
+            public["lightings"] = [x.to_dict() for x in lightings_of(self.game.history)]
+            public.update(ReportedGame.of_game(self.game).to_json())  # the public record, its points
         return public
 
     def _require_sim(self) -> None:

@@ -6,7 +6,11 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from games.hautetension.tournament_points import Lighting, game_points
+from games.hautetension.game import Game
+from games.hautetension.layout import load_layout
+from games.hautetension.reported import ReportedGame
+from games.hautetension.seats import default_seats
+from games.hautetension.tournament_points import Lighting, lightings_of
 from store.dialect import Connection
 from store.event.intake import Intake, Receipt, ReportedRow, StatusReport
 from store.tournaments import Tournaments
@@ -43,24 +47,83 @@ class Reports:
         players: Sequence[str],
         *,
         assignment: str | None = None,
-        points: Sequence[int] | None = None,
-        lightings: Sequence[dict[str, Any]] | None = None,
+        points: Sequence[Any] | None = None,
+        first: int = 0,
+        handicap: dict[str, int] | None = None,
+        seed: int = 0,
         status: str = "over",
+        placements: bool = False,
+        end: dict[str, Any] | None = None,
     ) -> list[ReportedRow]:
-        """A whole game: its start, its end (with the result when over)."""
-        start: dict[str, Any] = {"game": game, "players": [{"name": n} for n in players]}
-        end: dict[str, Any] = {"game": game, "players": list(players), "status": status}
+        """A whole game as its board reports it: its start, (with *placements*) a row a placement, its end
+        with the game's public record (:func:`played`: a seeded game of random legal placements). *points*
+        replaces the points the board claims; *end* replaces fields of the end's body."""
+        played_game = played(players, first=first, handicap=handicap, seed=seed)
+        start: dict[str, Any] = {
+            "game": game,
+            "players": [{"name": n} for n in players],
+            "first": first,
+            "handicap": dict(handicap or {}),
+        }
+        body: dict[str, Any] = {
+            "game": game,
+            "players": list(players),
+            "status": status,
+            "moves": len(played_game.history),
+        }
         if assignment is not None:
-            start["assignment"] = end["assignment"] = assignment
+            start["assignment"] = body["assignment"] = assignment
         if status == "over":
-            # By default seat 0 wins, the others' lamps lighting one by one in seat order.
-            made = [Lighting((seat,), by=0) for seat in range(1, len(players))]
-            end["lightings"] = list(lightings) if lightings is not None else [x.to_dict() for x in made]
-            end["points"] = list(points) if points is not None else list(game_points(len(players), made))
-        return [self.row("game-start", start, game=game), self.row("game-end", end, game=game)]
+            body["lightings"] = [x.to_dict() for x in lightings_of(played_game.history)]
+            body.update(ReportedGame.of_game(played_game).to_json())
+            if points is not None:
+                body["points"] = list(points)
+        body.update(end or {})
+        rows = [self.row("game-start", start, game=game)]
+        if placements:
+            for move, p in enumerate(played_game.history, 1):
+                lit, out = sorted(p.lit), list(p.eliminated)
+                rows.append(
+                    self.row(
+                        "placement",
+                        {
+                            "game": game,
+                            "slot": p.slot,
+                            "player": p.player,
+                            "move": move,
+                            "lit": lit,
+                            "eliminated": out,
+                        },
+                        game=game,
+                    )
+                )
+        return [*rows, self.row("game-end", body, game=game)]
 
     def agree(self, game: int, seats: Sequence[int], *, by: str = "player") -> ReportedRow:
         return self.row("result-confirmed", {"game": game, "seats": list(seats), "by": by}, game=game)
+
+
+def played(
+    players: Sequence[str], *, first: int = 0, handicap: dict[str, int] | None = None, seed: int = 0
+) -> Game:
+    """A game of these players played to its end on pinwheel-80 with seeded random legal placements."""
+    rng = random.Random(seed)
+    game = Game(load_layout(), default_seats(list(players)), first=first, handicap=handicap or None)
+    while not game.is_over():
+        game.push(*rng.choice(game.legal_moves()))
+    return game
+
+
+def table_of(conn: Connection, tid: int, round_number: int, table_number: int) -> dict[str, Any]:
+    """The players (names, seat order), first seat and handicap of a tournament's table: what a board
+    that plays it reports (``Reports.game(…, **table_of(…))``)."""
+    t = Tournaments(conn).load(tid)
+    table = t.round(round_number).table(table_number)
+    return {
+        "players": [t.names[p] for p in table.seats],
+        "first": table.first,
+        "handicap": dict(table.handicap),
+    }
 
 
 def send(intake: Intake, board: str, reports: Sequence[Any]) -> Receipt:

@@ -2,47 +2,55 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from games.hautetension.tournament_points import Lighting, game_points
+from games.hautetension.tournament_points import Lighting, game_points, lightings_of
 from store.dialect import Connection
 from store.event.assignments import Assignment, Assignments
 from store.event.intake import Intake
 from store.event.publish import Publications
 from store.event.results import Results, ResultStateError
 from store.tournaments import Tournaments
-from tests.store.event.helpers import Reports, a_tournament, boards_online, send
+from tests.store.event.helpers import Reports, a_tournament, boards_online, played, send, table_of
 
 
-def _table(conn: Connection, tid: int, assignment: Assignment) -> list[str]:
-    t = Tournaments(conn).load(tid)
-    return [t.names[p] for p in t.round(assignment.round).table(assignment.table).seats]
+def _table(conn: Connection, tid: int, assignment: Assignment) -> dict[str, Any]:
+    return table_of(conn, tid, assignment.round, assignment.table)
 
 
 @pytest.fixture
-def played(intake: Intake, conn: Connection) -> tuple[int, Assignment, list[str], Reports]:
+def played_game(intake: Intake, conn: Connection) -> tuple[int, Assignment, list[str], Reports]:
     """Round 1 of 8 players on two boards; board-1's game of table 1 played to its end."""
     boards_online(intake, "board-1", "board-2")
     tid = a_tournament(conn, 8)
     assignment = Assignments(conn).assign_round(tid)[0]
-    names = _table(conn, tid, assignment)
+    table = _table(conn, tid, assignment)
     reports = Reports("board-1")
-    send(intake, "board-1", reports.game(1, names, assignment=assignment.id))
-    return tid, assignment, names, reports
+    send(intake, "board-1", reports.game(1, **table, assignment=assignment.id))
+    return tid, assignment, table["players"], reports
+
+
+def _expected(conn: Connection, tid: int, assignment: Assignment, *, seed: int = 0) -> Any:
+    """The game the helpers play for a table (the same seeded placements), to compare with."""
+    return played(**_table(conn, tid, assignment), seed=seed)
 
 
 def test_a_confirmed_result_is_entered_once_with_its_lamp_order(
-    intake: Intake, conn: Connection, played: tuple[int, Assignment, list[str], Reports]
+    intake: Intake, conn: Connection, played_game: tuple[int, Assignment, list[str], Reports]
 ) -> None:
-    tid, assignment, names, reports = played
+    tid, assignment, names, reports = played_game
     results = Results(conn)
     assert results.settle() == [] and Tournaments(conn).load(tid).result(1, 1) is None  # not confirmed yet
     send(intake, "board-1", [reports.agree(1, [0, 1, 2, 3])])
     (settled,) = results.settle()
     assert settled.status == "entered" and settled.entry_id is not None
+    game = _expected(conn, tid, assignment)
     result = Tournaments(conn).load(tid).result(1, 1)
-    assert result is not None and result.points == (4, 0, 2, 3)
-    assert result.lightings == (Lighting((1,), 0), Lighting((2,), 0), Lighting((3,), 0))
+    assert result is not None and result.points == game.points()
+    assert result.lightings == lightings_of(game.history)
+    assert result.lightings and settled.points == result.points and settled.holds
     assert result.source["kind"] == "board" and result.source["board"] == "board-1"
     assert results.settle() == []
     entries = [e for e in Tournaments(conn).audit(tid) if e.kind == "result"]
@@ -52,10 +60,10 @@ def test_a_confirmed_result_is_entered_once_with_its_lamp_order(
 
 
 def test_entered_once_even_when_marking_it_entered_was_lost(
-    intake: Intake, conn: Connection, played: tuple[int, Assignment, list[str], Reports]
+    intake: Intake, conn: Connection, played_game: tuple[int, Assignment, list[str], Reports]
 ) -> None:
     """A crash between the tournament's entry and the result's mark: settling again records nothing new."""
-    tid, _assignment, _names, reports = played
+    tid, _assignment, _names, reports = played_game
     send(intake, "board-1", [reports.agree(1, [0, 1, 2, 3])])
     Results(conn).settle()
     conn.execute("UPDATE event_results SET status = 'confirmed', entry_id = NULL")
@@ -64,38 +72,28 @@ def test_entered_once_even_when_marking_it_entered_was_lost(
     assert len([e for e in Tournaments(conn).audit(tid) if e.kind == "result"]) == 1
 
 
-def test_seats_are_matched_by_name_when_the_board_sat_them_otherwise(
+def test_a_board_that_seated_the_tables_players_otherwise_is_a_clash(
     intake: Intake, conn: Connection
 ) -> None:
+    """Seats are the turn order and the lamps: a board that sat the table otherwise did not play it."""
     boards_online(intake, "board-1")
     tid = a_tournament(conn, 4)
     (assignment,) = Assignments(conn).assign_round(tid)
-    names = _table(conn, tid, assignment)
+    table = _table(conn, tid, assignment)
+    names = table["players"]
     board_order = [names[2], names[0], names[3], names[1]]
-    lightings = [Lighting((1,), 0), Lighting((2,), 3), Lighting((3,), 0)]
     reports = Reports("board-1")
-    send(
-        intake,
-        "board-1",
-        reports.game(
-            1,
-            board_order,
-            assignment=assignment.id,
-            points=game_points(4, lightings),
-            lightings=[x.to_dict() for x in lightings],
-        ),
-    )
+    send(intake, "board-1", reports.game(1, board_order, first=table["first"], assignment=assignment.id))
     send(intake, "board-1", [reports.agree(1, [0, 1, 2, 3])])
-    Results(conn).settle()
-    t = Tournaments(conn).load(tid)
-    by_name = dict(zip(board_order, game_points(4, lightings), strict=True))
-    assert list(t.result(1, 1).points) == [by_name[n] for n in names]  # type: ignore[union-attr]
+    (clash,) = Results(conn).settle()
+    assert clash.status == "clash" and f"the board seated {board_order}" in (clash.problem or "")
+    assert Tournaments(conn).load(tid).result(1, 1) is None
 
 
 def test_a_clash_with_a_hand_entry_is_flagged_never_overwritten(
-    intake: Intake, conn: Connection, played: tuple[int, Assignment, list[str], Reports]
+    intake: Intake, conn: Connection, played_game: tuple[int, Assignment, list[str], Reports]
 ) -> None:
-    tid, _assignment, _names, reports = played
+    tid, _assignment, _names, reports = played_game
     store = Tournaments(conn)
     hand = [Lighting((0,), 1), Lighting((1,), 2), Lighting((2,), 3)]
     store.record(tid, lambda t: t.enter_result(1, 1, hand), actor="tablet")
@@ -108,15 +106,15 @@ def test_a_clash_with_a_hand_entry_is_flagged_never_overwritten(
     corrected = Results(conn).use_board_result(clash.game, actor="staff@tablet")
     assert corrected.status == "entered"
     final = store.load(tid).result(1, 1)
-    assert final is not None and final.points == (4, 0, 2, 3)
+    assert final is not None and final.points == _expected(conn, tid, _assignment).points()
     correction = store.audit(tid)[-1]
     assert correction.kind == "correction" and correction.actor == "staff@tablet"
 
 
 def test_keeping_the_hand_entry_dismisses_the_board_result(
-    intake: Intake, conn: Connection, played: tuple[int, Assignment, list[str], Reports]
+    intake: Intake, conn: Connection, played_game: tuple[int, Assignment, list[str], Reports]
 ) -> None:
-    tid, _assignment, _names, reports = played
+    tid, _assignment, _names, reports = played_game
     Tournaments(conn).record(tid, lambda t: t.enter_result(1, 1, [Lighting((0,), 1)] * 1), actor="tablet")
     send(intake, "board-1", [reports.agree(1, [0, 1, 2, 3])])
     (clash,) = Results(conn).settle()
@@ -128,9 +126,9 @@ def test_keeping_the_hand_entry_dismisses_the_board_result(
 
 
 def test_a_result_not_confirmed_in_time_is_flagged_and_staff_may_confirm_it(
-    intake: Intake, conn: Connection, played: tuple[int, Assignment, list[str], Reports]
+    intake: Intake, conn: Connection, played_game: tuple[int, Assignment, list[str], Reports]
 ) -> None:
-    tid, _assignment, _names, reports = played
+    tid, _assignment, _names, reports = played_game
     send(intake, "board-1", [reports.agree(1, [0, 2])])
     early = Results(conn, clock=lambda: 5059.0)
     assert early.needing_staff() == []
@@ -144,26 +142,25 @@ def test_a_result_not_confirmed_in_time_is_flagged_and_staff_may_confirm_it(
         late.confirm(overdue.game, actor="staff@desk")
 
 
-def test_a_result_for_a_table_moved_to_another_board_is_refused(
-    intake: Intake, conn: Connection
-) -> None:
+def test_a_result_for_a_table_moved_to_another_board_is_a_clash(intake: Intake, conn: Connection) -> None:
     boards_online(intake, "board-1", "board-2")
     tid = a_tournament(conn, 4)
     (assignment,) = Assignments(conn).assign_round(tid)
-    names = _table(conn, tid, assignment)
+    table = _table(conn, tid, assignment)
     Assignments(conn).move(assignment.id, "board-2")  # before board-1 started it
     reports = Reports("board-1")
-    send(
-        intake, "board-1", reports.game(1, names, assignment=assignment.id) + [reports.agree(1, [0, 1, 2, 3])]
+    rows = reports.game(1, **table, assignment=assignment.id) + [reports.agree(1, [0, 1, 2, 3])]
+    send(intake, "board-1", rows)
+    (clash,) = Results(conn).settle()
+    assert clash.status == "clash" and "table 1 was not given to board board-1 (it is board-2)" in (
+        clash.problem or ""
     )
-    (refused,) = Results(conn).settle()
-    assert refused.status == "refused" and "moved from board board-1 to board-2" in (refused.problem or "")
     assert Tournaments(conn).load(tid).result(1, 1) is None
+    with pytest.raises(ResultStateError, match="cannot be used"):
+        Results(conn).use_board_result(clash.game, actor="staff@desk")
 
 
-def test_a_result_whose_players_are_not_the_tables_is_refused(
-    intake: Intake, conn: Connection
-) -> None:
+def test_a_result_whose_players_are_not_the_tables_is_a_clash(intake: Intake, conn: Connection) -> None:
     boards_online(intake, "board-1")
     tid = a_tournament(conn, 4)
     (assignment,) = Assignments(conn).assign_round(tid)
@@ -173,21 +170,24 @@ def test_a_result_whose_players_are_not_the_tables_is_refused(
         "board-1",
         reports.game(1, ["Ana", "Ben"], assignment=assignment.id) + [reports.agree(1, [0, 1])],
     )
-    (refused,) = Results(conn).settle()
-    assert refused.status == "refused" and "2 players but the table seats 4" in (refused.problem or "")
+    (clash,) = Results(conn).settle()
+    assert clash.status == "clash" and "the board seated ['Ana', 'Ben'], but the table seats" in (
+        clash.problem or ""
+    )
+    assert Tournaments(conn).load(tid).result(1, 1) is None
 
 
-def test_a_round_ending_on_every_board_at_once_goes_in_together(
-    intake: Intake, conn: Connection
-) -> None:
+def test_a_round_ending_on_every_board_at_once_goes_in_together(intake: Intake, conn: Connection) -> None:
     boards_online(intake, "board-1", "board-2", "board-3")
     tid = a_tournament(conn, 12)
     for number, assignment in enumerate(Assignments(conn).assign_round(tid), start=1):
         board = f"board-{number}"
         reports = Reports(board)
-        names = _table(conn, tid, assignment)
+        table = _table(conn, tid, assignment)
         send(
-            intake, board, reports.game(1, names, assignment=assignment.id) + [reports.agree(1, [0, 1, 2, 3])]
+            intake,
+            board,
+            reports.game(1, **table, assignment=assignment.id) + [reports.agree(1, [0, 1, 2, 3])],
         )
     settled = Results(conn).settle()
     assert [r.status for r in settled] == ["entered"] * 3

@@ -13,7 +13,7 @@ from store.event.boards import Boards
 from store.event.intake import Intake, LiveReport
 from store.event.results import Results
 from store.tournaments import Tournaments
-from tests.store.event.helpers import Reports, a_tournament, boards_online, send
+from tests.store.event.helpers import Reports, a_tournament, boards_online, send, table_of
 from tests.webpanel.helpers import Api
 
 
@@ -97,10 +97,8 @@ def _played_round(conn: sqlite3.Connection, intake: Intake) -> tuple[int, str]:
     boards_online(intake, "board-1")
     tid = a_tournament(conn, 4)
     (assignment,) = Assignments(conn).assign_round(tid)
-    t = Tournaments(conn).load(tid)
-    names = [t.names[p] for p in t.round(1).table(1).seats]
     reports = Reports("board-1")
-    send(intake, "board-1", reports.game(1, names, assignment=assignment.id))
+    send(intake, "board-1", reports.game(1, **table_of(conn, tid, 1, 1), assignment=assignment.id))
     return tid, assignment.id
 
 
@@ -205,3 +203,31 @@ def test_the_event_api_says_what_is_wrong_by_code(staff: Api, intake: Intake) ->
 def test_a_panel_without_an_ingest_says_it_takes_no_board_messages(visitor: Api) -> None:
     response = visitor.get("/api/event/ingest")
     assert response.status_code == 404 and "takes no board messages" in response.get_json()["error"]
+
+
+def test_a_board_result_that_cannot_hold_is_shown_to_staff_and_no_page_fails(
+    staff: Api, visitor: Api, conn: sqlite3.Connection, intake: Intake
+) -> None:
+    """A game end whose points list holds "x" (the event's pages once answered 500 until someone edited
+    the database): a clash with its reason, which staff may dismiss but not enter as the board's."""
+    boards_online(intake, "board-1")
+    tid = a_tournament(conn, 4)
+    (assignment,) = Assignments(conn).assign_round(tid)
+    reports = Reports("board-1")
+    table = table_of(conn, tid, 1, 1)
+    rows = reports.game(1, **table, assignment=assignment.id, end={"points": ["x", 2, 0, 4]})
+    send(intake, "board-1", [*rows, reports.agree(1, [0, 1, 2, 3])])
+    (listed,) = staff.get("/api/event/results").get_json()
+    assert listed["status"] == "confirmed" and not listed["holds"]
+    Results(conn).settle()  # what the ingest does on its next turn
+    (clash,) = staff.get("/api/event/results").get_json()
+    assert clash["status"] == "clash" and "points is a whole number" in clash["problem"]
+    page = staff.get(f"/event?t={tid}&lang=en")
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and "points is a whole number" in text and "use-board" not in text
+    assert visitor.get(f"/api/event/wall?t={tid}").status_code == 200
+    assert visitor.get("/event/wall").status_code == 200
+    refused = staff.post(f"/api/event/results/{clash['game']}/use-board", {})
+    assert refused.status_code == 409 and "cannot be used" in refused.get_json()["error"]
+    assert staff.post(f"/api/event/results/{clash['game']}/dismiss", {}).get_json()["status"] == "dismissed"
+    assert Tournaments(conn).load(tid).result(1, 1) is None
