@@ -353,3 +353,41 @@ def test_the_tournaments_page_tells_a_visitor_how_staff_create_one(chromium: Any
             page.wait_for_selector("#create")
         finally:
             context.close()
+
+
+TIES = """() => Array.from(document.querySelectorAll("svg.chart"), svg => ({
+  shown: svg.getBoundingClientRect().width > 0,
+  tied: Array.from(svg.querySelectorAll(".place-label.tied"), g => g.dataset.places),
+  single: svg.querySelectorAll(".place-label:not(.tied)").length,
+}))"""
+
+
+def test_the_chart_shows_tied_leaders_as_a_tie(visitor: Any, panel: Any) -> None:
+    """Eight players after one round of two tables: two won their table (4 points each) and two came
+    second (3): the chart's markers hold the tied places side by side, the key says tied."""
+    lang, page, base, _tournaments = visitor
+    served, _ = panel
+    staff = helpers.Api(served.app.test_client())
+    assert staff.login().status_code == 200
+    database = served.app.config["PANEL"].database
+    response = _form(staff, "/tournaments", {"name": f"Ex aequo {lang}", "seed": "5"})
+    tid = int(response.headers["Location"].rstrip("/").split("/")[-1])
+    _form(staff, f"/tournaments/{tid}/players", {"names": "\n".join(NAMES[:8])})
+    _form(staff, f"/tournaments/{tid}/rounds")
+    for table in Tournaments(connect(database)).load(tid).pending_tables():  # the same result at both
+        lightings = [{"seats": [seat]} for seat in range(len(table.seats) - 1, 0, -1)]
+        url = f"/api/tournaments/{tid}/rounds/1/tables/{table.number}/result"
+        assert staff.post(url, {"lightings": lightings}).status_code == 201
+    tied_word = "ex æquo" if lang == "fr" else "tied"
+    for path, sizes in ((f"/tournaments/{tid}", [TV, (820, 1180), (390, 844)]),
+                        (f"/tournaments/{tid}?kiosk=1", [TV])):
+        for size in sizes:
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            page.goto(base + path)
+            drawings = [d for d in page.evaluate(TIES) if d["shown"]]
+            assert len(drawings) == 1, drawings
+            assert drawings[0]["tied"] == ["1 2", "3 4"] and drawings[0]["single"] == 0, drawings
+            assert tied_word in (page.text_content(".chart-key") or "")
+            name = "tournament-chart-tie" + ("-wall" if "kiosk" in path else "")
+            _shoot(page, lang, name, size, full_page="kiosk" not in path)
+            assert page.evaluate(LAYOUT_PROBLEMS, size in TOUCH) == []
