@@ -150,3 +150,21 @@ def test_where_leaders_lines_run_together_every_colour_shows_and_the_first_place
         assert all(children.index(b) < first_leader for b in bands)  # under every leader's line
         widths = [float(b.get("stroke-width", "0")) for b in bands]
         assert widths == sorted(widths, reverse=True)  # the widest band at the bottom
+
+
+def test_players_without_a_result_yet_are_tied_with_nobody(app: Flask) -> None:
+    """Before their table's result is in, players have no total: they are not a tie at 0."""
+    waiting = PointsChart(
+        rounds=1,
+        lines=(
+            Line(name="Ada", place=1, totals=(4,)),
+            Line(name="Bob", place=2, totals=(2,)),
+            Line(name="Cid", place=3, totals=()),
+            Line(name="Dée", place=4, totals=()),
+        ),
+    )
+    assert [line.name for line in waiting.highlighted] == ["Ada", "Bob", "Cid"]
+    for drawing in _drawings(app, waiting):
+        assert drawing.findall(f"{SVG}g[@class='place-label tied']") == []
+        desc = drawing.find(f"{SVG}desc")
+        assert desc is not None and "tied" not in (desc.text or "")

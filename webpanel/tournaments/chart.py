@@ -78,15 +78,15 @@ class PointsChart:
         """The leaders: the first places, and whoever ends tied with the last of them (up to one
         line per leader colour)."""
         leaders = [line for line in self.lines if line.place <= self.leaders]
-        if leaders:
+        if leaders and leaders[-1].totals:
             last = _end(leaders[-1])
             leaders += [line for line in self.lines if line.place > self.leaders and _end(line) == last]
         return tuple(leaders[: len(LEADER_COLOURS)])
 
     def tied(self, line: Line) -> bool:
         """Whether *line* is a leader's ending where another leader's ends (the same total after the
-        same round)."""
-        return sum(1 for other in self.highlighted if _end(other) == _end(line)) > 1
+        same round; a player without a result yet is tied with nobody)."""
+        return bool(line.totals) and sum(1 for other in self.highlighted if _end(other) == _end(line)) > 1
 
     @property
     def top(self) -> int:
@@ -225,9 +225,9 @@ def _mark(chart: PointsChart, frame: _Frame, top: int, line: Line) -> str:
 
 def _label_groups(highlighted: Sequence[Line]) -> list[list[Line]]:
     """The leaders by where their lines end: lines ending at one point share a marker."""
-    groups: dict[tuple[int, int], list[Line]] = {}
-    for line in highlighted:
-        groups.setdefault(_end(line), []).append(line)
+    groups: dict[tuple[int, ...], list[Line]] = {}
+    for line in highlighted:  # a line without a result yet has its own marker
+        groups.setdefault(_end(line) if line.totals else (-1, line.place), []).append(line)
     return list(groups.values())
 
 
