@@ -103,7 +103,8 @@ class GameSetup:
             problems.append('skipped_by must be "staff" or "demo"')
         if problems:
             raise GameSetupError(problems)
-        return cls(tuple(players), chosen, seed, MappingProxyType(handicap), check == "ask", skipped_by)
+        return cls(tuple(players), chosen, seed, MappingProxyType(handicap), check == "ask",
+                   skipped_by if check == "skip" else "staff")
 
     @property
     def seats(self) -> tuple[Seat, ...]:
