@@ -3,14 +3,17 @@
 #   make test   the whole test suite
 #   make catalogs   after marking strings for translation (docs/webpanel.md, "Languages")
 # and a third for events:
-#   make event  a demo event: Mosquitto, the event server on http://127.0.0.1:$(EVENT_PORT)/event,
-#               three virtual boards and a tournament of twelve players ready for round 1
+#   make event  a demo event: Mosquitto (on $(BROKER_PORT), else a free port), the event server on
+#               http://127.0.0.1:$(EVENT_PORT)/event, three virtual boards on the next ports and a
+#               tournament of twelve players ready for round 1
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8080
 DB ?= var/hautetension.db
 EVENT_PORT ?= 8090
+# Mosquitto's port for make event; empty: a free one the system gives.
+BROKER_PORT ?=
 
 .PHONY: run test event lint clean translations catalogs
 
@@ -44,7 +47,7 @@ run: $(VENV)/.installed-run translations
 
 event: $(VENV)/.installed-run translations
 	$(BIN)/python tools/ensure_packages.py mosquitto
-	$(BIN)/hautetension event demo --port $(EVENT_PORT)
+	$(BIN)/hautetension event demo --port $(EVENT_PORT)$(if $(BROKER_PORT), --broker-port $(BROKER_PORT))
 
 test: $(VENV)/.installed-dev translations
 	$(BIN)/python tools/ensure_packages.py

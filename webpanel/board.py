@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, redirect, render_template
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, url_for
 from flask.typing import ResponseReturnValue
 
 from games.hautetension.layout import DEFAULT_LAYOUT, load_layout
@@ -44,7 +44,11 @@ def home() -> ResponseReturnValue:
 
 
 @bp.get("/board")
-def live_page() -> str:
+def live_page() -> ResponseReturnValue:
+    """The board of this panel's board service; the event server has none (its boards are on the
+    wall display), so there it is the wall."""
+    if current_app.config.get("ROLE") == "event":
+        return redirect(url_for("event.wall"))
     return render_template("board.html")
 
 

@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, url_for
 from flask_babel import lazy_gettext
 
 from games.exc import GameSetupError
@@ -64,6 +64,8 @@ BAD_GAME_SETUP = define_code(
 def dashboard() -> Any:
     if not auth.is_staff():
         return redirect(url_for("staff.login_page"))
+    if current_app.config.get("ROLE") == "event":  # no board of its own: staff's page is the event's
+        return redirect(url_for("event.overview"))
     return render_template("staff/health.html")
 
 

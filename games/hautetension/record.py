@@ -93,6 +93,9 @@ class PregameCheck:
     result: CheckResult
     tenths: int | None
     lamps: tuple[tuple[str, LampCheck], ...] = ()
+    by: str | None = None
+    """Who skipped a skipped check: ``staff``, or ``demo`` (the demo game of ``make run``); None when
+    not said (a record written before it was, or a check that was not skipped)."""
 
 
 @dataclass(frozen=True)
@@ -248,6 +251,8 @@ def _headers(record: GameRecord) -> Iterator[tuple[str, str]]:
     if check is not None:
         yield "CheckTime", _seconds(check.tenths)
         yield "CheckLamps", " ".join(f"{lamp}:{found.value}" for lamp, found in check.lamps) or NONE
+        if check.by is not None:
+            yield "CheckBy", check.by
     result = record.result
     yield "Status", result.status.value
     yield "Result", " ".join(str(w + 1) for w in result.winners) if result.status is Status.OVER else "*"
@@ -402,7 +407,7 @@ class _Reader:
         known = {"Player", "Lamp", "Colour"}
         for name, (line, _) in self.headers.items():
             stem = name.rstrip("0123456789")
-            if name not in REQUIRED and name not in ("CheckTime", "CheckLamps") and not (
+            if name not in REQUIRED and name not in ("CheckTime", "CheckLamps", "CheckBy") and not (
                 stem in known and name[len(stem):].isdigit() and 1 <= int(name[len(stem):]) <= len(players)
             ):
                 raise RecordError(line, f"unknown header {name}")
@@ -518,7 +523,7 @@ class _Reader:
     def _check(self, players: Sequence[Player]) -> PregameCheck | None:
         line, value = self._header("Check")
         if value == NONE:
-            for name in ("CheckTime", "CheckLamps"):
+            for name in ("CheckTime", "CheckLamps", "CheckBy"):
                 if name in self.headers:
                     raise RecordError(self.headers[name][0], f"{name} is given for a game without a check")
             return None
@@ -536,7 +541,10 @@ class _Reader:
             except ValueError:
                 raise RecordError(lamps_line, f"CheckLamps is '<lamp>:{'|'.join(LampCheck)} …' or -,"
                                               f" not {found!r}") from None
-        return PregameCheck(result, _tenths(when, time_line), tuple(lamps))
+        by = self.headers["CheckBy"][1] if "CheckBy" in self.headers else None
+        if by is not None and not _NAME.match(by):
+            raise RecordError(self.headers["CheckBy"][0], f"CheckBy must be a word (staff, demo), not {by!r}")
+        return PregameCheck(result, _tenths(when, time_line), tuple(lamps), by)
 
     def _result(self, players: int) -> Result:
         status_line, status_text = self._header("Status")

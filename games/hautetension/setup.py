@@ -19,6 +19,10 @@ before it starts the game (a command may come from the terminal too,
 - ``pregame_check``: ``"ask"`` (the default: every lamp must light while the
   players hold the test button before play) or ``"skip"`` (staff skip it; the
   journal, the record and the replay say so).
+- ``skipped_by``: who skips it, ``"staff"`` (the default) or ``"demo"`` (the
+  demo game ``make run`` starts by itself: nobody is at the board to hold the
+  button). The staff page's request cannot say it (webpanel/staff.py takes
+  only the fields above).
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ LAMPS = ("N", "E", "S", "W")
 MAX_SEED = 2**63 - 1
 PLAYER_FIELDS = frozenset({"name", "colour"})
 PREGAME_CHECK = ("ask", "skip")
+SKIPPED_BY = ("staff", "demo")
+"""Who may skip the pre-game check: staff, or the demo game of ``make run``."""
 
 First = int | Literal["draw"]
 
@@ -68,6 +74,8 @@ class GameSetup:
     """Lamp → handicap attack pawns; lamps without a handicap are left out."""
     pregame_check: bool = True
     """Whether the lamps are checked before play (hardware/service/pregame.py)."""
+    skipped_by: str = "staff"
+    """Who skipped the check when it is skipped (:data:`SKIPPED_BY`)."""
 
     @classmethod
     def from_payload(
@@ -90,9 +98,13 @@ class GameSetup:
         check = payload.get("pregame_check", "ask")
         if check not in PREGAME_CHECK:
             problems.append('pregame_check must be "ask" or "skip"')
+        skipped_by = payload.get("skipped_by", "staff")
+        if skipped_by not in SKIPPED_BY:
+            problems.append('skipped_by must be "staff" or "demo"')
         if problems:
             raise GameSetupError(problems)
-        return cls(tuple(players), chosen, seed, MappingProxyType(handicap), check == "ask")
+        return cls(tuple(players), chosen, seed, MappingProxyType(handicap), check == "ask",
+                   skipped_by if check == "skip" else "staff")
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -129,6 +141,8 @@ class GameSetup:
             payload["handicap"] = dict(self.handicap)
         if not self.pregame_check:
             payload["pregame_check"] = "skip"
+            if self.skipped_by != "staff":
+                payload["skipped_by"] = self.skipped_by
         return payload
 
     def to_record(self) -> dict[str, Any]:

@@ -256,6 +256,12 @@ class QuantumTicTacToe(DigitalGame):
             "legal_moves": self.legal_moves(),
             "outcome": None if outcome is None else outcome.to_json(),
             "winner": symbol(self.result) if self.result in (X, O) else None,
+            # Why the winner won: each player's earliest line (both, when one collapse completed lines
+            # for the two of them: the lower largest move number wins).
+            "lines": [
+                {"symbol": symbol(player), "squares": list(squares), "latest": latest}
+                for player, (squares, latest) in sorted(rules.earliest_lines(cells).items())
+            ] if self.result is not None else [],
             "history": list(self.history),
             # The result screen's picture: the entanglement graph at each collapse.
             "collapses": [dict(c) for c in self.collapses],

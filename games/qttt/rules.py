@@ -176,6 +176,20 @@ def collapse(position: bytes, square: int) -> bytes:
     return bytes(codes)
 
 
+def earliest_lines(cells: list[int]) -> dict[int, tuple[tuple[int, int, int], int]]:
+    """Each player's earliest completed line of classical marks: player → (its squares, the largest
+    move number in it). A player without a line is left out."""
+    best: dict[int, tuple[tuple[int, int, int], int]] = {}
+    for a, b, c in LINES:
+        ka, kb, kc = cells[a], cells[b], cells[c]
+        if ka and kb and kc and ka % 2 == kb % 2 == kc % 2:
+            player = X if ka % 2 else O
+            latest = max(ka, kb, kc)
+            if player not in best or latest < best[player][1]:
+                best[player] = ((a, b, c), latest)
+    return best
+
+
 def line_winner(cells: list[int]) -> int | None:
     """The winner among completed lines of classical marks, or None.
 
@@ -183,6 +197,8 @@ def line_winner(cells: list[int]) -> int | None:
     by the largest move number in it; two lines of one player are one win.
     Move numbers of X are odd and those of O even, so there is never a tie.
     """
+    # The search calls this at every settled position: a plain loop, no allocation beyond two ints
+    # (earliest_lines says the same, with the squares, for the pages).
     best = [10, 10]
     for a, b, c in LINES:
         ka, kb, kc = cells[a], cells[b], cells[c]

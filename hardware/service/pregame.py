@@ -142,12 +142,13 @@ class PregameCheck:
         status = CheckStatus.FAILED if dark else CheckStatus.PASSED
         return self._verdict(status, found, dark, by="players")
 
-    def skip(self) -> list[JournalEntry]:
-        """Staff skip the check (journaled as skipped: the record and the replay say so)."""
+    def skip(self, by: str = "staff") -> list[JournalEntry]:
+        """Skip the check (journaled as skipped, with who skipped it: ``staff``, or ``demo`` for the
+        demo game of ``make run``; the record and the replay say so)."""
         if self.is_done:
             raise CheckRefused(f"the pre-game check of game {self.game} is over already")
         found = {lamp: "unchecked" for lamp in self.lamps}
-        return self._verdict(CheckStatus.SKIPPED, found, self.failed, by="staff")
+        return self._verdict(CheckStatus.SKIPPED, found, self.failed, by=by)
 
     def _verdict(
         self, status: CheckStatus, found: dict[str, str], failed: Sequence[str], *, by: str,

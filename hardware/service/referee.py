@@ -484,7 +484,7 @@ class Referee:
             public["assignment"] = assignment
         entries: list[JournalEntry] = [JournalEntry(JournalKind.GAME_START, public, {"setup": setup})]
         if not chosen.pregame_check:
-            entries += check.skip()
+            entries += check.skip(by=chosen.skipped_by)
         for slot in sorted(game.pawns):
             entries += self._open(
                 slot, AnomalyKind.HANDICAP, f"place the handicap attack pawn on {slot} before the first move"

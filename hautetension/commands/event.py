@@ -1,6 +1,7 @@
 """``hautetension event demo``: a whole event on one laptop (what ``make event`` calls).
 
-Starts, as local processes: Mosquitto on a free loopback port (with one
+Starts, as local processes: Mosquitto on a free loopback port, or the one
+``--broker-port`` gives (``make event BROKER_PORT=…``), (with one
 password per board and the event's ACL, as at a real event), the event server
 (``hautetension central``) and three virtual boards (``hautetension run
 --broker``, each with its board service, panel and uplink). Once every board has
@@ -66,6 +67,13 @@ def register(subparsers: Any) -> None:
         help="the event server's port; the boards take the next ones (default: %(default)s)",
     )
     demo.add_argument(
+        "--broker-port",
+        type=_port,
+        default=None,
+        metavar="PORT",
+        help="Mosquitto's port (default: a free one the system gives; make event BROKER_PORT=…)",
+    )
+    demo.add_argument(
         "--boards",
         type=int,
         default=3,
@@ -83,6 +91,17 @@ def register(subparsers: Any) -> None:
     )
     demo.add_argument("--folder", default="var/event-demo", help="the demo's files (default: %(default)s)")
     demo.set_defaults(func=run_demo)
+
+
+def _port(text: str) -> int:
+    """A TCP port number from the command line (argparse says the error)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a port is a whole number, not {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {port}")
+    return port
 
 
 def _free_port() -> int:
@@ -114,7 +133,7 @@ class Demo:
         self.args = args
         self.folder = Path(args.folder).resolve()
         self.binaries = binaries
-        self.broker_port = _free_port()
+        self.broker_port = args.broker_port or _free_port()
         self.broker_url = f"mqtt://127.0.0.1:{self.broker_port}"
         self.children = Children(preexec_fn=own_session_dying_with_parent)
         self.boards = [f"board-{n}" for n in range(1, args.boards + 1)]
@@ -291,11 +310,27 @@ def run_demo(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    taken = [p for p in range(args.port, args.port + args.boards + 1) if _port_taken(p)]
+    panels = range(args.port, args.port + args.boards + 1)
+    if args.broker_port is not None and args.broker_port in panels:
+        print(
+            f"hautetension event demo: the broker's port {args.broker_port} is one of the event server's and"
+            f" the boards' ({panels.start}–{panels.stop - 1}): choose another with --broker-port"
+            " (make event BROKER_PORT=…)",
+            file=sys.stderr,
+        )
+        return 1
+    taken = [p for p in panels if _port_taken(p)]
     if taken:
         print(
             f"hautetension event demo: port(s) {', '.join(map(str, taken))} are taken: "
-            f"choose others with --port (make event PORT=…)",
+            f"choose others with --port (make event EVENT_PORT=…)",
+            file=sys.stderr,
+        )
+        return 1
+    if args.broker_port is not None and _port_taken(args.broker_port):
+        print(
+            f"hautetension event demo: the broker's port {args.broker_port} is taken: choose another with"
+            " --broker-port (make event BROKER_PORT=…), or leave it out for a free one",
             file=sys.stderr,
         )
         return 1

@@ -25,6 +25,9 @@ from hautetension.children import Children, Stopped
 from store.claim import EX_CLAIMED
 
 DEMO_PLAYERS = [{"name": "Ana", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+DEMO_GAME = {"players": DEMO_PLAYERS, "first": 0, "pregame_check": "skip", "skipped_by": "demo"}
+"""The demo game: nobody holds the simulated board's test button, so the demo skips the lamps' check,
+and the journal, the record and the replay say that it was the demo."""
 
 
 def register(subparsers: Any) -> None:
@@ -145,12 +148,7 @@ def start_demo_game(db: Path) -> str:
             if current is not None and not current.public.get("pawns"):
                 break
             time.sleep(0.05)
-        command = commands.wait(
-            commands.submit(
-                CommandKind.NEW_GAME, {"players": DEMO_PLAYERS, "first": 0, "pregame_check": "skip"}
-            ),
-            timeout=5,
-        )
+        command = commands.wait(commands.submit(CommandKind.NEW_GAME, DEMO_GAME), timeout=5)
         if command is None or command.status is not CommandStatus.DONE:
             reason = (command.result or {}).get("error") if command else "no answer"
             return f"no demo game ({reason})"

@@ -43,6 +43,7 @@ def _is_free(port: int) -> bool:
 )
 def test_the_demo_event_runs_two_boards_and_a_tournament_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     port = _free_ports(3)
+    broker = _free_ports(1)  # chosen, as make event BROKER_PORT=… does
     folder = server_folder("event-demo")  # readable by Mosquitto's own user, unlike pytest's tree
     folder.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if k not in ("HAUTETENSION_CONFIG", "NOTIFY_SOCKET")}
@@ -57,6 +58,8 @@ def test_the_demo_event_runs_two_boards_and_a_tournament_and_stops_on_ctrl_c(tmp
             "2",
             "--players",
             "8",
+            "--broker-port",
+            str(broker),
             "--folder",
             str(folder / "demo"),
         ],
@@ -76,6 +79,8 @@ def test_the_demo_event_runs_two_boards_and_a_tournament_and_stops_on_ctrl_c(tmp
         assert (
             f"http://127.0.0.1:{port}/event" in lines[0] and f"http://127.0.0.1:{port + 2}/table" in lines[3]
         )
+        assert f"broker: mqtt://127.0.0.1:{broker};" in lines[4]
+        assert not _is_free(broker)  # Mosquitto listens there
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/event/boards", timeout=10) as response:
             boards = json.load(response)
         assert [(b["id"], b["label"], b["accepted"], b["online"]) for b in boards] == [
@@ -94,7 +99,7 @@ def test_the_demo_event_runs_two_boards_and_a_tournament_and_stops_on_ctrl_c(tmp
         conn.close()
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
-        for busy in range(port, port + 3):
+        for busy in [*range(port, port + 3), broker]:
             assert _is_free(busy)  # every server is gone
     finally:
         if proc.poll() is None:
@@ -104,3 +109,48 @@ def test_the_demo_event_runs_two_boards_and_a_tournament_and_stops_on_ctrl_c(tmp
             if stream is not None:
                 stream.close()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _demo(*options: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("HAUTETENSION_CONFIG", "NOTIFY_SOCKET")}
+    return subprocess.run([str(BIN), "event", "demo", *options], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=60, check=False)
+
+
+@pytest.mark.skipif(
+    find_binary("mosquitto") is None, reason="Mosquitto is missing (apt-get install mosquitto)"
+)
+def test_the_brokers_port_is_refused_when_taken_or_one_of_the_panels(tmp_path: Path) -> None:
+    """Before anything starts, with what to do: a broker's port in use, or one the event server or a
+    board would take; a port that is not one."""
+    port = _free_ports(3)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = int(taken.getsockname()[1])
+        refused = _demo("--port", str(port), "--boards", "2", "--broker-port", str(busy), cwd=tmp_path)
+    assert refused.returncode == 1
+    assert f"the broker's port {busy} is taken" in refused.stderr and "BROKER_PORT" in refused.stderr
+    clash = _demo("--port", str(port), "--boards", "2", "--broker-port", str(port + 1), cwd=tmp_path)
+    assert clash.returncode == 1 and f"the broker's port {port + 1} is one of" in clash.stderr
+    assert not (tmp_path / "var").exists()  # nothing was made
+    for bad in ("0", "65536", "mqtt"):
+        wrong = _demo("--broker-port", bad, cwd=tmp_path)
+        assert wrong.returncode == 2 and "--broker-port" in wrong.stderr and "a port" in wrong.stderr
+
+
+def test_make_event_passes_broker_port_to_the_demo() -> None:
+    """make event BROKER_PORT=… gives the demo its broker's port; without it, the demo picks one."""
+    root = Path(__file__).resolve().parents[2]
+    make = shutil.which("make")
+    if make is None:
+        pytest.skip("make is missing (apt-get install make)")
+
+    def planned(*variables: str) -> str:
+        run = subprocess.run([make, "-n", "-C", str(root), "event", *variables], capture_output=True,
+                             text=True, timeout=60, check=True)
+        return next(line for line in run.stdout.splitlines() if "event demo" in line)
+
+    chosen = planned("EVENT_PORT=9000", "BROKER_PORT=9100")
+    assert chosen.endswith("event demo --port 9000 --broker-port 9100")
+    assert planned().endswith("event demo --port 8090")

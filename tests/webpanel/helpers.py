@@ -435,7 +435,9 @@ def staff_tablet(chromium: Any, base_url: str, lang: str, *, timeout_ms: int) ->
         page.goto(base_url + "/staff/login")
         page.fill("#pin", PIN)
         page.click("#login-form button[type=submit]")
-        page.wait_for_selector("#health-page")
+        # Staff's page: a board's health, or on the event server the event's page.
+        page.wait_for_url(re.compile(r"/(staff|event)$"))
+        page.wait_for_load_state("load")
         yield page
     finally:
         context.close()

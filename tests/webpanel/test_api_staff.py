@@ -253,6 +253,11 @@ def _players(n: int) -> list[dict[str, str]]:
         ({"players": _players(2), "handicap": {"N": 4}}, "handicap.N"),
         ({"players": _players(2), "handicap": [1]}, "handicap must be an object"),
         ({"players": _players(2), "colour": "red"}, "unknown field(s): colour"),
+        # Only make run's demo game says the demo skipped the check: staff's skip is staff's.
+        (
+            {"players": _players(2), "pregame_check": "skip", "skipped_by": "demo"},
+            "unknown field(s): skipped_by",
+        ),
     ],
 )
 def test_new_game_bad_bodies_are_400(staff: Any, service: Any, body: Any, says: str) -> None:

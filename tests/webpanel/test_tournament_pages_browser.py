@@ -12,6 +12,7 @@ every table whole. Screenshots (and the printed PDFs) go to ``test-artifacts/pag
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -291,3 +292,102 @@ def test_the_pairings_print_black_on_white_with_every_table_whole(visitor: Any, 
         page.pdf(path=str(ARTIFACTS / lang / f"tournament-pairings-{paper}.pdf"), format=paper)
     finally:
         page.emulate_media(media="screen")
+
+
+STATUS_COLUMN = """() => Array.from(document.querySelectorAll("#wall table.standings"), table => ({
+  heads: Array.from(table.querySelectorAll("thead th"), th => th.textContent.trim()),
+  cells: Array.from(table.querySelectorAll("tbody tr"), tr => tr.cells.length),
+  statuses: Array.from(table.querySelectorAll("tbody tr"),
+                       tr => tr.cells.length > 3 ? tr.cells[3].textContent.trim() : null),
+}))"""
+
+
+def test_the_wall_shows_the_status_column_only_when_it_says_something(visitor: Any, panel: Any) -> None:
+    """While every player is in contention the wall has no Status column (it would be empty for
+    everyone); once a player withdraws, the column is there and says so."""
+    lang, page, base, _tournaments = visitor
+    served, _ = panel
+    staff = helpers.Api(served.app.test_client())
+    assert staff.login().status_code == 200
+    tid = _tournament(staff, served.app.config["PANEL"].database, f"Statuts {lang}", NAMES[:6], rounds=1)
+    page.set_viewport_size({"width": TV[0], "height": TV[1]})
+    page.goto(base + f"/tournaments/{tid}?kiosk=1")
+    status = "Statut" if lang == "fr" else "Status"
+    tables = page.evaluate(STATUS_COLUMN)
+    assert all(status not in t["heads"] and set(t["cells"]) == {3} for t in tables), tables
+    _shoot(page, lang, "tournament-wall-no-status", TV, full_page=False)
+    _form(staff, f"/tournaments/{tid}/players/2/withdraw")
+    page.goto(base + f"/tournaments/{tid}?kiosk=1")
+    tables = page.evaluate(STATUS_COLUMN)
+    assert tables[0]["heads"][-1] == status and set(tables[0]["cells"]) == {4}, tables
+    withdrawn = "retiré" if lang == "fr" else "withdrawn"
+    assert [s for s in tables[0]["statuses"] if s] == [withdrawn], tables
+    _shoot(page, lang, "tournament-wall-status", TV, full_page=False)
+    assert page.evaluate(LAYOUT_PROBLEMS, False) == []
+
+
+def test_the_tournaments_page_tells_a_visitor_how_staff_create_one(chromium: Any, panel: Any) -> None:
+    """Logged out, the list says staff create tournaments and links to the staff login, which leads
+    back to the list with its form."""
+    served, _ = panel
+    for lang in ("fr", "en"):
+        context = chromium.new_context(locale="fr-FR" if lang == "fr" else "en-GB")
+        try:
+            page = context.new_page()
+            page.set_default_timeout(TIMEOUT_MS)
+            for size in SIZES:
+                page.set_viewport_size({"width": size[0], "height": size[1]})
+                page.goto(served.url + "/tournaments")
+                assert page.locator("#create").count() == 0
+                note = page.text_content("#staff-create") or ""
+                assert ("personnel" if lang == "fr" else "staff") in note.lower(), note
+                _shoot(page, lang, "tournament-index-visitor", size)
+                assert page.evaluate(LAYOUT_PROBLEMS, size in TOUCH) == []
+                if lang == "fr":
+                    assert i18n_checks.english_words_in(page.evaluate(SHOWN_TEXT)) == []
+            page.click("#staff-create a")
+            page.wait_for_url(re.compile(r"/staff/login\?next=(/|%2F)tournaments$"))
+            page.fill("#pin", helpers.PIN)
+            page.click("#login-form button[type=submit]")
+            page.wait_for_url(re.compile(r"/tournaments$"))
+            page.wait_for_selector("#create")
+        finally:
+            context.close()
+
+
+TIES = """() => Array.from(document.querySelectorAll("svg.chart"), svg => ({
+  shown: svg.getBoundingClientRect().width > 0,
+  tied: Array.from(svg.querySelectorAll(".place-label.tied"), g => g.dataset.places),
+  single: svg.querySelectorAll(".place-label:not(.tied)").length,
+}))"""
+
+
+def test_the_chart_shows_tied_leaders_as_a_tie(visitor: Any, panel: Any) -> None:
+    """Eight players after one round of two tables: two won their table (4 points each) and two came
+    second (3): the chart's markers hold the tied places side by side, the key says tied."""
+    lang, page, base, _tournaments = visitor
+    served, _ = panel
+    staff = helpers.Api(served.app.test_client())
+    assert staff.login().status_code == 200
+    database = served.app.config["PANEL"].database
+    response = _form(staff, "/tournaments", {"name": f"Ex aequo {lang}", "seed": "5"})
+    tid = int(response.headers["Location"].rstrip("/").split("/")[-1])
+    _form(staff, f"/tournaments/{tid}/players", {"names": "\n".join(NAMES[:8])})
+    _form(staff, f"/tournaments/{tid}/rounds")
+    for table in Tournaments(connect(database)).load(tid).pending_tables():  # the same result at both
+        lightings = [{"seats": [seat]} for seat in range(len(table.seats) - 1, 0, -1)]
+        url = f"/api/tournaments/{tid}/rounds/1/tables/{table.number}/result"
+        assert staff.post(url, {"lightings": lightings}).status_code == 201
+    tied_word = "ex æquo" if lang == "fr" else "tied"
+    for path, sizes in ((f"/tournaments/{tid}", [TV, (820, 1180), (390, 844)]),
+                        (f"/tournaments/{tid}?kiosk=1", [TV])):
+        for size in sizes:
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            page.goto(base + path)
+            drawings = [d for d in page.evaluate(TIES) if d["shown"]]
+            assert len(drawings) == 1, drawings
+            assert drawings[0]["tied"] == ["1 2", "3 4"] and drawings[0]["single"] == 0, drawings
+            assert tied_word in (page.text_content(".chart-key") or "")
+            name = "tournament-chart-tie" + ("-wall" if "kiosk" in path else "")
+            _shoot(page, lang, name, size, full_page="kiosk" not in path)
+            assert page.evaluate(LAYOUT_PROBLEMS, size in TOUCH) == []

@@ -35,6 +35,7 @@ from games.hautetension.record import (
     Status,
     record_of_game,
 )
+from games.hautetension.setup import SKIPPED_BY
 from store.games import GameRecord as StoredGame
 from store.journal import Entry, Journal, JournalKind
 
@@ -136,7 +137,9 @@ def _tenths(start: float, at: float) -> int:
 def _check(public: Mapping[str, Any], at: int) -> PregameCheck:
     lamps = public.get("lamps") or {}
     found = tuple((str(lamp), LampCheck(str(what))) for lamp, what in lamps.items() if what in set(LampCheck))
-    return PregameCheck(CheckResult(str(public["result"])), at, found)
+    result = CheckResult(str(public["result"]))
+    by = public.get("by") if result is CheckResult.SKIPPED else None
+    return PregameCheck(result, at, found, by if by in SKIPPED_BY else None)
 
 
 def _result(end: Entry | None) -> Result:

@@ -108,7 +108,7 @@ def _check(record: GameRecord) -> dict[str, Any] | None:
     if check is None:
         return None
     return {"result": check.result.value, "seconds": None if check.tenths is None else check.tenths / 10,
-            "lamps": {lamp: found.value for lamp, found in check.lamps}}
+            "lamps": {lamp: found.value for lamp, found in check.lamps}, "by": check.by}
 
 
 def _result(record: GameRecord) -> dict[str, Any]:

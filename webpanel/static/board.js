@@ -193,14 +193,16 @@ async function refreshHand(game) {
     try { hand = await api("GET", "/api/sim/hand"); } catch (err) { hand = null; }
   }
   var stock = hand && hand.stock;
+  // A game over (or abandoned): nobody is to play, the hand offers nothing until the next game.
+  var ended = !!game && game.status !== "running";
   who.textContent = hand && hand.name ? _("%(name)s's hand", { name: hand.name }) : _("Hand");
   ["attack", "defense"].forEach(function (kind) {
     var input = byId("pawn-" + kind);
     var count = byId("count-" + kind);
     var left = stock ? stock[kind] : null;
     count.textContent = typeof left === "number" ? ngettext("(%(num)d left)", "(%(num)d left)", left) : "";
-    input.disabled = left === 0;
-    if (left === 0 && input.checked) {
+    input.disabled = ended || left === 0;
+    if (!ended && left === 0 && input.checked) {
       var other = byId(kind === "attack" ? "pawn-defense" : "pawn-attack");
       if (!other.disabled) { other.checked = true; }
     }

@@ -148,9 +148,13 @@ export function checkNews(check) {
   return null;
 }
 
-/* A check's verdict in words (the journal and the replay say it too). */
-export function checkVerdict(result, failed) {
+/* A check's verdict in words (the journal and the replay say it too); *by*: who skipped a skipped
+ * one (staff, or the demo game of make run, where nobody is at the board to hold the button). */
+export function checkVerdict(result, failed, by) {
   if (result === "passed") { return _("Pre-game check passed: every lamp lit."); }
+  if (result === "skipped" && by === "demo") {
+    return _("Pre-game check skipped by the demo game: nobody holds the simulated board's test button.");
+  }
   if (result === "skipped") { return _("Pre-game check skipped by staff."); }
   var lamps = failed || [];
   return ngettext("Lamp %(lamps)s did not light: look at its bulb, fuse and driver, then hold the test button again.",
@@ -258,7 +262,7 @@ var JOURNAL = {
       : ngettext("Self-test failed (%(num)d check).", "Self-test failed (%(num)d checks).", p.checks || 0);
   },
   "command-refused": function (p) { return _("The board service refused a command (%(command)s).", { command: p.command || "?" }); },
-  "pregame-check": function (p) { return checkVerdict(p.result, p.failed); }
+  "pregame-check": function (p) { return checkVerdict(p.result, p.failed, p.by); }
 };
 
 /* A journal entry as a line for staff: {text, detail}; detail is the service's

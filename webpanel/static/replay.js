@@ -118,7 +118,7 @@ function renderHead() {
   var line = byId("replay-check");
   if (!check) { line.textContent = _("No pre-game check (a game without the board's lamps)."); }
   else if (check.result === "not-done") { line.textContent = _("The pre-game check was not over when the game ended."); }
-  else { line.textContent = (check.seconds !== null ? clock(check.seconds) + " · " : "") + checkVerdict(check.result, []); }
+  else { line.textContent = (check.seconds !== null ? clock(check.seconds) + " · " : "") + checkVerdict(check.result, [], check.by); }
   var result = byId("result");
   result.hidden = replay.status === "running";
   if (replay.status === "abandoned") { result.textContent = _("Game abandoned."); }

@@ -313,6 +313,8 @@ function showRunningGame(board) {
   byId("running-check").textContent = news || "";
   byId("new-game-note").hidden = !running;
   byId("new-game").querySelector("button[type=submit]").disabled = running;
+  // The heading follows the game: a finished one is the last game, not a running one.
+  byId("running-title").textContent = running ? _("Running game") : (game ? _("Last game") : _("No game running"));
   if (!game) { summary.textContent = _("No game has been played since the board service started."); return; }
   var view = game.view;
   var seats = view.seats || [];

@@ -152,6 +152,9 @@ def _wall(standings: list[dict[str, Any]]) -> dict[str, Any]:
     columns = [shown[i : i + KIOSK_ROWS] for i in range(0, len(shown), KIOSK_ROWS)]
     return {
         "columns": columns,
+        # In contention is what most players are, and the wall does not say it: the column is shown
+        # only when someone's status says something else (out, withdrawn, finalist, winner).
+        "with_status": any(s["status"] != "in" for s in standings),
         "page": page,
         "pages": pages,
         "next": page % pages + 1,

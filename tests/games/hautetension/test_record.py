@@ -57,7 +57,8 @@ def records(draw: st.DrawFn) -> GameRecord:
     check = draw(st.none() | st.builds(
         PregameCheck, st.sampled_from(CheckResult), st.integers(0, 10**5) | st.none(),
         st.lists(st.sampled_from(list(LampCheck)), min_size=4, max_size=4).map(
-            lambda found: tuple(zip(("N", "E", "S", "W"), found, strict=True)))))
+            lambda found: tuple(zip(("N", "E", "S", "W"), found, strict=True))),
+        st.none() | st.sampled_from(["staff", "demo"])))
     record = record_of_game(
         game, event=draw(WORDS), site=draw(WORDS), started_at=draw(st.integers(0, 4 * 10**9)),
         board=draw(st.sampled_from(["gpio", "serial", "sim", "digital"])),

@@ -124,9 +124,23 @@ def test_staff_may_skip_the_pregame_check_and_nothing_else_is_taken() -> None:
     assert refused == ['pregame_check must be "ask" or "skip"']
 
 
+def test_the_demo_game_says_it_skipped_the_check_itself() -> None:
+    """``make run``'s demo game skips the check with ``skipped_by: "demo"``; only "staff" and "demo"
+    are taken, and only a skipped check has someone who skipped it."""
+    demo = GameSetup.from_payload({"players": ["A", "B"], "pregame_check": "skip", "skipped_by": "demo"})
+    assert demo.skipped_by == "demo" and demo.to_payload()["skipped_by"] == "demo"
+    assert GameSetup.from_payload(demo.to_payload()) == demo
+    assert GameSetup.from_payload({"players": ["A", "B"], "pregame_check": "skip"}).skipped_by == "staff"
+    asked = GameSetup.from_payload({"players": ["A", "B"], "skipped_by": "demo"})
+    assert asked.pregame_check and asked.skipped_by == "staff" and "skipped_by" not in asked.to_payload()
+    assert problems({"players": ["A", "B"], "pregame_check": "skip", "skipped_by": "Ana"}) == [
+        'skipped_by must be "staff" or "demo"'
+    ]
+
+
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 2**64) | st.text(max_size=30)
-    | st.sampled_from(["draw", "red", "#00ff00", "N", "Ana"]),
+    | st.sampled_from(["draw", "red", "#00ff00", "N", "Ana", "skip", "demo"]),
     lambda inner: st.lists(inner, max_size=5)
     | st.dictionaries(st.sampled_from(["players", "first", "seed", "handicap", "name", "colour", "N"]), inner,
                       max_size=4),
@@ -134,7 +148,7 @@ JSON = st.recursive(
 )
 
 
-FIELDS = ["players", "first", "seed", "handicap", "pregame_check"]
+FIELDS = ["players", "first", "seed", "handicap", "pregame_check", "skipped_by"]
 
 
 @settings(max_examples=150, deadline=None)

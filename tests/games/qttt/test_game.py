@@ -95,6 +95,18 @@ def test_simultaneous_lines_the_smaller_largest_move_number_wins() -> None:
     assert game.to_act is None and game.legal_moves() == []
 
 
+def test_the_view_gives_each_players_earliest_line_once_the_game_is_over() -> None:
+    """What a page says why the winner won: both lines, each with its largest move number."""
+    game = game_after(BOTH_LINES_O_FIRST)
+    assert game.view()["lines"] == []  # not over yet
+    game.push({"collapse": 0})
+    assert game.view()["lines"] == [
+        {"symbol": "X", "squares": [0, 1, 2], "latest": 9},
+        {"symbol": "O", "squares": [3, 4, 5], "latest": 6},
+    ]
+    assert game.view()["winner"] == "O"
+
+
 def test_simultaneous_lines_from_a_worked_game() -> None:
     # Cycle 5-6-3-7 closed by O's mark 6; X puts it on 7. X gets the middle
     # row (marks 5, 1, 3: ends at 5), O the bottom row (2, 6, 4: ends at 6).

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,8 @@ def logged_in(browser: Any, url: str, lang: str) -> Any:
     page.goto(url + "/staff/login")
     page.fill("#pin", helpers.PIN)
     page.click("#login-form button[type=submit]")
-    page.wait_for_selector("#health-page")
+    page.wait_for_url(re.compile(r"/event$"))  # the event server's staff page: the event's
+    page.wait_for_selector("#boards")
     return page
 
 

@@ -159,3 +159,52 @@ def test_hot_seat_cycle_and_collapse_offered_to_the_chooser(served: Any, browser
         .catch(e => { document.getElementById('message').textContent = e.message; })""", game_id)
     assert "already holds" in display.inner_text("#message")
     assert game_state(display, game_id)["version"] == state["version"]
+
+
+# Moves 1-9 make a path through every square, then O lands mark 9 on square 0: X completes row 0
+# (its largest move number 9) and O row 1 (6) in the same collapse (tests/games/qttt/test_game.py).
+BOTH_LINES = [[0, 1], [1, 3], [3, 2], [2, 4], [4, 6], [6, 5], [5, 7], [7, 8], [8, 0], {"collapse": 0}]
+WHY = {
+    "fr": ("O (", "cases 3, 4 et 5", "coup 6", "cases 0, 1 et 2", "coup 9", "le plus petit"),
+    "en": ("O (", "squares 3, 4, and 5", "move 6", "squares 0, 1, and 2", "move 9", "lower"),
+}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_when_both_players_complete_a_line_the_page_says_who_wins_and_why(
+    served: Any, browser: Any, lang: str
+) -> None:
+    from tests.webpanel import i18n_checks
+    from tests.webpanel.test_pages_browser import ARTIFACTS, LAYOUT_PROBLEMS, SHOWN_TEXT, TOUCH
+
+    context = browser.new_context(locale="fr-FR" if lang == "fr" else "en-GB")
+    display = context.new_page()
+    errors = watch_errors(display)
+    display.set_viewport_size({"width": 1920, "height": 1080})
+    display.goto(served.url + "/games")
+    display.wait_for_selector(".seat-row[data-seat='1']")
+    display.select_option("#game", "qttt")
+    display.check("#hot-seat")
+    display.click("#create-button")
+    display.wait_for_url(re.compile(r"/games/\d+$"))
+    game_id = int(display.url.rsplit("/", 1)[1])
+    display.evaluate("""([id, moves]) => import('/static/panel.js').then(async panel => {
+        for (const move of moves) { await panel.api('POST', '/api/games/' + id + '/moves', {move}); } })""",
+                     [game_id, BOTH_LINES])
+    assert game_state(display, game_id)["view"]["winner"] == "O"
+    winner, *reasons = WHY[lang]
+    for size in [(1920, 1080), (820, 1180), (390, 844)]:
+        display.set_viewport_size({"width": size[0], "height": size[1]})
+        display.goto(f"{served.url}/games/{game_id}")
+        display.wait_for_selector("#qttt-why:not([hidden])")
+        why = display.inner_text("#qttt-why")
+        assert all(reason in why for reason in reasons), why
+        assert winner in display.inner_text("#status"), display.inner_text("#status")
+        folder = ARTIFACTS / lang
+        folder.mkdir(parents=True, exist_ok=True)
+        display.screenshot(path=str(folder / f"qttt-both-lines-{size[0]}x{size[1]}.png"), full_page=True)
+        assert display.evaluate(LAYOUT_PROBLEMS, size in TOUCH) == []
+        if lang == "fr":
+            assert i18n_checks.english_words_in(display.evaluate(SHOWN_TEXT)) == []
+    assert errors == []
+    context.close()

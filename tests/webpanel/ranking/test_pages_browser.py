@@ -7,6 +7,7 @@ common English word. Screenshots go to ``test-artifacts/pages/ranking/`` for peo
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator
 from typing import Any
@@ -65,7 +66,8 @@ def test_every_ranking_page_at_every_size(
     page.goto(served.url + "/staff/login")
     page.fill("#pin", helpers.PIN)
     page.click("#login-form button[type=submit]")
-    page.wait_for_selector("#health-page")
+    page.wait_for_url(re.compile(r"/event$"))  # the event server's staff page: the event's
+    page.wait_for_selector("#boards")
     problems: list[str] = []
     for name, (path, selector) in PAGES.items():
         page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})

@@ -21,7 +21,18 @@ async function layout(name) {
   return layouts[name];
 }
 
-async function boardCard(b, tables) {
+/* What a board's card says of its table: the one it plays; once its result is in (the table is no
+ * longer assigned to it), the table it played; a board whose game ended without a table of this round
+ * waits for its next one; and only a board that never had one has none. */
+function tableText(b, tables, round, words) {
+  if (b.table) { return fill(words.text, { round: b.table.round, table: b.table.table }); }
+  var played = tables.find(function (t) { return t.board && t.board.id === b.id && t.state === "done"; });
+  if (played && round) { return fill(words.done, { round: round, table: played.table }); }
+  if (b.game && b.game.status !== "running") { return words.free; }
+  return words.none;
+}
+
+async function boardCard(b, tables, round) {
   var card = cards[b.id];
   if (!card) {
     card = { el: clone("board-card"), layout: null, drawn: null };
@@ -34,7 +45,7 @@ async function boardCard(b, tables) {
   link.textContent = b.online ? link.dataset.on : link.dataset.off;
   el.classList.toggle("offline", !b.online);
   var table = el.querySelector(".table");
-  table.textContent = b.table ? fill(table.dataset.text, { round: b.table.round, table: b.table.table }) : table.dataset.none;
+  table.textContent = tableText(b, tables, round, table.dataset);
   var mine = b.table ? tables.find(function (t) { return t.board && t.board.id === b.id; }) : null;
   var waiting = el.querySelector(".waiting");
   waiting.hidden = !(mine && mine.state === "to-start");
@@ -123,7 +134,7 @@ async function render(view) {
   if (t && t.winner) { winner.textContent = fill(winner.dataset.text, { name: t.winner }); }
   var grid = byId("boards");
   var shown = [];
-  for (var i = 0; i < view.boards.length; i++) { shown.push(await boardCard(view.boards[i], view.tables)); }
+  for (var i = 0; i < view.boards.length; i++) { shown.push(await boardCard(view.boards[i], view.tables, t && t.round)); }
   grid.replaceChildren.apply(grid, shown);
   byId("no-boards").hidden = view.boards.length > 0;
   renderTables(byId("tables"), view.tables, true);

@@ -6,6 +6,7 @@ import { _, byId as $, el } from "/static/panel.js";
 import { GamePage } from "./game.js";
 import { drawCollapse } from "./course.js";
 import { seatName } from "./words.js";
+import { listOf } from "/static/describe.js";
 
 var cells = [];
 var selected = null;   // the first square of a pair being placed
@@ -110,7 +111,29 @@ function render(state, ctx) {
   });
   renderCollapse(state, ctx, interactive);
   renderHint(state, ctx, interactive);
+  renderWhy(state);
   renderCourse(state);
+}
+
+/* Why the winner won, once the game is over by a line. When one collapse completed lines for both
+ * players, the rules say the line finished first wins: the one whose largest move number is lower
+ * (X's numbers are odd, O's even: never a tie). */
+function renderWhy(state) {
+  var why = $("qttt-why");
+  var lines = state.outcome && state.view.lines ? state.view.lines : [];
+  why.hidden = !lines.length;
+  if (!lines.length) { why.textContent = ""; return; }
+  var squares = function (line) { return listOf(line.squares.map(String)); };
+  if (lines.length === 1) {
+    why.textContent = _("%(symbol)s lined up three classical marks: squares %(squares)s.",
+      { symbol: lines[0].symbol, squares: squares(lines[0]) });
+    return;
+  }
+  var sorted = lines.slice().sort(function (a, b) { return a.latest - b.latest; });
+  var first = sorted[0], second = sorted[1];
+  why.textContent = _("The same collapse completed a line for each player: %(winner)s's (squares %(wsquares)s) at move %(wmove)d, %(other)s's (squares %(osquares)s) at move %(omove)d. The line completed first, the one whose largest move number is lower, wins: %(winner)s.",
+    { winner: first.symbol, wsquares: squares(first), wmove: first.latest,
+      other: second.symbol, osquares: squares(second), omove: second.latest });
 }
 
 // The result screen: the entanglement graph at the last collapse (the cycle that decided the game).
