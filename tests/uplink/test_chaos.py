@@ -28,7 +28,8 @@ from a seed:
 
 Every process of the event is watched as systemd would: one that ends without a fault is started
 again, and noted. Every public page (the wall, its API, the boards, the tournament) is polled during
-the whole run, and every answer's status recorded; so is every staff request.
+the whole run, and every answer's status recorded; so is every staff request, and someone of the
+staff logs in during every fault that lasts.
 
 The invariant, checked once the faults stopped and the event server's own counts converged (a
 bounded wait, whose deadline message says how far each board and each round got):
@@ -38,7 +39,8 @@ bounded wait, whose deadline message says how far each board and each round got)
 * every honest result is entered exactly once: each table of each round has exactly one result in
   the tournament's audit trail, from its board, with the points its board computed;
 * no page answered 500, ever (a server that is down does not answer; one that cannot serve says 503);
-* no process of the event ended by itself.
+* no process of the event ended by itself, nor a thread of the event server (the ingest: Python's
+  report of a thread's uncaught exception in the server's log).
 
 Replay: the seed is logged at the start and in every failure message; run
 ``HAUTETENSION_CHAOS_SEED=<seed> .venv/bin/python -m pytest tests/uplink/test_chaos.py -p no:randomly``
@@ -105,7 +107,7 @@ DISK_MB = {"sqlite": 48, "postgresql": 160}
 """The event database's own file system: room for the database, and small enough to fill at once."""
 
 REORDER_MAX_S = 20.0
-"""How long a reordering fault waits for a game on its board, then for the game's end and confirmation."""
+"""How long a reordering fault waits for a game on its board, then for its end and every seat's "I agree"."""
 
 log = logging.getLogger("chaos")
 
