@@ -246,22 +246,28 @@ class BoardService:
             if isinstance(event, PawnPlaced | PawnLifted):
                 timed.append(event.at)
         entries += self._check_scanner()
+        touched = bool(events or entries)
         if self.referee.button_held and self.referee.checking is not None:
             self.referee.lamp_currents(self.backend.lamp_currents())  # the lamps lit for the check
-        self._commit(entries, timed=timed)
+            touched = True
+        if touched:  # the referee's state (and so the lamps) moves only with what it was given
+            self._commit(entries, timed=timed)
         writer = self.writer
         if writer is not None and writer.is_blocked:
+            touched = True
             writer.retry()  # the database refused a write: no command until what waits is written
         if writer is not None and (ended := writer.take_ended()) is not None:
             fault, until = ended
             self._drop_stale_commands(f"while the database could not be written ({fault.describe(until)})")
         if self.commands is not None and now >= self._next_commands and not (writer and writer.is_blocked):
             self._next_commands = now + self.settings.command_interval
-            self._run_commands()
+            touched |= self._run_commands()
         if writer is not None and now >= self._next_health:
             self._next_health = now + self.settings.health_interval
             writer.health(self.health())
-        self._show_status()
+            touched = True
+        if touched:
+            self._show_status()
         self.notifier.watchdog()
 
     def _poll(self) -> list[BoardEvent]:
@@ -417,9 +423,11 @@ class BoardService:
 
     # -- commands -----------------------------------------------------------------
 
-    def _run_commands(self) -> None:
+    def _run_commands(self) -> bool:
+        """Carry out the pending commands; whether there were any."""
         assert self.commands is not None and self.writer is not None
-        for command in self.commands.pending():
+        pending = self.commands.pending()
+        for command in pending:
             redacted = _redacted(command)
             try:
                 result, entries = self._execute(command)
@@ -440,7 +448,8 @@ class BoardService:
                 self._commit(entries)
                 self.writer.answer(command.id, result=result, payload=redacted)
             if self.writer.is_blocked:
-                return  # the database refuses writes: the next commands wait until it takes them
+                break  # the database refuses writes: the next commands wait until it takes them
+        return bool(pending)
 
     def _execute(self, command: Command) -> CommandOutcome:
         handler = _COMMANDS.get(command.kind)
