@@ -46,6 +46,7 @@ import argparse
 import importlib
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -255,6 +256,7 @@ def measure_cpu(tree: Path, seconds: float, rounds: int) -> list[dict[str, dict[
             broker.wait_ready(time.monotonic() + 30)
             broker_url = broker.url
         folder = Path(tempfile.mkdtemp(prefix="ht-idle-"))
+        cleanup.callback(shutil.rmtree, folder, True)
         python = str(ROOT / ".venv" / "bin" / "python")
         stack = Stack(tree, folder, python)
         cleanup.callback(stack.stop)
