@@ -165,8 +165,10 @@ class GpioBoard:
         one int compared, the button read (and, every ``FEEDBACK_EVERY`` scans, the lamp currents)."""
         if self._closed:
             self._check_open()
-        snapshot = self.scanner.sample()
+        # Stamped when the scan starts: a scan that takes longer (the first after a change, on the
+        # virtual board) must not shorten the time the debounce sees between this scan and the next.
         now = self.clock.now()
+        snapshot = self.scanner.sample()
         self._scan_times.append(now)
         events: list[BoardEvent] = []
         changed = self.button.update(now, self.settings.debounce)
