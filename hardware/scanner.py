@@ -19,7 +19,12 @@ If the pin factory can read a whole GPIO bank in one call (pigpio's
 operations per scan. On gpiozero's lgpio factory (the Pi 5's) the scanner
 claims the signal lines as one lgpio input group and the select lines as one
 output group (:mod:`hardware.lgpio_group`): one call per select step and one
-per read, 32 per scan as well. Only RPi.GPIO has neither, and keeps the
+per read, 32 per scan as well; the virtual board of the ``sim`` backend
+offers the same groups (:class:`LineGroups`).
+
+A scan's result is one int, a bit per channel (:attr:`MultiplexerScanner.snapshot`),
+so that an idle board, whose scans all read the same, costs the monitor one
+comparison. Only RPi.GPIO has neither, and keeps the
 per-pin reads. Which path a scanner took is logged (INFO, WARNING when an
 lgpio factory had to fall back) and kept in :attr:`MultiplexerScanner.path`.
 
