@@ -237,6 +237,7 @@ class MultiplexerScanner:
             for m, g in enumerate(s.enable_gpios)
         ]
         self._signal_gpios = signal_gpios
+        self._stopwatch = stopwatch_of(self.clock)
         self._compile()
         self._log_path()
 
@@ -420,7 +421,7 @@ class MultiplexerScanner:
         assert groups is not None
         write, read = groups.group_write, groups.group_read
         settle = self.settings.settle_seconds
-        stopwatch = stopwatch_of(clock)
+        stopwatch = self._stopwatch
         wait = clock.wait
         started = clock.now()
         raw = 0
@@ -451,7 +452,7 @@ class MultiplexerScanner:
         clock = self.clock
         bank = self.bank
         settle = self.settings.settle_seconds
-        stopwatch = stopwatch_of(clock)
+        stopwatch = self._stopwatch
         wait = clock.wait
         started = clock.now()
         raw = 0

@@ -262,7 +262,8 @@ class VirtualBoard:
         self._selections: deque[tuple[float, tuple[int, int | None]]] = deque(
             [(float("-inf"), self._selection)], maxlen=256)
         # The group path: the signal lines' levels of each selection, while nothing moves on the board.
-        self._words: dict[tuple[int, int | None], int] = {}
+        self._words: dict[tuple[int, int | None], tuple[int, int]] = {}
+        """Each selection's answer to a group read (size, bits), kept while nothing moves."""
         self._unsettled_until = float("-inf")
 
     # ---------------------------------------------------------------- wiring
@@ -357,13 +358,13 @@ class VirtualBoard:
             now = self.clock.now()
             if now - self._selections[-1][0] < self.settle_seconds - _EPSILON:
                 selection = self._visible_selection(now)
-        word = self._words.get(selection)
-        if word is None:
+        answer = self._words.get(selection)
+        if answer is None:
             now = self.clock.now()
-            word = self._group_word(selection, now)
+            answer = (self._group_size, self._group_word(selection, now))
             if now >= self._unsettled_until and not self._noisy and selection[1] != -1:
-                self._words[selection] = word
-        return self._group_size, word
+                self._words[selection] = answer
+        return answer
 
     def _group_word(self, selection: tuple[int, int | None], now: float) -> int:
         code, enabled = selection
