@@ -239,48 +239,53 @@ class NullPin:
 
 
 class NullGroups:
-    """lgpio groups that cost nothing (all lines high)."""
+    """Line groups that cost nothing (all lines high): a Python call each, like lgpio's own wrapper."""
+
+    settles_at_once = False
 
     def __init__(self, groups: Any) -> None:
         self.bit = groups.bit
-        self.word = (1 << len(groups.signal_gpios)) - 1
+        size = len(groups.signal_gpios)
+        answer = (size, (1 << size) - 1)
+        self.group_read = lambda: answer
+        self.group_write = lambda bits, mask: size
 
-    def read(self) -> int:
-        return self.word
-
-    def write(self, bits: int, mask: int) -> None:
-        pass
+    def error(self, doing: str, status: int) -> Exception:
+        return RuntimeError(doing)
 
 
 def own_costs(layout: Layout, scans: int) -> tuple[float, float, float]:
     """Seconds per scan of the scanner loop alone (pins free: per pin, grouped) and of the monitor."""
     clock = SimulatedClock()
-    board = SimBoard(HardwareSettings(), layout, clock=clock, selftest_on_long_press=False)
+    board = SimBoard(HardwareSettings(), layout, clock=clock, selftest_on_long_press=False, groups=False)
     try:
         populate(board.virtual_board, layout)
-        levels = list(board.scanner.scan())
+        snapshot = board.scanner.sample()
         null = NullPin()
-        for step in board.scanner._steps:
-            step.writes = tuple((null, value) for _, value in step.writes)
-            step.reads = tuple((null, idx) for _, idx in step.reads)
-        per_pin = best_of(board.scanner.scan, scans)
+        scanner = board.scanner
+        scanner._pin_walk = tuple(
+            (tuple((null, value) for _, value in writes), settle, reads_bank, bank,
+             tuple((null, at) for _, at in reads))
+            for writes, settle, reads_bank, bank, reads in scanner._pin_walk)
+        per_pin = best_of(scanner.sample, scans)
         started = time.perf_counter()
         for _ in range(scans):
             clock.advance(0.005)
-            board.monitor.update(levels, clock.now())
+            board.monitor.update(snapshot, clock.now())
         monitor = (time.perf_counter() - started) / scans
     finally:
         board.close()
     virtual = VirtualBoard(HardwareSettings(), layout, clock=SimulatedClock())
     with on_lgpio(virtual) as (_, factory):
-        scanner = MultiplexerScanner(HardwareSettings(), layout, pin_factory=factory, clock=virtual.clock)
-        groups = scanner.groups
-        scanner.groups = scanner.bank = NullGroups(groups)  # type: ignore[assignment]
+        grouped_scanner = MultiplexerScanner(HardwareSettings(), layout, pin_factory=factory,
+                                             clock=virtual.clock)
+        groups = grouped_scanner.groups
+        grouped_scanner.groups = NullGroups(groups)  # type: ignore[assignment]
         try:
-            grouped = best_of(scanner.scan, scans)
+            grouped = best_of(grouped_scanner.sample, scans)
         finally:
-            scanner.groups = scanner.bank = groups
-            scanner.close()
+            grouped_scanner.groups = groups
+            grouped_scanner.close()
     virtual.close()
     return per_pin, grouped, monitor
 
@@ -293,7 +298,7 @@ def latency(layout: Layout, trials: int) -> tuple[int, float, float, float]:
     simulated = 0.0
     for _ in range(trials):
         clock = SimulatedClock()
-        board = SimBoard(HardwareSettings(), layout, clock=clock, selftest_on_long_press=False)
+        board = SimBoard(HardwareSettings(), layout, clock=clock, selftest_on_long_press=False, groups=False)
         circuit = Circuit(layout)
         try:
             for slot in row.slots[:-1]:

@@ -32,8 +32,9 @@ class RawChannels(Protocol):
     settings: HardwareSettings
     channels: int
     """Channels per multiplexer."""
-    levels: list[bool]
-    """The last scan's electrical levels (True = high), index ``multiplexer * channels + channel``."""
+    @property
+    def levels(self) -> list[bool]:
+        """The last scan's electrical levels (True = high), index ``multiplexer * channels + channel``."""
 
     def read_every_channel(self, on: bool = True) -> None:
         """Read every channel from the next scan on, wired or not (or only the wired ones again)."""

@@ -152,6 +152,9 @@ class TestButton:
 
     def __init__(self, gpio: int, *, pull_up: bool = True, pin_factory: Any = None) -> None:
         self._device = InputDevice(gpio, pull_up=pull_up, pin_factory=pin_factory)
+        # Read as a pin, not through the device (which asks its pin the same, several calls deeper).
+        self._pin = self._device.pin
+        self._pressed_level = not pull_up
         self._state = Debounced(0)
         self.pressed_at: float | None = None
 
@@ -167,7 +170,11 @@ class TestButton:
 
     def update(self, now: float, rule: DebounceSettings) -> bool | None:
         """Read the pin once; return the new state if it just changed, else None."""
-        if self._state.update(int(self._device.is_active), now, rule):
+        state = self._state
+        pressed = self._pin.state == self._pressed_level
+        if pressed == state.stable and state.candidate is None:
+            return None  # as it was, and nothing pending: what Debounced.update would conclude
+        if state.update(int(pressed), now, rule):
             self.pressed_at = self._state.since if self._state.stable else None
             return bool(self._state.stable)
         return None

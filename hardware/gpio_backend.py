@@ -133,14 +133,17 @@ class GpioBoard:
         except BaseException:
             self._close_parts()
             raise
-        refs = {ref: self.scanner.index(ref) for w in settings.slot_map(layout).values()
+        refs = {ref for w in settings.slot_map(layout).values()
                 for ref in (w.presence, w.conduction) if ref is not None}
-        refs |= {r.ref: self.scanner.index(r.ref) for r in settings.references}
-        self.monitor = BoardMonitor(settings, layout, index=refs)
+        refs |= {r.ref for r in settings.references}
+        self.monitor = BoardMonitor(settings, layout, index={ref: self.scanner.index(ref) for ref in refs},
+                                    position={ref: self.scanner.position(ref) for ref in refs})
         self.pin_factory = self.scanner.pin_factory
         self._scan_times: deque[float] = deque(maxlen=64)
         self._long_press_sent = False
         self._lamp_watch: dict[str, tuple[bool, float]] = {}
+        self._sensed = self.lamps.has_feedback
+        self._safe_shown = False
         _open_boards.add(self)
 
     @property
@@ -156,23 +159,41 @@ class GpioBoard:
     # ------------------------------------------------------------------ BoardBackend
 
     def poll(self) -> list[BoardEvent]:
-        """One scan cycle: read every channel and the button, return what it confirmed."""
-        self._check_open()
-        levels = self.scanner.scan()
+        """One scan cycle: read every channel and the button, return what it confirmed.
+
+        A scan that reads what the last one read, on a board where nothing is pending, ends here:
+        one int compared, the button read (and, every ``FEEDBACK_EVERY`` scans, the lamp currents)."""
+        if self._closed:
+            self._check_open()
+        # Stamped when the scan starts: a scan that takes longer (the first after a change, on the
+        # virtual board) must not shorten the time the debounce sees between this scan and the next.
         now = self.clock.now()
+        snapshot = self.scanner.sample()
         self._scan_times.append(now)
         events: list[BoardEvent] = []
-        self._poll_button(now, events)
-        events += self.monitor.update(levels, now)
-        self.lamps.safe = self.monitor.scanner_faulted
-        if self.lamps.has_feedback and self.scanner.scan_count % FEEDBACK_EVERY == 0:
+        changed = self.button.update(now, self.settings.debounce)
+        if changed is not None or self._pressed_at is not None:
+            self._poll_button(now, changed, events)
+        monitor = self.monitor
+        if snapshot != monitor.last or not monitor.settled:
+            events += monitor.update(snapshot, now)
+            self._show_safe()
+        if self._sensed and self.scanner.scan_count % FEEDBACK_EVERY == 0:
             self._watch_lamp_current(now, events)
+            self._show_safe()
         return events
+
+    def _show_safe(self) -> None:
+        """Lamps in their safe state exactly while the scanner is faulted."""
+        faulted = self.monitor.scanner_faulted
+        if faulted != self._safe_shown:
+            self._safe_shown = faulted
+            self.lamps.safe = faulted
 
     def _watch_lamp_current(self, now: float, events: list[BoardEvent]) -> None:
         """A lamp steady for the feedback time must draw current exactly when it is on."""
         shown = self.lamps.shown
-        for name in self.lamps.has_feedback:
+        for name in self._sensed:
             on = name in shown
             seen_on, since = self._lamp_watch.get(name, (not on, now))
             if seen_on != on:
@@ -189,8 +210,8 @@ class GpioBoard:
             fault = Fault(FaultKind.LAMP_FEEDBACK, f"lamp {name} {problem}", now)
             events += self.monitor.add_fault(fault, key)
 
-    def _poll_button(self, now: float, events: list[BoardEvent]) -> None:
-        changed = self.button.update(now, self.settings.debounce)
+    def _poll_button(self, now: float, changed: bool | None, events: list[BoardEvent]) -> None:
+        """The button's events, once :meth:`TestButton.update` saw a change or while it is held."""
         if changed is True:
             events.append(ButtonPressed(now))
             self._long_press_sent = False

@@ -28,8 +28,9 @@ Closing frees both groups and the handle; so does any failure while opening.
 
 from __future__ import annotations
 
+import functools
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from hardware.exc import PinAccessError
@@ -105,6 +106,7 @@ class LgpioGroups:
         self.select_gpios = tuple(select_gpios)
         self.signal_gpios = tuple(signal_gpios)
         self.name = f"lgpio group_read (gpiochip{self.chip})"
+        self.settles_at_once = False  # real multiplexers on a real ribbon: the scanner waits the settle time
         self._bits = {gpio: i for i, gpio in enumerate(self.signal_gpios)}
         self._handle: int | None = None
         self._leaders: list[int] = []
@@ -114,11 +116,14 @@ class LgpioGroups:
         except BaseException:
             self.close()
             raise
-        # Bound once: the scan calls these 32 times per scan.
-        self._group_read = lgpio.group_read
-        self._group_write = lgpio.group_write
         self._signal_leader = self.signal_gpios[0]
         self._select_leader = self.select_gpios[0]
+        # Bound once to the handle and the groups: the scan calls these 32 times per scan, straight
+        # into lgpio (one Python call each, whose result the scanner checks).
+        self.group_read: Callable[[], Sequence[int]] = functools.partial(
+            lgpio.group_read, self._handle, self._signal_leader)
+        self.group_write: Callable[[int, int], int] = functools.partial(
+            lgpio.group_write, self._handle, self._select_leader)
 
     def _open(self, select_code: int, pull: str) -> None:
         lines = [*self.select_gpios, *self.signal_gpios]
@@ -166,10 +171,14 @@ class LgpioGroups:
 
     def read(self) -> int:
         """Levels of the signal lines as one int: bit :meth:`bit` (gpio) is that line's level."""
-        count, bits = self._group_read(self._handle, self._signal_leader)
+        count, bits = self.group_read()
         if count < 0:
-            raise PinAccessError(self._explain("read the signal group", str(self._lgpio.error_text(count))))
+            raise self.error("read the signal group", count)
         return int(bits)
+
+    def error(self, doing: str, status: int) -> PinAccessError:
+        """The error for an lgpio call that returned *status* (lgpio's exceptions off)."""
+        return PinAccessError(self._explain(doing, str(self._lgpio.error_text(status))))
 
     def bit(self, gpio: int) -> int | None:
         """Where *gpio*'s level is in :meth:`read`'s int (its place in the group), None if not in it."""
@@ -177,9 +186,9 @@ class LgpioGroups:
 
     def write(self, bits: int, mask: int) -> None:
         """Set the select lines whose *mask* bit is set to their bit in *bits* (bit i = select line i)."""
-        status = self._group_write(self._handle, self._select_leader, bits, mask)
+        status = self.group_write(bits, mask)
         if status < 0:
-            raise PinAccessError(self._explain("write the select group", str(self._lgpio.error_text(status))))
+            raise self.error("write the select group", status)
 
     # ------------------------------------------------------------------ lifetime
 

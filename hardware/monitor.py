@@ -1,7 +1,11 @@
 """From raw levels to debounced events: slot readings, debounce, faults.
 
-:class:`BoardMonitor` gets the levels of one scan and the time, and returns
-the events that scan confirmed:
+:class:`BoardMonitor` gets the levels of one scan (the scanner's snapshot: one
+int, a bit per channel) and the time, and returns the events that scan
+confirmed. Only the bits that changed since the last scan are looked at; a
+scan equal to the last one, once nothing is pending (no reading waiting for
+its debounce, no flickering slot, no reference waiting, no change in the last
+two scans), costs one comparison (:attr:`BoardMonitor.settled`):
 
 - A slot's reading (empty, defense = presence only, attack = presence and
   conduction) changes only after the new reading has been seen on
@@ -81,6 +85,9 @@ class SlotTrack:
     presence: int
     conduction: int
     multiplexers: tuple[int, ...]
+    presence_bit: int = 0
+    """The presence channel's bit in the snapshot (``1 << position``)."""
+    conduction_bit: int = 0
     reading: Debounced = field(default_factory=lambda: Debounced(Reading.EMPTY))
     pawn: Reading = Reading.EMPTY
     """The last valid debounced reading (what the board service sees)."""
@@ -96,6 +103,8 @@ class MultiplexerTrack:
     channels: tuple[int, ...]
     references: tuple[ReferenceChannel, ...]
     slots: tuple[SlotTrack, ...] = ()
+    mask: int = 0
+    """Its wired channels' bits in the snapshot."""
     dead: bool = False
     changes: deque[int] = field(default_factory=lambda: deque([0, 0], maxlen=2))
 
@@ -103,10 +112,14 @@ class MultiplexerTrack:
 class BoardMonitor:
     """Turns scans into debounced events and faults; see the module docstring."""
 
-    def __init__(self, settings: HardwareSettings, layout: Layout, *, index: dict[ChannelRef, int]) -> None:
+    def __init__(self, settings: HardwareSettings, layout: Layout, *, index: dict[ChannelRef, int],
+                 position: dict[ChannelRef, int] | None = None) -> None:
+        """*index*: each wired channel's place in a scan's list of levels (what the self-test reads);
+        *position*: its bit in the snapshot :meth:`update` gets (default: the same as *index*)."""
         self.settings = settings
         self.rule = settings.debounce
         self.index = index
+        position = index if position is None else position
         wiring = settings.slot_map(layout)
         self.slots: dict[str, SlotTrack] = {}
         for slot, w in wiring.items():
@@ -115,30 +128,38 @@ class BoardMonitor:
             self.slots[slot] = SlotTrack(
                 slot, index[w.presence], index[w.conduction],
                 tuple(sorted({w.presence.multiplexer, w.conduction.multiplexer})),
+                presence_bit=1 << position[w.presence], conduction_bit=1 << position[w.conduction],
             )
         self.wiring = wiring
         self.references = {r.ref: (r, Debounced(r.level)) for r in settings.references}
-        self.multiplexers = [self._mux_track(m) for m in range(settings.multiplexers)]
+        self._reference_bits = {r.ref: 1 << position[r.ref] for r in settings.references}
+        self._reference_mask = sum(self._reference_bits.values())
+        self._references_pending = bool(self.references)
+        self.multiplexers = [self._mux_track(m, position) for m in range(settings.multiplexers)]
         self.active_faults: dict[tuple[FaultKind, str], Fault] = {}
+        self.scanner_faulted = False
+        """Whether an active fault means the readings cannot be trusted (lamps go to their safe state)."""
         self._tracks = list(self.slots.values())
         self._order = {track.slot: n for n, track in enumerate(self._tracks)}
+        self._at_bit: dict[int, list[SlotTrack]] = {}
+        for track in self._tracks:
+            for bit in (track.presence_bit, track.conduction_bit):
+                self._at_bit.setdefault(bit, []).append(track)
         self._busy: set[SlotTrack] = set()
-        self._last_levels: list[bool] = []
+        self.last: int | None = None
+        """The snapshot of the last update (None before the first)."""
+        self.settled = False
+        """True when the last update had nothing to do and left nothing pending: the next snapshot, if
+        equal to it, would change nothing either (:meth:`update` returns at once)."""
 
-    def _mux_track(self, mux: int) -> MultiplexerTrack:
+    def _mux_track(self, mux: int, position: dict[ChannelRef, int]) -> MultiplexerTrack:
         refs = tuple(r for r in self.settings.references if r.multiplexer == mux)
+        wired = {ref for w in self.wiring.values() for ref in (w.presence, w.conduction)
+                 if ref is not None and ref.multiplexer == mux} | {r.ref for r in refs}
         slots = tuple(t for t in self.slots.values() if mux in t.multiplexers)
-        channels = sorted({t.presence for t in slots if self._mux_of(t.presence) == mux}
-                          | {t.conduction for t in slots if self._mux_of(t.conduction) == mux}
-                          | {self.index[r.ref] for r in refs})
-        return MultiplexerTrack(mux, tuple(channels), refs, slots)
-
-    def _mux_of(self, idx: int) -> int:
-        return idx // self.settings.channels_per_multiplexer
-
-    @property
-    def scanner_faulted(self) -> bool:
-        return any(f.scanner_faulted for f in self.active_faults.values())
+        channels = sorted(self.index[ref] for ref in wired)
+        mask = sum(1 << position[ref] for ref in wired)
+        return MultiplexerTrack(mux, tuple(channels), refs, slots, mask=mask)
 
     def flicker_counts(self, now: float) -> dict[str, int]:
         """Raw changes per slot in the last minute (slots without any left out)."""
@@ -150,29 +171,44 @@ class BoardMonitor:
 
     # ------------------------------------------------------------------ one scan
 
-    def update(self, levels: list[bool], now: float) -> list[BoardEvent]:
+    def update(self, snapshot: int, now: float) -> list[BoardEvent]:
+        """Feed one scan's snapshot; the events it confirmed."""
         events: list[BoardEvent] = []
+        last = self.last
+        changed = snapshot ^ last if last is not None else -1
+        if not changed and self.settled:
+            return events
+        self.last = snapshot
         active = self.settings.active_high
         busy = self._busy
-        if levels != self._last_levels:  # one C-level compare skips the slot loop on a quiet board
-            self._last_levels = list(levels)
-            for track in self._tracks:
-                raw = (levels[track.presence] == active) | (levels[track.conduction] == active) << 1
-                if raw != track.raw:
-                    track.raw = raw
-                    track.changes.append(now)
-                    track.flicker_total += 1
-                    self._check_flicker(track, now, events)
-                    busy.add(track)
-                    for number in track.multiplexers:
-                        self.multiplexers[number].changes[-1] += 1
-        if self.references:
-            self._check_references(levels, now, events)
+        if changed:
+            # Only the slots on a changed bit: lowest set bit first, until none is left.
+            bits = changed if last is not None else sum(self._at_bit)
+            at_bit = self._at_bit
+            while bits:
+                low = bits & -bits
+                bits ^= low
+                for track in at_bit.get(low, ()):
+                    raw = ((snapshot & track.presence_bit != 0) == active) | (
+                        (snapshot & track.conduction_bit != 0) == active) << 1
+                    if raw != track.raw:
+                        track.raw = raw
+                        track.changes.append(now)
+                        track.flicker_total += 1
+                        self._check_flicker(track, now, events)
+                        busy.add(track)
+                        for number in track.multiplexers:
+                            self.multiplexers[number].changes[-1] += 1
+        if self.references and (changed & self._reference_mask or self._references_pending):
+            self._check_references(snapshot, now, events)
         dead_changes = self.rule.dead_changes
+        recent = False
         for mux in self.multiplexers:
+            moved = sum(mux.changes)
+            recent = recent or moved > 0
             # Only a multiplexer with references, already dead, or with many changes can look dead.
-            if mux.references or mux.dead or sum(mux.changes) >= dead_changes:
-                self._check_multiplexer(mux, levels, now, events)
+            if mux.references or mux.dead or moved >= dead_changes:
+                self._check_multiplexer(mux, snapshot, now, events)
         frozen = {m.number for m in self.multiplexers if m.dead}
         # Settled slots need no work: only pending readings and flickering slots are looked at.
         for track in sorted(busy, key=lambda t: self._order[t.slot]):
@@ -186,6 +222,7 @@ class BoardMonitor:
                 busy.discard(track)
         for mux in self.multiplexers:
             mux.changes.append(0)
+        self.settled = not changed and not recent and not busy and not self._references_pending
         return events
 
     def _reading_changed(self, track: SlotTrack, reading: Reading, now: float,
@@ -227,9 +264,12 @@ class BoardMonitor:
             track.flickering = False
             self._clear(events, FaultKind.FLICKER, track.slot, now)
 
-    def _check_references(self, levels: list[bool], now: float, events: list[BoardEvent]) -> None:
+    def _check_references(self, snapshot: int, now: float, events: list[BoardEvent]) -> None:
+        pending = False
         for ref, (reference, debounced) in self.references.items():
-            if not debounced.update(int(levels[self.index[ref]]), now, self.rule):
+            changed = debounced.update(int(snapshot & self._reference_bits[ref] != 0), now, self.rule)
+            pending = pending or debounced.candidate is not None
+            if not changed:
                 continue
             key = f"{ref.multiplexer}.{ref.channel}"
             if bool(debounced.stable) == reference.level:
@@ -241,13 +281,15 @@ class BoardMonitor:
                     f"expected {_level(reference.level)}",
                     now, multiplexer=ref.multiplexer, channel=ref.channel,
                 ), key=key)
+        self._references_pending = pending
 
-    def _check_multiplexer(self, mux: MultiplexerTrack, levels: list[bool], now: float,
+    def _check_multiplexer(self, mux: MultiplexerTrack, snapshot: int, now: float,
                            events: list[BoardEvent]) -> None:
-        if not mux.channels:
+        if not mux.mask:
             return
-        first = levels[mux.channels[0]]
-        uniform = all(levels[i] == first for i in mux.channels)
+        high = snapshot & mux.mask
+        uniform = high == 0 or high == mux.mask
+        first = high != 0
         impossible = uniform and (
             any(r.level != first for r in mux.references) or sum(mux.changes) >= self.rule.dead_changes
         )
@@ -273,11 +315,13 @@ class BoardMonitor:
         if (fault.kind, key) in self.active_faults:
             return
         self.active_faults[(fault.kind, key)] = fault
+        self.scanner_faulted = self.scanner_faulted or fault.scanner_faulted
         events.append(fault)
 
     def _clear(self, events: list[BoardEvent], kind: FaultKind, key: str, now: float) -> None:
         fault = self.active_faults.pop((kind, key), None)
         if fault is not None:
+            self.scanner_faulted = any(f.scanner_faulted for f in self.active_faults.values())
             events.append(FaultCleared(kind, f"cleared: {fault.message}", now, slot=fault.slot,
                                        multiplexer=fault.multiplexer))
 

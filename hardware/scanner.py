@@ -19,7 +19,12 @@ If the pin factory can read a whole GPIO bank in one call (pigpio's
 operations per scan. On gpiozero's lgpio factory (the Pi 5's) the scanner
 claims the signal lines as one lgpio input group and the select lines as one
 output group (:mod:`hardware.lgpio_group`): one call per select step and one
-per read, 32 per scan as well. Only RPi.GPIO has neither, and keeps the
+per read, 32 per scan as well; the virtual board of the ``sim`` backend
+offers the same groups (:class:`LineGroups`).
+
+A scan's result is one int, a bit per channel (:attr:`MultiplexerScanner.snapshot`),
+so that an idle board, whose scans all read the same, costs the monitor one
+comparison. Only RPi.GPIO has neither, and keeps the
 per-pin reads. Which path a scanner took is logged (INFO, WARNING when an
 lgpio factory had to fall back) and kept in :attr:`MultiplexerScanner.path`.
 
@@ -37,8 +42,8 @@ from typing import Any, Protocol
 from gpiozero import Device, DigitalOutputDevice, InputDevice
 
 from games.hautetension.layout import Layout
-from hardware.clock import Clock, MonotonicClock
-from hardware.lgpio_group import LgpioGroups, is_lgpio_factory, open_lgpio_groups
+from hardware.clock import Clock, MonotonicClock, stopwatch_of
+from hardware.lgpio_group import is_lgpio_factory, open_lgpio_groups
 from hardware.settings import ChannelRef, HardwareSettings
 
 log = logging.getLogger(__name__)
@@ -114,23 +119,68 @@ def bank_reader_for(factory: Any) -> BankReader | None:
     return None
 
 
-@dataclass
+class LineGroups(Protocol):
+    """The select lines as one output group and the signal lines as one input group.
+
+    lgpio's groups on a Pi (:class:`~hardware.lgpio_group.LgpioGroups`), the
+    virtual board's in the ``sim`` backend (:class:`~hardware.virtual.VirtualGroups`).
+    :attr:`group_write` and :attr:`group_read` are the two calls a scan makes,
+    in lgpio's shapes, bound to the groups so that a step is one call each.
+    """
+
+    name: str
+    select_gpios: tuple[int, ...]
+    signal_gpios: tuple[int, ...]
+    settles_at_once: bool
+    """Whether a read right after a write sees the new channel (simulated multiplexers): no settle wait."""
+    group_write: Callable[[int, int], int]
+    """``(bits, mask)``: set the select lines whose mask bit is set; the group's size (negative: an error)."""
+    group_read: Callable[[], Sequence[int]]
+    """The signal lines: ``(size, bits)``, bit *i* the level of ``signal_gpios[i]`` (a negative size: an
+    error)."""
+
+    def bit(self, gpio: int) -> int | None:
+        """Where *gpio*'s level is in a read's bits, None if the group does not hold it."""
+
+    def error(self, doing: str, status: int) -> Exception:
+        """The error to raise for a call that returned the negative *status*."""
+
+    def close(self) -> None:
+        """Free the lines."""
+
+
+@dataclass(frozen=True)
 class _Step:
-    select: tuple[int, int] | None
-    """(code, mask of the select lines that change) for one write of the select group, if any."""
+    """One select step, compiled: what the scan loop does there, with nothing left to look up."""
+
+    code: int
+    mask: int
+    """Select lines the group write changes (0: no group write at this step)."""
     writes: tuple[tuple[Any, bool], ...]
+    """Lines written one pin per call (select lines off the group path, enable lines)."""
     settle: bool
+    shift: int
+    """Group path: where the step's read goes in the snapshot (``bits << shift``); -1: no read."""
+    bank: tuple[tuple[int, int], ...]
+    """Bank path: (bit of the bank word, snapshot bit) per channel read."""
     reads: tuple[tuple[Any, int], ...]
-    bank: tuple[tuple[int, int], ...] | None
+    """Per-pin path: (pin, snapshot bit) per channel read."""
+    reads_bank: bool
 
 
 class MultiplexerScanner:
-    """Reads every wired multiplexer channel once per :meth:`scan`.
+    """Reads every wired multiplexer channel once per :meth:`sample`.
 
     *pin_factory* is any gpiozero pin factory (``None``: gpiozero's default).
-    The levels are kept in one list indexed ``multiplexer * channels + channel``
-    (see :meth:`index`), reused from scan to scan. The levels read are the same
-    whichever way the pins are read (per pin, bank read or lgpio groups).
+    A scan's result is one integer, the *snapshot*: bit :meth:`position` of a
+    channel is its level (1 = high), the bits of a select step being side by
+    side (channel *c* of multiplexer *m* is bit ``c × multiplexers + m``), so
+    a group read of the signal lines drops into place with one shift. Two
+    scans that read the same are two equal ints: comparing them is all an idle
+    board costs the monitor. :attr:`levels` gives the same as a list of
+    booleans indexed ``multiplexer * channels + channel`` (:meth:`index`), for
+    the wiring wizard, the self-test and the console. The snapshot is the same
+    whichever way the pins are read (per pin, bank read or line groups).
     """
 
     def __init__(
@@ -151,19 +201,22 @@ class MultiplexerScanner:
         """Whether a scan reads every channel, wired or not (:meth:`read_every_channel`)."""
         self.visits = plan_visits(settings, wired)
         self._devices: list[Any] = []
-        self.groups: LgpioGroups | None = None
+        self.groups: LineGroups | None = None
         self.bank: BankReader | None = None
         self.select: list[Any] = []
         self.enable: list[Any] = []
         self.signal: list[Any] = []
         self.scan_count = 0
         self.last_scan_seconds = 0.0
+        every = (1 << settings.multiplexers * self.channels) - 1
+        self.snapshot = every if settings.floating_level else 0
+        """The last scan's levels, one bit per channel (see the class docstring); unread channels keep
+        their last level (the floating level before the first read)."""
         try:
             self._open(pin_factory)
         except BaseException:
             self.close()
             raise
-        self.levels: list[bool] = [bool(settings.floating_level)] * (settings.multiplexers * self.channels)
 
     def _open(self, pin_factory: Any) -> None:
         s = self.settings
@@ -184,7 +237,8 @@ class MultiplexerScanner:
             for m, g in enumerate(s.enable_gpios)
         ]
         self._signal_gpios = signal_gpios
-        self._steps = self._compile(signal_gpios)
+        self._stopwatch = stopwatch_of(self.clock)
+        self._compile()
         self._log_path()
 
     def read_every_channel(self, on: bool = True) -> None:
@@ -198,7 +252,7 @@ class MultiplexerScanner:
         wired = ({ChannelRef(m, c) for m in range(s.multiplexers) for c in range(self.channels)}
                  if on else self._wired)
         self.visits = plan_visits(s, wired)
-        self._steps = self._compile(self._signal_gpios)
+        self._compile()
         self.every_channel = on
         # Each walk starts where it ends; a shared-signal board's new walk may end elsewhere: go there.
         self._move_lines(self.visits[-1])
@@ -206,7 +260,9 @@ class MultiplexerScanner:
     def _move_lines(self, visit: Visit) -> None:
         states = self._line_states(visit)
         if self.groups is not None:
-            self.groups.write(visit.code, (1 << len(self.settings.select_gpios)) - 1)
+            status = self.groups.group_write(visit.code, (1 << len(self.settings.select_gpios)) - 1)
+            if status < 0:
+                raise self.groups.error("write the select group", status)
         pins = [d.pin for d in self.select] + [d.pin for d in self.enable]
         offset = len(self.settings.select_gpios) - len(self.select)
         # Disable before enable, so two multiplexers never drive the shared line at once.
@@ -234,17 +290,23 @@ class MultiplexerScanner:
                 "operations per scan", type(self.pin_factory).__name__, self.path, self.ops_per_scan)
 
     def _open_groups(self, signal_gpios: list[int], code: int) -> str:
-        """Claim the lgpio groups when the factory is gpiozero's lgpio one; the path taken, or why not."""
+        """Claim the lines as two groups when the factory can (lgpio, the virtual board); the path taken,
+        or why not."""
         if self.settings.bank_read != "auto":
             return "per-pin reads (bank_read = off)"
-        if not is_lgpio_factory(self.pin_factory):
+        factory = self.pin_factory
+        options: dict[str, Any] = {"select_gpios": self.settings.select_gpios, "select_code": code,
+                                   "signal_gpios": signal_gpios, "pull": self.settings.signal_pull}
+        groups: LineGroups | None
+        if is_lgpio_factory(factory):
+            groups, why = open_lgpio_groups(factory, **options)
+        elif callable(getattr(factory, "open_groups", None)):
+            groups, why = factory.open_groups(**options)
+        else:
             return "per-pin reads"
-        groups, why = open_lgpio_groups(self.pin_factory, select_gpios=self.settings.select_gpios,
-                                        select_code=code, signal_gpios=signal_gpios,
-                                        pull=self.settings.signal_pull)
         if groups is None:
             return f"per-pin reads ({why})"
-        self.groups = self.bank = self._add(groups)
+        self.groups = self._add(groups)
         return (f"{groups.name}: select GPIO {', '.join(map(str, groups.select_gpios))} as one output group, "
                 f"signal GPIO {', '.join(map(str, groups.signal_gpios))} as one input group")
 
@@ -263,7 +325,12 @@ class MultiplexerScanner:
         return device
 
     def index(self, ref: ChannelRef) -> int:
+        """The channel's place in :attr:`levels`."""
         return ref.multiplexer * self.channels + ref.channel
+
+    def position(self, ref: ChannelRef) -> int:
+        """The channel's bit in :attr:`snapshot`."""
+        return ref.channel * self.settings.multiplexers + ref.multiplexer
 
     def _line_states(self, visit: Visit) -> list[bool]:
         select = [bool(visit.code >> bit & 1) for bit in range(len(self.settings.select_gpios))]
@@ -271,34 +338,48 @@ class MultiplexerScanner:
                   for m in range(len(self.settings.enable_gpios))]
         return select + enable
 
-    def _compile(self, signal_gpios: list[int]) -> list[_Step]:
+    def _compile(self) -> None:
+        """Turn the visits into steps, and choose the scan loop for the path."""
         grouped = self.groups is not None
         shared = self.settings.shared_signal
-        # Per-pin lines in the order of _line_states; select lines in the lgpio group have no pin.
+        signal_gpios = self._signal_gpios
+        # Per-pin lines in the order of _line_states; select lines in a group have no pin.
         selects = [None] * len(self.settings.select_gpios) if grouped else [d.pin for d in self.select]
         lines: list[Any] = selects + [d.pin for d in self.enable]
         previous, previous_code = self._line_states(self.visits[-1]), self.visits[-1].code
         steps = []
+        read_mask = 0
         for visit in self.visits:
             states = self._line_states(visit)
             writes = tuple((lines[i], states[i]) for i in range(len(lines))
                            if states[i] != previous[i] and lines[i] is not None)
             # Disable before enable, so two multiplexers never drive the shared line at once.
             writes = tuple(sorted(writes, key=lambda w: w[1] == self.settings.enable_active_high))
-            select = None
-            if grouped and visit.code != previous_code:
-                select = (visit.code, visit.code ^ previous_code)
+            mask = visit.code ^ previous_code if grouped else 0
             previous, previous_code = states, visit.code
-            signals = [(0 if shared else ref.multiplexer, self.index(ref)) for ref in visit.reads]
-            bank: tuple[tuple[int, int], ...] | None = None
+            positions = [(0 if shared else ref.multiplexer, self.position(ref)) for ref in visit.reads]
+            for _, at in positions:
+                read_mask |= 1 << at
+            shift = -1
+            bank: tuple[tuple[int, int], ...] = ()
             reads: tuple[tuple[Any, int], ...] = ()
-            if self.bank is not None and signals:
-                bank = tuple((self._bank_bit(signal_gpios[s]), idx) for s, idx in signals)
-            elif self.bank is None:
-                reads = tuple((self.signal[s].pin, idx) for s, idx in signals)
-            steps.append(_Step(select=select, writes=writes, settle=bool((writes or select) and signals),
-                               reads=reads, bank=bank))
-        return steps
+            if grouped and positions:
+                # Non-shared: bit i of the group is multiplexer i, so the read lands at code × multiplexers.
+                shift = self.position(visit.reads[0]) if shared else visit.code * self.settings.multiplexers
+            elif self.bank is not None and positions:
+                bank = tuple((self._bank_bit(signal_gpios[s]), 1 << at) for s, at in positions)
+            elif not grouped and self.bank is None:
+                reads = tuple((self.signal[s].pin, 1 << at) for s, at in positions)
+            settle = bool((writes or mask) and positions) and not (grouped and self.groups.settles_at_once)  # type: ignore[union-attr]
+            steps.append(_Step(visit.code, mask, writes, settle=settle,
+                               shift=shift, bank=bank, reads=reads,
+                               reads_bank=self.bank is not None and bool(positions)))
+        self._steps = steps
+        self._read_mask = read_mask
+        self._group_walk = tuple((s.code, s.mask, s.writes, s.settle, s.shift) for s in steps)
+        self._pin_walk = tuple((s.writes, s.settle, s.reads_bank, s.bank, s.reads) for s in steps)
+        # The path's loop, bound once: a scan is one call to it.
+        self.sample = self._sample_groups if grouped else self._sample_pins  # type: ignore[method-assign]
 
     def _bank_bit(self, gpio: int) -> int:
         bit = self.bank.bit(gpio) if self.bank is not None else None
@@ -308,7 +389,8 @@ class MultiplexerScanner:
     @property
     def ops_per_scan(self) -> int:
         """GPIO operations in one scan: line writes + signal reads, a bank read or group call counting one."""
-        return sum(self._step_writes(s) + (1 if s.bank is not None else len(s.reads)) for s in self._steps)
+        return sum(self._step_writes(s) + (1 if s.reads_bank or s.shift >= 0 else len(s.reads))
+                   for s in self._steps)
 
     @property
     def writes_per_scan(self) -> int:
@@ -316,39 +398,106 @@ class MultiplexerScanner:
 
     @staticmethod
     def _step_writes(step: _Step) -> int:
-        return len(step.writes) + (step.select is not None)
+        return len(step.writes) + (step.mask != 0)
 
     @property
     def bank_read(self) -> str | None:
-        return None if self.bank is None else self.bank.name
+        """The one-call read in use (a bank read or the signal group), or None (one pin per call)."""
+        return self.groups.name if self.groups is not None else None if self.bank is None else self.bank.name
+
+    # ------------------------------------------------------------------ scanning
+
+    def sample(self) -> int:
+        """Walk every channel once; return the :attr:`snapshot` (replaced by the path's loop in _compile)."""
+        raise NotImplementedError  # pragma: no cover - _compile always sets it
+
+    def _sample_groups(self) -> int:
+        """The scan loop through line groups: per select step one group write and one group read.
+
+        The settle wait spins only for what remains of the settle time after the write returned, and
+        is waited whole, without spinning, on a clock whose time moves only when someone waits."""
+        clock = self.clock
+        groups = self.groups
+        assert groups is not None
+        write, read = groups.group_write, groups.group_read
+        settle = self.settings.settle_seconds
+        stopwatch = self._stopwatch
+        wait = clock.wait
+        started = clock.now()
+        raw = 0
+        for code, mask, writes, settles, shift in self._group_walk:
+            if mask:
+                status = write(code, mask)
+                if status < 0:
+                    raise groups.error("write the select group", status)
+            for pin, value in writes:
+                pin.state = value
+            if settles:
+                if stopwatch is None:
+                    wait(settle)
+                else:
+                    end = stopwatch() + settle
+                    while stopwatch() < end:
+                        pass
+            if shift >= 0:
+                count, bits = read()
+                if count < 0:
+                    raise groups.error("read the signal group", count)
+                raw |= bits << shift
+        return self._took(raw, started)
+
+    def _sample_pins(self) -> int:
+        """The scan loop through gpiozero's pins: one write per changed line, a bank read or one read per
+        channel."""
+        clock = self.clock
+        bank = self.bank
+        settle = self.settings.settle_seconds
+        stopwatch = self._stopwatch
+        wait = clock.wait
+        started = clock.now()
+        raw = 0
+        for writes, settles, reads_bank, bits, reads in self._pin_walk:
+            for pin, value in writes:
+                pin.state = value
+            if settles:
+                if stopwatch is None:
+                    wait(settle)
+                else:
+                    end = stopwatch() + settle
+                    while stopwatch() < end:
+                        pass
+            if reads_bank:
+                word = bank.read()  # type: ignore[union-attr]
+                for bit, at in bits:
+                    if word >> bit & 1:
+                        raw |= at
+            else:
+                for pin, at in reads:
+                    if pin.state:
+                        raw |= at
+        return self._took(raw, started)
+
+    def _took(self, raw: int, started: float) -> int:
+        mask = self._read_mask
+        self.snapshot = snapshot = self.snapshot & ~mask | raw & mask
+        self.scan_count += 1
+        self.last_scan_seconds = self.clock.now() - started
+        return snapshot
 
     def scan(self) -> list[bool]:
-        """Walk every channel once; return the levels (the same list each time, updated)."""
-        clock = self.clock
-        settle = self.settings.settle_seconds
-        levels = self.levels
-        bank, groups = self.bank, self.groups
-        started = clock.now()
-        for step in self._steps:
-            if step.select is not None:
-                groups.write(*step.select)  # type: ignore[union-attr]
-            for pin, value in step.writes:
-                pin.state = value
-            if step.settle:
-                clock.wait(settle)
-            if step.bank is not None:
-                word = bank.read()  # type: ignore[union-attr]
-                for bit, idx in step.bank:
-                    levels[idx] = bool(word >> bit & 1)
-            else:
-                for pin, idx in step.reads:
-                    levels[idx] = bool(pin.state)
-        self.scan_count += 1
-        self.last_scan_seconds = clock.now() - started
-        return levels
+        """One scan (:meth:`sample`); its levels as a list (:attr:`levels`)."""
+        self.sample()
+        return self.levels
+
+    @property
+    def levels(self) -> list[bool]:
+        """Every channel's last level, indexed ``multiplexer * channels + channel`` (:meth:`index`)."""
+        snapshot, multiplexers = self.snapshot, self.settings.multiplexers
+        return [bool(snapshot >> (c * multiplexers + m) & 1)
+                for m in range(multiplexers) for c in range(self.channels)]
 
     def level(self, ref: ChannelRef) -> bool:
-        return self.levels[self.index(ref)]
+        return bool(self.snapshot >> self.position(ref) & 1)
 
     def close(self) -> None:
         for device in reversed(self._devices):
@@ -379,7 +528,8 @@ def describe_plan(scanner: MultiplexerScanner) -> Sequence[str]:
     lines = []
     for visit, step in zip(scanner.visits, scanner._steps, strict=True):
         enabled = "" if visit.enabled is None else f" enable {visit.enabled}"
-        group = "1 group write, " if step.select is not None else ""
-        lines.append(f"code {visit.code:2d}{enabled}: {group}{len(step.writes)} write(s), "
-                     f"{'1 bank read' if step.bank is not None else f'{len(step.reads)} read(s)'}")
+        group = "1 group write, " if step.mask else ""
+        read = ("1 group read" if step.shift >= 0 else "1 bank read" if step.reads_bank
+                else f"{len(step.reads)} read(s)")
+        lines.append(f"code {visit.code:2d}{enabled}: {group}{len(step.writes)} write(s), {read}")
     return lines

@@ -14,13 +14,21 @@ the lamp's state.
 The real scanner runs unchanged on top of it; only the pin factory differs.
 Every pin access the scanner makes is counted (:attr:`VirtualBoard.ops`), so
 tests and benchmarks measure GPIO operations per scan from the pins' side.
+
+With ``groups=True`` (the ``sim`` backend) its pin factory also claims the
+select lines as one output group and the signal lines as one input group
+(:meth:`VirtualGroupFactory.open_groups`), as lgpio does on a Pi: one call
+per select step, one per read, 32 per scan. A group read answers at once:
+the signal levels of each selection are kept as one int until something on
+the board changes (a pawn, a fault, a bouncing or noisy contact), so the
+simulated board costs the scanner what the real one does.
 """
 
 from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from time import monotonic
 from typing import Any
@@ -60,6 +68,64 @@ class VirtualBankFactory(VirtualBoardFactory):
         return word
 
     _inputs: list[tuple[int, MockPin]] | None = None
+
+
+class VirtualGroupFactory(VirtualBoardFactory):
+    """A virtual board whose pin factory claims the scanner's lines as two groups (as lgpio does)."""
+
+    board: VirtualBoard
+
+    def open_groups(self, *, select_gpios: Sequence[int], select_code: int, signal_gpios: Sequence[int],
+                    pull: str) -> tuple[VirtualGroups | None, str]:
+        """The select lines as one output group, the signal lines as one input group (the scanner's
+        :class:`~hardware.scanner.LineGroups`); ``None`` and why when the lines are not all the board's."""
+        board = self.board
+        if tuple(select_gpios) != tuple(board.settings.select_gpios):
+            return None, "the select lines are not the virtual board's"
+        return VirtualGroups(board, select_code=select_code, signal_gpios=signal_gpios, pull=pull), \
+            "virtual group_read"
+
+
+class VirtualGroups:
+    """The virtual board's select and signal lines claimed as two groups; see the module docstring.
+
+    :attr:`write` and :attr:`read` have lgpio's shapes (``group_write(bits, mask)`` returns the group's
+    size, ``group_read()`` returns ``(size, bits)``, bit *i* being the *i*-th signal line)."""
+
+    def __init__(self, board: VirtualBoard, *, select_code: int, signal_gpios: Sequence[int],
+                 pull: str) -> None:
+        self.board = board
+        self.name = "virtual group_read"
+        self.select_gpios = tuple(board.settings.select_gpios)
+        self.signal_gpios = tuple(signal_gpios)
+        self._bits = {gpio: i for i, gpio in enumerate(self.signal_gpios)}
+        factory = board.factory
+        self._reserved = True
+        factory.reserve_pins(self, *self.select_gpios, *self.signal_gpios)
+        for gpio in self.signal_gpios:
+            board.configure_line(gpio, output=False, pull=pull)
+        for i, gpio in enumerate(self.select_gpios):
+            board.configure_line(gpio, output=True, level=bool(select_code >> i & 1))
+        self.settles_at_once = board.settle_seconds == 0
+        """The virtual multiplexers of the real-time ``sim`` backend switch at once: nothing to wait for."""
+        self.group_write: Callable[[int, int], int] = board.group_write
+        self.group_read: Callable[[], Sequence[int]] = board.group_read
+        board.claim_group(self.signal_gpios)
+
+    def bit(self, gpio: int) -> int | None:
+        return self._bits.get(gpio)
+
+    def error(self, doing: str, status: int) -> Exception:
+        return RuntimeError(f"cannot {doing}: virtual board error {status}")  # never: it always answers
+
+    def _conflicts_with(self, other: Any) -> bool:
+        return True  # gpiozero's reservation check: nothing else may use these lines
+
+    def close(self) -> None:
+        if self._reserved:
+            self._reserved = False
+            self.board.release_group()
+            self.board.factory.release_all(self)
 
 
 STATES_KEPT = 64
@@ -147,7 +213,7 @@ class VirtualBoard:
     correctly configured scanner always reads the right channel). *bounce_seconds*
     is how long contacts bounce after a pawn moves (0: clean contacts). *seed*
     makes bounce and noise reproducible. *bank_read* gives the pin factory a
-    one-call bank read.
+    one-call bank read, *groups* group claims of the scanner's lines.
     """
 
     def __init__(
@@ -160,6 +226,7 @@ class VirtualBoard:
         bounce_seconds: float = 0.0,
         seed: int = 0,
         bank_read: bool = False,
+        groups: bool = False,
     ) -> None:
         self.settings = settings
         self.layout = layout
@@ -172,7 +239,8 @@ class VirtualBoard:
         self.signal_reads = 0
         self.bank_reads = 0
         # Every pin, lamps and button included, keeps a bounded history (see _VirtualPin).
-        factory_class = VirtualBankFactory if bank_read else VirtualBoardFactory
+        factory_class = (VirtualBankFactory if bank_read else VirtualGroupFactory if groups
+                         else VirtualBoardFactory)
         self.factory: VirtualBoardFactory = factory_class(pin_class=_VirtualPin)
         self.factory.board = self
         self._wiring: dict[ChannelRef, tuple[str, Signal]] = {}
@@ -186,11 +254,17 @@ class VirtualBoard:
         self._blown: set[str] = set()
         self._shorted: set[str] = set()
         self._pins_by_gpio: dict[int, MockPin] = {}
+        self._group: tuple[tuple[int, MockPin], ...] = ()
         self._make_pins()
         # The chips' outputs follow the select lines after the settle delay: a short
         # history of (time, selection) is what a read looks back into.
+        self._selection = self._read_selection()
         self._selections: deque[tuple[float, tuple[int, int | None]]] = deque(
-            [(float("-inf"), self._read_selection())], maxlen=256)
+            [(float("-inf"), self._selection)], maxlen=256)
+        # The group path: the signal lines' levels of each selection, while nothing moves on the board.
+        self._words: dict[tuple[int, int | None], tuple[int, int]] = {}
+        """Each selection's answer to a group read (size, bits), kept while nothing moves."""
+        self._unsettled_until = float("-inf")
 
     # ---------------------------------------------------------------- wiring
 
@@ -223,16 +297,96 @@ class VirtualBoard:
                         kind = self.pawns.get(slot)
                         closed = kind is not None and (signal is Signal.PRESENCE or kind.conducts)
                         self._contacts[(slot, signal)] = _Contact(closed=closed)
+        if hasattr(self, "_words"):
+            self._changed()
 
     def _read_selection(self) -> tuple[int, int | None]:
-        code = sum(1 << bit for bit, pin in enumerate(self.select_pins) if pin._state)
+        if self._group:  # the select lines are the group's, which keeps their code
+            code = self._selection[0]
+        else:
+            code = sum(1 << bit for bit, pin in enumerate(self.select_pins) if pin._state)
         active = [m for m, pin in enumerate(self.enable_pins)
                   if bool(pin._state) == self.settings.enable_active_high]
         enabled = active[0] if len(active) == 1 else (None if not active else -1)
         return code, enabled
 
     def _lines_changed(self) -> None:
-        self._selections.append((self.clock.now(), self._read_selection()))
+        self._selection = self._read_selection()
+        self._selections.append((self.clock.now(), self._selection))
+
+    # ---------------------------------------------------------------- the group path
+
+    def claim_group(self, signal_gpios: Sequence[int]) -> None:
+        """The scanner claimed *signal_gpios* as one input group: :meth:`group_read` reads them."""
+        pins = [self._line_pin(g) for g in signal_gpios]
+        self._group = tuple((1 << i, pin) for i, pin in enumerate(pins))
+        self._select_count = len(self.select_pins)
+        self._group_size = len(self._group)
+        self._words.clear()
+
+    def release_group(self) -> None:
+        """The groups are freed: the select pins show the code the group left them at."""
+        code = self._selection[0]
+        for bit, pin in enumerate(self.select_pins):
+            pin._state = bool(code >> bit & 1)
+        self._group = ()
+        self._words.clear()
+
+    def group_write(self, bits: int, mask: int) -> int:
+        """Set the select lines whose *mask* bit is set to their bit in *bits*; lgpio's group size back.
+
+        The select pins themselves are not moved (nothing but this group drives them while it holds
+        them): the multiplexers follow the selection kept here."""
+        self.ops += 1
+        self.line_writes += 1
+        code, enabled = self._selection
+        new = code ^ (code ^ bits) & mask
+        if new != code:
+            self._selection = selection = (new, enabled)
+            if self.settle_seconds:  # the outputs follow after the settle time: keep when
+                self._selections.append((self.clock.now(), selection))
+        return self._select_count
+
+    def group_read(self) -> tuple[int, int]:
+        """The signal group's levels (bit *i*: its *i*-th line) as lgpio gives them: (group size, bits).
+
+        Answered at once from the levels kept for the selection while the board is still."""
+        self.ops += 1
+        self.bank_reads += 1
+        selection = self._selection
+        if self.settle_seconds:
+            now = self.clock.now()
+            if now - self._selections[-1][0] < self.settle_seconds - _EPSILON:
+                selection = self._visible_selection(now)
+        answer = self._words.get(selection)
+        if answer is None:
+            now = self.clock.now()
+            answer = (self._group_size, self._group_word(selection, now))
+            if now >= self._unsettled_until and not self._noisy and selection[1] != -1:
+                self._words[selection] = answer
+        return answer
+
+    def _group_word(self, selection: tuple[int, int | None], now: float) -> int:
+        code, enabled = selection
+        word = 0
+        for bit, pin in self._group:
+            pulled = bool(pin._state)
+            if not isinstance(pin, VirtualSignalPin):  # a line no multiplexer drives
+                level = pulled
+            elif pin.mux is not None:
+                level = self.channel_level(ChannelRef(pin.mux, code), pulled, now)
+            elif enabled is None or enabled < 0:  # shared line: the one enabled multiplexer drives it
+                level = pulled if enabled is None else self._rng.random() < 0.5
+            else:
+                level = self.channel_level(ChannelRef(enabled, code), pulled, now)
+            if level:
+                word |= bit
+        return word
+
+    def _changed(self, until: float = float("-inf")) -> None:
+        """Something on the board moved: the kept group levels are stale (and stay so while it bounces)."""
+        self._words.clear()
+        self._unsettled_until = max(self._unsettled_until, until)
 
     def _visible_selection(self, now: float) -> tuple[int, int | None]:
         """The selection the outputs show at *now*: the latest one older than the settle time."""
@@ -303,6 +457,7 @@ class VirtualBoard:
         contact.closed = closed
         contact.changed_at = self.clock.now()
         contact.bounce = self.bounce_seconds if bounce is None else bounce
+        self._changed(contact.changed_at + contact.bounce)
 
     def close_contact(self, slot: str, signal: Signal, closed: bool = True) -> None:
         """Close (or open) one contact by itself, as a bent or dirty contact would."""
@@ -336,28 +491,35 @@ class VirtualBoard:
     def stick(self, multiplexer: int, channel: int, level: bool) -> None:
         """A channel that reads *level* whatever stands in its slot."""
         self._stuck[ChannelRef(multiplexer, channel)] = level
+        self._changed()
 
     def unstick(self, multiplexer: int, channel: int) -> None:
         self._stuck.pop(ChannelRef(multiplexer, channel), None)
+        self._changed()
 
     def kill_multiplexer(self, multiplexer: int) -> None:
         """The chip loses power or its signal wire: the line reads its pull level."""
         self._dead.add(multiplexer)
+        self._changed()
 
     def revive_multiplexer(self, multiplexer: int) -> None:
         self._dead.discard(multiplexer)
+        self._changed()
 
     def pull_cable(self, multiplexers: Iterable[int] | None = None) -> None:
         """The ribbon to the multiplexers comes off (all of them, or those named)."""
         targets = range(self.settings.multiplexers) if multiplexers is None else multiplexers
         self._dead.update(targets)
+        self._changed()
 
     def make_noisy(self, slot: str, probability: float = 0.3) -> None:
         """Every read of *slot*'s contacts flips with this probability."""
         self._noisy[self.layout.check_slot(slot)] = probability
+        self._changed()
 
     def quiet(self, slot: str) -> None:
         self._noisy.pop(slot, None)
+        self._changed()
 
     def blow_lamp(self, lamp: str) -> None:
         """The bulb is gone: no current even when driven."""
@@ -388,6 +550,8 @@ class VirtualBoard:
         pin._pull = pull
         if pull != "floating":
             pin._change_state(pull == "up")
+        if hasattr(self, "_words"):
+            self._changed()
 
     def read_lines(self, gpios: Sequence[int], *, group: bool) -> list[bool]:
         """The levels on *gpios* as one call reads them (an output reads what it drives)."""

@@ -1,9 +1,13 @@
 """Following the board for every open page: one reader, many event streams.
 
-One background thread per panel process polls the ``board_state`` row (a
-single-row read, every ``poll_interval``) and, when the board service has
-written a new state, builds its public view once and wakes every waiting
-stream. Streams are Server-Sent Events: each ``board`` event has the journal
+One background thread per panel process reads the ``board_state`` row (a
+single-row read) each time the database is written, and, when the board
+service has written a new state, builds its public view once and wakes every
+waiting stream. It runs only while a stream is open: an idle panel has no
+thread, no timer and no poll. It sleeps until the kernel says the database
+was written (:mod:`store.file_watch`, inotify), or until the board service's
+heartbeat is due to go stale; where inotify is missing it reads every
+``poll_interval`` instead. Streams are Server-Sent Events: each ``board`` event has the journal
 id of the state it carries as its id, so a browser that reconnects with
 ``Last-Event-ID`` is sent the current state only if it missed something.
 
@@ -28,6 +32,7 @@ from typing import Any
 from flask import Response, request
 
 from store.db import open_database
+from store.file_watch import FileWatch, open_watch
 from webpanel.config import PanelSettings
 from webpanel.errors import define_code, whole_number
 from webpanel.view import public_board
@@ -62,44 +67,94 @@ class BoardFollower:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
+        self._watch: FileWatch | None = None
+        self._nudge = threading.Event()
         self.polls = 0
+        self.runs = 0
+        """How many times the reader thread started (it ends when the last stream closes)."""
 
     # -- the reader thread -------------------------------------------------
 
     def start(self) -> None:
         with self._start_lock:
-            if self._thread is None:
+            if self._thread is None and not self._stop.is_set():
+                self.runs += 1
                 self._thread = threading.Thread(target=self._run, name="board-follower", daemon=True)
                 self._thread.start()
 
     def close(self) -> None:
         self._stop.set()
+        self._wake()
         with self._cond:
             self._cond.notify_all()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout=5)
+
+    def _wake(self) -> None:
+        """Make the reader thread look up now (the panel closes, the last stream went)."""
+        self._nudge.set()
+        watch = self._watch
+        if watch is not None:
+            watch.wake()
+
+    def _wanted(self) -> bool:
+        """Whether the reader must go on: the panel runs and a stream is open. Decided under the start
+        lock, so that a stream opening meanwhile starts a new reader."""
+        with self._start_lock:
+            if not self._stop.is_set() and self._streams > 0:
+                return True
+            self._thread = None
+            return False
 
     def _run(self) -> None:
         conn = None
-        while not self._stop.is_set():
-            try:
-                if conn is None:
-                    conn = open_database(self.settings.database)
-                self._poll(conn)
-            except Exception:  # a locked or vanished database must not kill the reader
-                log.exception("cannot read the board state; retrying")
-                if conn is not None:
-                    conn.close()
-                conn = None
-                self._stop.wait(1.0)
-            self._stop.wait(self.settings.poll_interval)
+        try:
+            while self._wanted():
+                try:
+                    if conn is None:
+                        conn = open_database(self.settings.database)
+                        self._watch = open_watch(self.settings.database)
+                    self._poll(conn)
+                except Exception:  # a locked or vanished database must not kill the reader
+                    log.exception("cannot read the board state; retrying")
+                    self._drop(conn)
+                    conn = None
+                    self._stop.wait(1.0)
+                    continue
+                self._wait_for_change()
+        finally:
+            self._drop(conn)
+
+    def _drop(self, conn: Any) -> None:
+        watch, self._watch = self._watch, None
+        if watch is not None:
+            watch.close()
         if conn is not None:
             conn.close()
+
+    def _wait_for_change(self) -> None:
+        """Until the database is written (or, without inotify, one ``poll_interval``); at the latest when
+        the board service's last heartbeat goes stale, which changes what the streams show."""
+        watch = self._watch
+        if watch is None:
+            self._nudge.wait(self.settings.poll_interval)
+            self._nudge.clear()
+            return
+        snap = self._snapshot
+        timeout = self.settings.heartbeat_seconds
+        if snap is not None and snap.running and self._stale_at is not None:
+            timeout = min(timeout, self._stale_at - time.time() + 0.01)
+        watch.wait(timeout)
+
+    _stale_at: float | None = None
+    """When the board service's last heartbeat goes stale (Unix time)."""
 
     def _poll(self, conn: Any) -> None:
         self.polls += 1
         row = conn.execute("SELECT journal_id, updated_at FROM board_state WHERE id = 1").fetchone()
         journal_id = int(row[0]) if row else 0
+        self._stale_at = float(row[1]) + self.settings.service_stale_seconds if row else None
         running = row is not None and time.time() - float(row[1]) < self.settings.service_stale_seconds
         current = self._snapshot
         if current is not None and current.journal_id == journal_id and current.running == running:
@@ -151,6 +206,9 @@ class BoardFollower:
     def close_stream(self) -> None:
         with self._cond:
             self._streams -= 1
+            last = self._streams == 0
+        if last:
+            self._wake()  # the reader ends: nobody follows the board any more
 
     @property
     def stopped(self) -> bool:

@@ -36,12 +36,21 @@ from hardware.service.sim import SimBoardFile
 from hardware.service.writer import JournalWriteError, JournalWriter
 from hardware.wiring_session import WiringSession, wiring_command
 from store.commands import Command, CommandKind, Commands
+from store.file_watch import FileWatch, open_watch
 from store.journal import Journal, JournalEntry, JournalKind
 from store.wiring import WiringProgress
 
 if TYPE_CHECKING:
     from hardware.virtual import VirtualBoard
     from store.backup import RollingBackups
+
+COMMANDS_AT_LEAST_EVERY_S = 1.0
+"""Where the database's writes can be watched, the commands table is read when someone wrote to it,
+and at least this often (should a notice be lost)."""
+
+COMMANDS_AFTER_WRITE_S = 0.25
+"""...and for this long after a write was seen: the kernel tells of the write to the WAL before the
+commit is visible to readers (the writer syncs the file first), so the first read may come too soon."""
 
 STALE_COMMAND_S = 10.0
 """A command found at start-up that was queued longer ago than this is not carried out:
@@ -122,6 +131,12 @@ class BoardService:
         self._poll_failed: str | None = None
         self._last_step: float | None = None
         self._next_commands = 0.0
+        self._commands_read_at = float("-inf")
+        self._commands_until = float("-inf")
+        self._watch: FileWatch | None = None
+        if commands is not None:
+            path = _database_file(commands.conn)
+            self._watch = open_watch(path) if path is not None else None
         self._next_health = 0.0
         self._status = ""
         self.wiring: WiringSession | None = None
@@ -215,7 +230,9 @@ class BoardService:
                 next_at += period
                 delay = next_at - self.clock()
                 if delay > 0:
-                    stop.wait(delay)
+                    # A plain sleep, not stop.wait(delay): shorter than a period, so a stop is seen at
+                    # most one period late, and a fraction of the CPU of waiting on an Event.
+                    time.sleep(delay)
                 else:
                     next_at = self.clock()  # overran: do not try to catch up with a burst
         finally:
@@ -246,22 +263,29 @@ class BoardService:
             if isinstance(event, PawnPlaced | PawnLifted):
                 timed.append(event.at)
         entries += self._check_scanner()
+        touched = bool(events or entries)
         if self.referee.button_held and self.referee.checking is not None:
             self.referee.lamp_currents(self.backend.lamp_currents())  # the lamps lit for the check
-        self._commit(entries, timed=timed)
+            touched = True
+        if touched:  # the referee's state (and so the lamps) moves only with what it was given
+            self._commit(entries, timed=timed)
         writer = self.writer
         if writer is not None and writer.is_blocked:
+            touched = True
             writer.retry()  # the database refused a write: no command until what waits is written
         if writer is not None and (ended := writer.take_ended()) is not None:
             fault, until = ended
             self._drop_stale_commands(f"while the database could not be written ({fault.describe(until)})")
         if self.commands is not None and now >= self._next_commands and not (writer and writer.is_blocked):
             self._next_commands = now + self.settings.command_interval
-            self._run_commands()
+            if self._commands_may_wait(now):
+                touched |= self._run_commands()
         if writer is not None and now >= self._next_health:
             self._next_health = now + self.settings.health_interval
             writer.health(self.health())
-        self._show_status()
+            touched = True
+        if touched:
+            self._show_status()
         self.notifier.watchdog()
 
     def _poll(self) -> list[BoardEvent]:
@@ -417,9 +441,24 @@ class BoardService:
 
     # -- commands -----------------------------------------------------------------
 
-    def _run_commands(self) -> None:
+    def _commands_may_wait(self, now: float) -> bool:
+        """Whether a command may have come since the last look: the database was written (by the panel,
+        or by this service), or it has not been read for a while; always, where writes cannot be watched."""
+        watch = self._watch
+        if watch is None:
+            return True
+        if watch.changed():
+            self._commands_until = now + COMMANDS_AFTER_WRITE_S
+        if now < self._commands_until or now - self._commands_read_at >= COMMANDS_AT_LEAST_EVERY_S:
+            self._commands_read_at = now
+            return True
+        return False
+
+    def _run_commands(self) -> bool:
+        """Carry out the pending commands; whether there were any."""
         assert self.commands is not None and self.writer is not None
-        for command in self.commands.pending():
+        pending = self.commands.pending()
+        for command in pending:
             redacted = _redacted(command)
             try:
                 result, entries = self._execute(command)
@@ -440,7 +479,8 @@ class BoardService:
                 self._commit(entries)
                 self.writer.answer(command.id, result=result, payload=redacted)
             if self.writer.is_blocked:
-                return  # the database refuses writes: the next commands wait until it takes them
+                break  # the database refuses writes: the next commands wait until it takes them
+        return bool(pending)
 
     def _execute(self, command: Command) -> CommandOutcome:
         handler = _COMMANDS.get(command.kind)
@@ -596,6 +636,9 @@ class BoardService:
         wiring, self.wiring = self.wiring, None
         if wiring is not None:
             wiring.close()  # its progress stays, for the next start
+        watch, self._watch = self._watch, None
+        if watch is not None:
+            watch.close()
         self.backend.close()
         self.notifier.close()
 
@@ -619,6 +662,16 @@ _COMMANDS: dict[CommandKind, Callable[[BoardService, Mapping[str, Any]], Command
     CommandKind.WIRING: BoardService._wiring,
 }
 """Each command the service carries out, and how (the tournament engine keeps its events the same way)."""
+
+
+def _database_file(conn: Any) -> str | None:
+    """The file of *conn*'s main database (None: in memory, or not SQLite)."""
+    try:
+        rows = conn.execute("PRAGMA database_list").fetchall()
+    except Exception:
+        return None
+    files = [str(row[2]) for row in rows if row[1] == "main" and row[2]]
+    return files[0] if files else None
 
 
 def _redacted(command: Command) -> dict[str, Any] | None:

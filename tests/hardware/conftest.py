@@ -6,7 +6,9 @@ mark) run once per way of reaching the virtual board's pins:
 - ``gpiozero``: gpiozero's mock pin factory, one pin per call;
 - ``lgpio-pins``: gpiozero's own lgpio factory on the virtual lgpio, one pin
   per call (an lgpio without group calls: the scanner's fallback);
-- ``lgpio-group``: the same factory, the scanner reading through lgpio groups.
+- ``lgpio-group``: the same factory, the scanner reading through lgpio groups;
+- ``sim-group``: the virtual board's own group claims (the ``sim`` backend's
+  default): one group write per select step and one group read, answered at once.
 
 The readings must not depend on the path. Unmarked tests run on ``gpiozero``.
 """
@@ -28,7 +30,7 @@ from hardware.sim_backend import SimBoard
 from hardware.virtual import VirtualBoard
 from hardware.virtual_lgpio import PI5_LINES, VirtualLgpio, installed, lgpio_pin_factory
 
-PIN_PATHS = ("gpiozero", "lgpio-pins", "lgpio-group")
+PIN_PATHS = ("gpiozero", "lgpio-pins", "lgpio-group", "sim-group")
 
 
 class GrouplessLgpio(VirtualLgpio):
@@ -67,7 +69,7 @@ def pin_factory_for(pin_path: str) -> Iterator[Callable[[VirtualBoard], Any]]:
     current = ExitStack()
 
     def make(board: VirtualBoard) -> Any:
-        if pin_path == "gpiozero":
+        if pin_path in ("gpiozero", "sim-group"):
             return board.factory
         current.close()
         kind = VirtualLgpio if pin_path == "lgpio-group" else GrouplessLgpio
@@ -128,7 +130,8 @@ def make_rig(pinwheel: Layout, pin_path: str,
         clock = SimulatedClock()
         settings, layout = settings or HardwareSettings(), layout or pinwheel
         board: GpioBoard
-        if pin_path == "gpiozero" or bank_read:  # a bank read is the virtual board's own factory's
+        if pin_path in ("gpiozero", "sim-group") or bank_read:  # the virtual board's own factory
+            options.setdefault("groups", pin_path == "sim-group")
             board = SimBoard(settings, layout, clock=clock, bounce_seconds=bounce_seconds, seed=seed,
                              bank_read=bank_read, **options)
         else:

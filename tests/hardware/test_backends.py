@@ -35,7 +35,7 @@ def test_sim_backend_in_real_time(kind: str, pinwheel: Layout) -> None:
             time.sleep(backend.scan_period)
         assert [(e.slot, e.kind) for e in events] == [("c7", PawnKind.ATTACK)]
         health = backend.health()
-        assert health["backend"] == "sim" and health["gpio_ops_per_scan"] == 176
+        assert health["backend"] == "sim" and health["gpio_ops_per_scan"] == 32  # virtual line groups
         assert health["scan_count"] >= 3 and health["scans_per_second"] > 0
         assert set(health) >= {"last_scan_seconds", "faults", "flicker", "references", "lamp_feedback"}
     finally:

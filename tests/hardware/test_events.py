@@ -12,7 +12,7 @@ from games.hautetension.pawn import PawnKind
 from hardware.events import Fault, PawnLifted, PawnPlaced
 from hardware.settings import DebounceSettings, HardwareSettings, Signal
 
-pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-group")
+pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-group", "sim-group")
 
 
 def pawn_events(events: list[Any]) -> list[Any]:

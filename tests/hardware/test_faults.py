@@ -10,7 +10,7 @@ from games.hautetension.pawn import PawnKind
 from hardware.events import Fault, FaultCleared, FaultKind, PawnLifted, PawnPlaced
 from hardware.settings import DebounceSettings, HardwareSettings, ReferenceChannel, Signal
 
-pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-group")
+pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-group", "sim-group")
 
 ELEVEN = (4, 17, 18, 27, 22, 23, 24, 10, 9, 25, 8)
 

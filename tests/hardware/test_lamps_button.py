@@ -11,7 +11,7 @@ from games.hautetension.pawn import PawnKind
 from hardware.events import ButtonLongPress, ButtonPressed, ButtonReleased, PawnPlaced
 from hardware.settings import HardwareSettings, LampWiring
 
-pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-group")
+pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-group", "sim-group")
 
 ALL = {"N", "E", "S", "W"}
 

@@ -23,19 +23,20 @@ from hardware.scanner import MultiplexerScanner, bank_reader_for, gray_codes
 from hardware.settings import HardwareSettings, Signal
 from hardware.virtual import VirtualBoard
 
-pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-pins", "lgpio-group")
+pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-pins", "lgpio-group", "sim-group")
 
 OpenScanner = Callable[..., tuple[MultiplexerScanner, VirtualBoard]]
 
 
 @pytest.fixture
-def open_scanner(pin_factory_for: Callable[[VirtualBoard], Any]) -> OpenScanner:
+def open_scanner(pin_factory_for: Callable[[VirtualBoard], Any], pin_path: str) -> OpenScanner:
     """A scanner on a new virtual board, reaching its pins the way the path under test does."""
 
     def make(settings: HardwareSettings, layout: Layout, **board_options: Any) -> tuple[
             MultiplexerScanner, VirtualBoard]:
         clock = SimulatedClock()
-        board = VirtualBoard(settings, layout, clock=clock, **board_options)
+        groups = pin_path == "sim-group" and not board_options.get("bank_read")
+        board = VirtualBoard(settings, layout, clock=clock, groups=groups, **board_options)
         factory = board.factory if board_options.get("bank_read") else pin_factory_for(board)
         return MultiplexerScanner(settings, layout, pin_factory=factory, clock=clock), board
 
@@ -78,7 +79,7 @@ def test_gray_walk_costs_176_operations_per_pin_and_32_with_groups(pinwheel: Lay
     scanner, board = open_scanner(HardwareSettings(), pinwheel)
     # Per pin: 16 select writes and 160 reads. lgpio groups: one group write per select step
     # and one group read per channel.
-    expected = (32, 16, 0, 16) if pin_path == "lgpio-group" else (176, 16, 160, 0)
+    expected = (32, 16, 0, 16) if pin_path in ("lgpio-group", "sim-group") else (176, 16, 160, 0)
     with scanner:
         assert scanner.ops_per_scan == expected[0]
         assert scanner.writes_per_scan == 16
@@ -88,6 +89,8 @@ def test_gray_walk_costs_176_operations_per_pin_and_32_with_groups(pinwheel: Lay
             assert counts(board) == expected
 
 
+# The pins' own history: the virtual board's group write keeps none (its walk is the same compiled one).
+@pytest.mark.pin_paths("gpiozero", "lgpio-pins", "lgpio-group")
 def test_each_step_toggles_exactly_one_select_line(pinwheel: Layout, open_scanner: OpenScanner) -> None:
     scanner, board = open_scanner(HardwareSettings(), pinwheel)
     with scanner:
@@ -196,7 +199,7 @@ def test_unwired_channels_are_not_read(pinwheel: Layout, pin_path: str, open_sca
     with scanner:
         board.reset_counts()
         scanner.scan()
-        if pin_path == "lgpio-group":  # one group read per channel covers every signal line
+        if pin_path in ("lgpio-group", "sim-group"):  # one group read per channel covers every signal line
             assert (board.bank_reads, board.signal_reads) == (16, 0) and scanner.ops_per_scan == 32
         else:
             assert board.signal_reads == 160 == scanner.ops_per_scan - 16

@@ -12,7 +12,7 @@ from hardware.events import FaultKind
 from hardware.selftest import run_selftest
 from hardware.settings import HardwareSettings, LampWiring, ReferenceChannel, Signal
 
-pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-group")
+pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-group", "sim-group")
 
 FEEDBACK = {"N": LampWiring(12, feedback_gpio=7), "E": LampWiring(16, feedback_gpio=8),
             "S": LampWiring(20, feedback_gpio=11), "W": LampWiring(21, feedback_gpio=14)}

@@ -62,7 +62,7 @@ def test_config_check_verbose_lists_pins_and_slots(capsys: pytest.CaptureFixture
 def test_scan_demo_on_the_virtual_board(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scan", "--backend", "sim", "--demo", "--seconds", "2.4"]) == 0
     out = capsys.readouterr().out
-    assert "176 GPIO operations per scan" in out
+    assert "32 GPIO operations per scan" in out
     for slot in ("a9", "b9", "c9", "d9", "e9"):
         assert f"{slot} placed (attack)" in out
     assert "lamps lit: W" in out
@@ -74,7 +74,7 @@ def test_scan_demo_on_the_virtual_board(capsys: pytest.CaptureFixture[str]) -> N
 def test_scan_json_reports_faults(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["scan", "--backend", "sim", "--json", "--scans", "12", "--inject", "conduction:b2"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert lines[0]["event"] == "start" and lines[0]["gpio_ops_per_scan"] == 176
+    assert lines[0]["event"] == "start" and lines[0]["gpio_ops_per_scan"] == 32
     faults = [line for line in lines if line["event"] == "Fault"]
     assert [(f["kind"], f["slot"]) for f in faults] == [("conduction-without-presence", "b2")]
     assert lines[-1]["event"] == "stop" and lines[-1]["scans"] == 12
