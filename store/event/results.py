@@ -74,6 +74,9 @@ class BoardResult:
     points: tuple[int, ...]
     lightings: tuple[Lighting, ...] | None
     history: str
+    unreadable: str | None = None
+    """Why the board's stored result cannot be read (it is then refused, never entered): a row stored
+    before the server checked what boards send never stops the ingest nor a page."""
 
     def is_overdue(self, now: float | None = None) -> bool:
         """Still waiting for the players after the confirmation time: staff should look."""
@@ -103,8 +106,17 @@ class BoardResult:
 
 
 def _result(row: Record) -> BoardResult:
-    result: Mapping[str, Any] = json.loads(row["result"] or "{}")
-    lightings = result.get("lightings")
+    points: tuple[int, ...] = ()
+    lightings: tuple[Lighting, ...] | None = None
+    unreadable = None
+    try:
+        result: Mapping[str, Any] = json.loads(row["result"] or "{}")
+        points = tuple(int(p) for p in result.get("points") or ())
+        made = result.get("lightings")
+        lightings = None if not isinstance(made, list) else tuple(Lighting.from_dict(x) for x in made)
+    except (ValueError, TypeError, KeyError, AttributeError, OverflowError) as exc:
+        points, lightings = (), None
+        unreadable = f"the board's result cannot be read ({type(exc).__name__}: {str(exc)[:200]})"
     return BoardResult(
         game=int(row["game"]),
         assignment=str(row["assignment"]),
@@ -115,15 +127,14 @@ def _result(row: Record) -> BoardResult:
         deadline=float(row["deadline"]),
         entered_at=row["entered_at"],
         entry_id=row["entry_id"],
-        problem=row["problem"],
+        problem=row["problem"] or unreadable,
         board=str(row["board"]),
         board_game=int(row["board_game"]),
         players=tuple(json.loads(row["players"])),
-        points=tuple(int(p) for p in result.get("points") or ()),
-        lightings=None
-        if not isinstance(lightings, list)
-        else tuple(Lighting.from_dict(x) for x in lightings),
+        points=points,
+        lightings=lightings,
         history=str(row["history"]),
+        unreadable=unreadable,
     )
 
 
@@ -196,6 +207,9 @@ class Results:
         by_tournament: dict[int, list[Pending]] = {}
         for row in self.conn.execute(sql.RESULTS_TO_ENTER).fetchall():
             result = _result(row)
+            if result.unreadable is not None:
+                marks.append((result, "refused", None, result.unreadable))
+                continue
             assignment = None if row["a_id"] is None else assignment_from_row(row, prefix="a_")
             refused = _refusal(result, assignment)
             if refused is not None or assignment is None:
@@ -204,9 +218,26 @@ class Results:
             label = row["board_label"] or result.board
             by_tournament.setdefault(assignment.tournament_id, []).append(Pending(result, assignment, label))
         for tournament_id, items in by_tournament.items():
-            marks += self._entries(tournament_id, items, actor=None)
+            marks += self._entries_apart(tournament_id, items)
         moved = self._mark(marks)
         return sorted(moved, key=lambda r: r.game)
+
+    def _entries_apart(self, tournament_id: int, items: list[Pending]) -> list[Mark]:
+        """:meth:`_entries`, and when a result the board sent makes that fail (a row stored before the
+        server checked what boards send), each result alone: the one at fault is refused with the
+        reason, the others go in. A failing database is not the results' fault: it propagates."""
+        try:
+            return self._entries(tournament_id, items, actor=None)
+        except _UNUSABLE as exc:
+            if len(items) == 1:
+                return [(items[0].result, "refused", None, _unusable(exc))]
+        marks: list[Mark] = []
+        for pending in items:
+            try:
+                marks += self._entries(tournament_id, [pending], actor=None)
+            except _UNUSABLE as exc:
+                marks.append((pending.result, "refused", None, _unusable(exc)))
+        return marks
 
     def _entries(self, tournament_id: int, items: list[Pending], *, actor: str | None) -> list[Mark]:
         """Record *items* into the tournament (corrections when *actor*, staff, asks); how each moved on.
@@ -278,6 +309,14 @@ class Results:
                 [result.assignment for result, status, _, _ in marks if status == "entered"]
             )
         return moved
+
+
+_UNUSABLE = (ValueError, TypeError, LookupError, ArithmeticError)
+"""What a board's unusable result raises while it is entered (never a database error)."""
+
+
+def _unusable(exc: Exception) -> str:
+    return f"the board's result cannot be entered ({type(exc).__name__}: {str(exc)[:200]})"
 
 
 class Pending(NamedTuple):

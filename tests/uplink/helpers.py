@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from protocol import BrokerAddress
 from store.db import connect
 from store.event.db import connect_event
 from store.journal import Journal, JournalKind
@@ -21,7 +22,6 @@ from store.outbox import Outbox
 from tests.servers.mosquitto import BrokerTls, MosquittoBroker
 from uplink.board import Uplink
 from uplink.ingest import Ingest
-from uplink.protocol import BrokerAddress
 from uplink.settings import BrokerSettings, UplinkSettings
 
 REPO = Path(__file__).resolve().parents[2]

@@ -24,16 +24,16 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
+from protocol import Leaf, ReportedRow, dumps, topic
 from store.db import transaction
 from store.event.assignments import Assignments
 from store.event.db import connect_event
-from store.event.intake import Intake, ReportedRow
+from store.event.intake import Intake
 from store.tournaments import Tournaments
 from tests.servers.mosquitto import MosquittoBroker
 from tests.servers.process import free_port
 from tests.store.event.helpers import Reports, a_tournament, boards_online
 from tests.uplink.helpers import BIN, EVENT, USERS, wait_for
-from uplink.protocol import Leaf, dumps, topic
 
 STOPPED = re.compile(r"(\d+) messages received, (\d+) rows stored, (\d+) duplicates discarded")
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from protocol import Leaf, dumps, topic
 from store.event.db import connect_event
 from store.event.publish import Publications
 from tests.store.event.helpers import Reports
 from tests.uplink.helpers import EVENT
 from uplink.client import Connected, Received
 from uplink.ingest import Ingest
-from uplink.protocol import Leaf, dumps, topic
 from uplink.settings import BrokerSettings
 
 

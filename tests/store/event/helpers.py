@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.hautetension.tournament_points import Lighting, game_points
+from protocol import ReportedRow, StatusReport
 from store.dialect import Connection
-from store.event.intake import Intake, Receipt, ReportedRow, StatusReport
+from store.event.intake import Intake, Receipt
 from store.tournaments import Tournaments
 
 
