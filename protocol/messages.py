@@ -17,7 +17,7 @@ from typing import Any
 
 from protocol import limits
 from protocol.exc import MessageError
-from protocol.reader import read_object
+from protocol.reader import OutOfBounds, check_values, parse_object, read_object
 
 HISTORY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 """A board's history id (the uplink makes 12 hexadecimal digits)."""
@@ -94,6 +94,8 @@ class Ack:
 def whole(value: Any, what: str, **where: Any) -> int:
     """*value* if it is a whole number from 0 to :data:`~protocol.limits.MAX_SEQ` (*where*: the row's
     place, for the refusal)."""
+    if isinstance(value, OutOfBounds):
+        raise MessageError(f"{what}: {value.reason}", **where)
     if type(value) is not int or not 0 <= value <= limits.MAX_SEQ:
         raise MessageError(f"{what} is a whole number from 0 to 2^53, not {_short(value)}", **where)
     return value
@@ -140,7 +142,7 @@ def parse_assignment(payload: bytes) -> dict[str, Any] | None:
 def parse_row(payload: bytes) -> ReportedRow:
     """One outbox row as the board wrote it (:meth:`store.outbox.OutboxRow.message`). A refusal names the
     row's history and seq when they could be read."""
-    data = read_object(payload, limit=limits.MAX_ROW, what="an outbox row")
+    data = parse_object(payload, limit=limits.MAX_ROW, what="an outbox row")
     history, seq, first = data.get("history"), data.get("seq"), data.get("first")
     if not isinstance(history, str) or not HISTORY.match(history):
         raise MessageError("an outbox row names its history (1 to 64 letters, digits, '-' or '_')")
@@ -149,6 +151,7 @@ def parse_row(payload: bytes) -> ReportedRow:
     if seq < first:
         raise MessageError(f"seq {seq} is below the history's first row {first}")
     where: dict[str, Any] = {"history": history, "seq": seq, "first": first}
+    check_values(data, "an outbox row", **where)
     game = data.get("game")
     if game is not None:
         game = whole(game, "an outbox row's game", **where)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, NoReturn
+from typing import Any
 
 from protocol import limits
 from protocol.exc import MessageError
@@ -25,8 +25,17 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def read_object(payload: bytes, *, limit: int, what: str) -> dict[str, Any]:
     """The JSON object *payload* holds, read within the bounds (*limit*: its bytes at most)."""
+    value = parse_object(payload, limit=limit, what=what)
+    check_values(value, what)
+    return value
+
+
+def parse_object(payload: bytes, *, limit: int, what: str, **where: Any) -> dict[str, Any]:
+    """The first half of :func:`read_object`: the size, the text, the depth and the syntax checked, the
+    values not yet (a number out of bounds is held as an :class:`OutOfBounds`, refused by
+    :func:`check_values`), so a caller can read where the message belongs before refusing it."""
     if len(payload) > limit:
-        raise MessageError(f"{what} is {len(payload)} bytes, more than {limit}")
+        raise MessageError(f"{what} is {len(payload)} bytes, more than {limit}", **where)
     try:
         text = bytes(payload).decode("utf-8")
     except UnicodeDecodeError:
@@ -34,14 +43,21 @@ def read_object(payload: bytes, *, limit: int, what: str) -> dict[str, Any]:
     check_depth(text, limits.MAX_DEPTH, what)
     try:
         value = json.loads(text, parse_int=_whole, parse_float=_real, parse_constant=_constant)
-    except MessageError as exc:
-        raise MessageError(f"{what}: {exc.reason}") from None
     except ValueError:
         raise MessageError(f"{what} is not JSON") from None
-    check_values(value, what)
     if not isinstance(value, dict):
         raise MessageError(f"{what} is not a JSON object")
     return value
+
+
+class OutOfBounds:
+    """A number the protocol does not allow, as the parser found it (refused by :func:`check_values`)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"<{self.reason}>"
 
 
 def check_depth(text: str, limit: int, what: str) -> None:
@@ -69,45 +85,49 @@ def check_depth(text: str, limit: int, what: str) -> None:
             depth -= 1
 
 
-def check_values(value: Any, what: str) -> None:
-    """Refuse strings, keys, arrays and objects beyond their bounds (a walk with its own stack: the depth
-    is bounded already, but a walk needs no recursion either)."""
+def check_values(value: Any, what: str, **where: Any) -> None:
+    """Refuse numbers, strings, keys, arrays and objects beyond their bounds (a walk with its own stack:
+    the depth is bounded already, but a walk needs no recursion either). *where*: the refused outbox
+    row's place (:class:`~protocol.exc.MessageError`)."""
     stack = [value]
     while stack:
         item = stack.pop()
+        if isinstance(item, OutOfBounds):
+            raise MessageError(f"{what}: {item.reason}", **where)
         if isinstance(item, str):
             if len(item) > limits.MAX_STRING:
                 raise MessageError(
-                    f"{what} holds a string of {len(item)} characters, more than {limits.MAX_STRING}"
+                    f"{what} holds a string of {len(item)} characters, more than {limits.MAX_STRING}",
+                    **where,
                 )
             if not item.isascii() and _SURROGATE.search(item):
                 # JSON may escape half a UTF-16 pair; no database nor page can hold it.
-                raise MessageError(f"{what} holds a string that is not text (a lone surrogate)")
+                raise MessageError(f"{what} holds a string that is not text (a lone surrogate)", **where)
         elif isinstance(item, dict):
             if len(item) > limits.MAX_ITEMS:
-                raise MessageError(f"{what} holds an object of more than {limits.MAX_ITEMS} members")
+                raise MessageError(f"{what} holds an object of more than {limits.MAX_ITEMS} members", **where)
             stack.extend(item)
             stack.extend(item.values())
         elif isinstance(item, list):
             if len(item) > limits.MAX_ITEMS:
-                raise MessageError(f"{what} holds an array of more than {limits.MAX_ITEMS} elements")
+                raise MessageError(f"{what} holds an array of more than {limits.MAX_ITEMS} elements", **where)
             stack.extend(item)
 
 
-def _whole(text: str) -> int:
+def _whole(text: str) -> int | OutOfBounds:
     # Twenty characters hold every 64-bit integer; longer is refused before int() reads it.
     value = int(text) if len(text) <= 20 else None
     if value is None or not limits.MIN_INT <= value <= limits.MAX_INT:
-        raise MessageError(f"the integer {text[:24]}{'…' if len(text) > 24 else ''} does not fit 64 bits")
+        return OutOfBounds(f"the integer {text[:24]}{'…' if len(text) > 24 else ''} does not fit 64 bits")
     return value
 
 
-def _real(text: str) -> float:
+def _real(text: str) -> float | OutOfBounds:
     value = float(text)
     if not math.isfinite(value):
-        raise MessageError(f"the number {text[:24]} is not finite")
+        return OutOfBounds(f"the number {text[:24]} is not finite")
     return value
 
 
-def _constant(text: str) -> NoReturn:
-    raise MessageError(f"{text} is not a number the protocol allows")
+def _constant(text: str) -> OutOfBounds:
+    return OutOfBounds(f"{text} is not a number the protocol allows")

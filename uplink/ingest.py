@@ -111,6 +111,7 @@ class Ingest(LinkLoop):
         """Errors nobody foresaw, caught (a batch split, a turn that failed)."""
         self.unstored = 0
         """Refused messages the quarantine itself could not keep (logged)."""
+        self.turns = 0
         self.last_batch_at: float | None = None
         self.last_turn_at: float | None = None
         self.last_error: str | None = None
@@ -123,6 +124,7 @@ class Ingest(LinkLoop):
     # -- one loop turn ------------------------------------------------------------------------
 
     def step(self) -> None:
+        self.turns += 1
         self.last_turn_at = self.clock()
         reports = self._collect()
         try:
@@ -260,16 +262,17 @@ class Ingest(LinkLoop):
         return None
 
     def _report(self, message: Received) -> tuple[str, Report] | None:
-        self.received += 1
         try:
             event, board, leaf = parse_topic(message.topic)
         except MessageError as exc:
             # The broker's ACL lets no board write there: nothing to keep for a board.
+            self.received += 1
             self.dropped += 1
             log.warning("dropped a message on %s: %s", message.topic[:120], exc)
             return None
         if event != self.event or leaf in (Leaf.ACK, Leaf.ASSIGNMENT):
             return None  # another event's, or what this server itself published
+        self.received += 1
         try:
             if leaf is Leaf.STATUS:
                 if not message.payload:
