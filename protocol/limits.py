@@ -7,12 +7,10 @@ pages that serve it again, or the reader's own stack.
 
 from __future__ import annotations
 
-MAX_PAYLOAD = 64 * 1024
-"""Bytes of any one message at most. The largest honest message is a game's end with every move of a long
-game (a few kilobytes); a board's live view is smaller. Anything bigger is refused before it is parsed."""
-
 MAX_ROW = 64 * 1024
-"""Bytes of one outbox row (its head and the journal entry's public payload)."""
+"""Bytes of one outbox row (its head and the journal entry's public payload). The largest honest row is a
+game's end with every move of a long game, a few kilobytes. Every kind's bound is checked before anything
+is parsed."""
 
 MAX_BODY = 48 * 1024
 """Bytes of one outbox row's body as the event stores it (compact JSON): what a row can cost the
@@ -40,7 +38,8 @@ MAX_STRING = 2 * 1024
 """Characters of any string (or object key) at most: names, fault messages, ids are short."""
 
 MAX_NAME = 80
-"""Characters of a player's or a board's name as a board reports it."""
+"""Characters of a player's name as a board reports it (a game's start and end, its status): the pages show
+them in tables and on the wall."""
 
 MAX_ITEMS = 4096
 """Elements of any one array or members of any one object at most."""

@@ -162,6 +162,7 @@ def parse_row(payload: bytes) -> ReportedRow:
         raise MessageError(f"kind is a journal kind, not {_short(kind)}", **where)
     if not isinstance(body, dict):
         raise MessageError("an outbox row's body is an object", **where)
+    _names(body.get("players"), f"a {kind} row's players", **where)
     row = ReportedRow(seq, history, first, kind, game, float(at), body)
     if len(row.body_text) > limits.MAX_BODY:
         raise MessageError(f"an outbox row's body is more than {limits.MAX_BODY} bytes", **where)
@@ -178,12 +179,26 @@ def parse_status(payload: bytes) -> StatusReport:
         raise MessageError("a status's history is 1 to 64 letters, digits, '-' or '_'")
     if "first" in data and data["first"] is not None:
         whole(data["first"], "a status's first row")
+    game = data.get("game")
+    if isinstance(game, dict):
+        _names(game.get("players"), "a status's players")
     return StatusReport(data)
 
 
 def parse_live(payload: bytes) -> LiveReport:
     """A board's public live view (``live``)."""
     return LiveReport(read_object(payload, limit=limits.MAX_LIVE, what="a live view"))
+
+
+def _names(players: Any, what: str, **where: Any) -> None:
+    """Players' names (strings, or objects with a ``name``) within :data:`~protocol.limits.MAX_NAME`."""
+    if not isinstance(players, list):
+        return
+    for player in players:
+        name = player.get("name") if isinstance(player, dict) else player
+        if isinstance(name, str) and len(name) > limits.MAX_NAME:
+            raise MessageError(f"{what}: a name of {len(name)} characters, more than {limits.MAX_NAME}",
+                               **where)
 
 
 def _short(value: Any) -> str:

@@ -51,6 +51,9 @@ GAP_RESEND_S = 2.0
 """A board whose rows have a gap is asked again at most this often (its resend is on its way)."""
 ROWS_AT_ONCE = 100
 """Outbox rows (or boards) one statement stores (or looks up) at most."""
+KEEP_CONFLICTS = 200
+"""Conflicts kept per board (the newest): a board whose database was rolled back makes a few; one sending
+other bodies under stored numbers over and over cannot fill the database."""
 ACK_SCAN = 500
 """Stored rows read at once when working out how far a history is stored without a gap."""
 
@@ -88,6 +91,8 @@ class Intake:
         self._board_histories: dict[str, set[str]] = {}
         """The histories each board opened (read once a board, kept up to date): the cap's count."""
         self._refused: dict[tuple[str, str], list[int]] = {}
+        self._conflicted: set[str] = set()
+        """Boards with a conflict kept in this batch (their oldest beyond :data:`KEEP_CONFLICTS` go)."""
         """The refused rows of each history this process stood in for, named in its acks."""
         self._asked_again: dict[tuple[str, str], float] = {}
         self._histories: dict[str, str] = {}
@@ -106,6 +111,7 @@ class Intake:
         touched: dict[tuple[str, str], None] = {}
         self._histories = {}
         self._confirmations = []
+        self._conflicted = set()
         boards = list(dict.fromkeys(board for board, _ in reports))
         with transaction(self.conn):
             known = self._known(boards)
@@ -125,6 +131,8 @@ class Intake:
                     touched[(board, report.history)] = None
             self._confirm(receipt)
             receipt.acks = self._acknowledge(list(touched), now)
+            for board in self._conflicted:
+                self.conn.execute(sql.CONFLICTS_PRUNE, (board, board, KEEP_CONFLICTS))
         return receipt
 
     def _refuse(
@@ -262,6 +270,7 @@ class Intake:
             stored = bodies.get(key)
             if stored is not None and json.loads(stored) != row.body:
                 self.conn.execute(sql.ROW_CONFLICT, (board, row.history, row.seq, row.body_text, now))
+                self._conflicted.add(board)
                 receipt.conflicts += 1
             else:
                 receipt.duplicates += 1

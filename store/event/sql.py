@@ -220,6 +220,11 @@ ROWS_OF_BOARD = (
     "SELECT seq, kind, game, at, body FROM event_rows WHERE board = ? AND history = ? ORDER BY seq"
 )
 ROW_COUNTS = "SELECT board, COUNT(*), COUNT(DISTINCT history) FROM event_rows GROUP BY board ORDER BY board"
+CONFLICTS_PRUNE = (
+    "DELETE FROM event_conflicts WHERE board = ? AND id <= (SELECT id FROM event_conflicts"
+    " WHERE board = ? ORDER BY id DESC LIMIT 1 OFFSET ?)"
+)
+"""Keeps a board's newest conflicts (the offset: how many)."""
 CONFLICTS = "SELECT board, history, seq, body, received_at FROM event_conflicts ORDER BY id"
 
 # -- the quarantine (store/event/quarantine.py) ------------------------------------------------------

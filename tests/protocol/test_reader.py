@@ -174,3 +174,12 @@ def test_one_writer_of_compact_json_that_never_writes_nan() -> None:
     with pytest.raises(ValueError):
         compact({"a": float("nan")})
     assert read_object(compact({"a": 1}).encode(), limit=100, what="x") == {"a": 1}
+
+
+def test_names_are_bounded_where_a_board_reports_them() -> None:
+    long = "N" * (limits.MAX_NAME + 1)
+    start = row(kind="game-start", body={"players": [{"name": "Ada"}, {"name": long}]})
+    assert refused(parse_row, start, "a name of 81 characters").seq == 7
+    refused(parse_row, row(kind="game-end", body={"players": ["Ada", long]}), "a name of 81 characters")
+    refused(parse_status, json.dumps({"online": True, "game": {"players": [long]}}).encode(), "a name of 81")
+    assert parse_row(row(kind="game-start", body={"players": [{"name": "N" * 80}]})).body["players"]

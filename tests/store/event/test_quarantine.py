@@ -3,6 +3,7 @@ board's ack; a stored result the server cannot use never stops settling nor a pa
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from store.dialect import Connection, PgDatabase
 from store.event import sql
 from store.event.assignments import Assignments
 from store.event.db import EVENT_SCHEMA_TABLE, event_schema_version, migrate_event
-from store.event.intake import Intake
+from store.event.intake import KEEP_CONFLICTS, Intake
 from store.event.publish import Publications
 from store.event.quarantine import KEEP_PER_BOARD, Quarantine, Refusal
 from store.event.results import Results
@@ -135,3 +136,14 @@ def test_the_quarantine_migration_keeps_what_was_there(
         assert conn.execute("SELECT board FROM event_boards").fetchone()[0] == "board-1"
     finally:
         conn.close()
+
+
+def test_conflicts_are_kept_for_staff_within_a_bound(intake: Intake, conn: Connection) -> None:
+    """A board sending other bodies under a number already stored, over and over: the newest are kept."""
+    board = Reports("board-1")
+    row = board.row("placement", {"slot": "a9"})
+    send(intake, "board-1", [board.status(), row])
+    for n in range(KEEP_CONFLICTS + 30):
+        send(intake, "board-1", [dataclasses.replace(row, body={"slot": "a9", "n": n})])
+    kept = [json.loads(r[0])["n"] for r in conn.execute("SELECT body FROM event_conflicts ORDER BY id")]
+    assert kept == list(range(30, KEEP_CONFLICTS + 30))
