@@ -2,10 +2,16 @@
 
 It refuses, with a :class:`~protocol.exc.MessageError` saying why, anything
 :mod:`protocol.limits` does not allow: too many bytes, text that is not UTF-8,
-nesting deeper than :data:`~protocol.limits.MAX_DEPTH` (checked by scanning the
-text *before* parsing it, so a hostile depth never reaches the parser's
-recursion), integers beyond 64 bits, NaN and infinities, strings, arrays and
-objects beyond their bounds, and anything that is not a JSON object.
+nesting deeper than :data:`~protocol.limits.MAX_DEPTH` (checked on the text
+*before* parsing it, so a hostile depth never reaches the parser's recursion),
+integers beyond 64 bits, NaN and infinities, strings, arrays and objects beyond
+their bounds, and anything that is not a JSON object.
+
+Every check before the parser is done by the standard library's C code (string
+replacements, a regular expression, counting), so an honest message costs little
+more than parsing it; the values are walked one by one only when the text shows
+something that may be out of bounds (a long string, many elements, a long
+number, an escaped surrogate).
 """
 
 from __future__ import annotations
@@ -13,76 +19,95 @@ from __future__ import annotations
 import json
 import math
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from protocol import limits
 from protocol.exc import MessageError
 
-_SPECIAL = re.compile(r'["\\\[\]{}]')
-"""What the depth scan looks at: string quotes, escapes and brackets (everything else is skipped in C)."""
+_STRING = re.compile('"[^"]*"')
+"""A string, once its escaped quotes and backslashes are marked (then no quote is left inside one)."""
+_LONG_STRING = re.compile(f'"[^"]{{{limits.MAX_STRING + 1},}}"')
+_OUTSIDE_STRINGS = str.maketrans("[]{}", "()()", "0123456789+-.eEtrufalsnNIiy,: \t\r\n")
+"""What JSON holds outside its strings (numbers, true, false, null, and NaN and Infinity, which the parser
+hands to its hook to be refused), taken away but the brackets (as pairs of parentheses)."""
+_NUMBER_TO_CHECK = re.compile(r"\d{19}|[eE][+-]?\d{3}|N|I")
+"""A number that may not fit 64 bits, may be infinite, or NaN and Infinity (checked exactly by the walk)."""
+_TOO_MANY_DIGITS = re.compile(r"\d{41}")
+"""No number of the protocol has that many digits (a 64-bit integer has 19, a double's shortest text 17):
+refused before the parser turns it into a number (which takes time growing with the square of them)."""
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass(frozen=True)
+class Scan:
+    """What the text shows before it is parsed: its depth is within the bound (or it was refused), and
+    whether its values need walking one by one."""
+
+    suspicious: bool
 
 
 def read_object(payload: bytes, *, limit: int, what: str) -> dict[str, Any]:
     """The JSON object *payload* holds, read within the bounds (*limit*: its bytes at most)."""
-    value = parse_object(payload, limit=limit, what=what)
-    check_values(value, what)
+    value, scan = parse_object(payload, limit=limit, what=what)
+    if scan.suspicious:
+        check_values(value, what)
     return value
 
 
-def parse_object(payload: bytes, *, limit: int, what: str, **where: Any) -> dict[str, Any]:
-    """The first half of :func:`read_object`: the size, the text, the depth and the syntax checked, the
-    values not yet (a number out of bounds is held as an :class:`OutOfBounds`, refused by
-    :func:`check_values`), so a caller can read where the message belongs before refusing it."""
+def parse_object(payload: bytes, *, limit: int, what: str) -> tuple[dict[str, Any], Scan]:
+    """The first half of :func:`read_object`: the size, the text, the depth and the syntax checked; the
+    values are to be checked with :func:`check_values` when the scan says so (a caller may read where
+    the message belongs first, to name it in the refusal)."""
     if len(payload) > limit:
-        raise MessageError(f"{what} is {len(payload)} bytes, more than {limit}", **where)
+        raise MessageError(f"{what} is {len(payload)} bytes, more than {limit}")
     try:
         text = bytes(payload).decode("utf-8")
     except UnicodeDecodeError:
         raise MessageError(f"{what} is not UTF-8 text") from None
-    check_depth(text, limits.MAX_DEPTH, what)
+    scan = scan_text(text, what)
     try:
-        value = json.loads(text, parse_int=_whole, parse_float=_real, parse_constant=_constant)
-    except ValueError:
+        value = json.loads(text, parse_constant=_constant)
+    except (ValueError, RecursionError):  # RecursionError cannot happen: the depth is bounded already
         raise MessageError(f"{what} is not JSON") from None
     if not isinstance(value, dict):
         raise MessageError(f"{what} is not a JSON object")
-    return value
+    return value, scan
 
 
-class OutOfBounds:
-    """A number the protocol does not allow, as the parser found it (refused by :func:`check_values`)."""
+def scan_text(text: str, what: str) -> Scan:
+    """Refuse *text* if its arrays and objects nest deeper than :data:`~protocol.limits.MAX_DEPTH`, or
+    its brackets do not pair up (never parsed, then); say whether its values need the walk.
 
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-
-    def __repr__(self) -> str:
-        return f"<{self.reason}>"
-
-
-def check_depth(text: str, limit: int, what: str) -> None:
-    """Refuse *text* if its arrays and objects nest deeper than *limit* (without recursing: one pass)."""
-    if text.count("[") + text.count("{") <= limit:
-        return  # not enough brackets to be too deep, whatever they hold
-    depth, in_string, escaped = 0, False, -1
-    for match in _SPECIAL.finditer(text):
-        at = match.start()
-        if at == escaped:
-            continue
-        char = text[at]
-        if in_string:
-            if char == "\\":
-                escaped = at + 1
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > limit:
-                raise MessageError(f"{what} nests arrays and objects more than {limit} deep")
-        elif char in "]}":
-            depth -= 1
+    Escaped backslashes and quotes are marked first, so every quote left opens or closes a string;
+    outside the strings only the brackets are kept (anything else JSON does not hold there is refused),
+    and the innermost pairs are taken away, one level a pass: a text is as deep as the passes it takes
+    to empty it. This is exact on every text JSON accepts, so the parser never goes deeper than the
+    bound."""
+    marked = text.replace("\\\\", "\x01").replace('\\"', "\x01")
+    outside = _STRING.sub("", marked)
+    brackets = outside.translate(_OUTSIDE_STRINGS)
+    passes = 0
+    while "()" in brackets and passes <= limits.MAX_DEPTH:
+        brackets = brackets.replace("()", "")
+        passes += 1
+    # Brackets left unpaired: the parser would go as deep as the pairs and the unclosed ones, at most.
+    if passes + brackets.count("(") > limits.MAX_DEPTH:
+        raise MessageError(f"{what} nests arrays and objects more than {limits.MAX_DEPTH} deep")
+    if brackets:
+        raise MessageError(f"{what} is not JSON")
+    number = _NUMBER_TO_CHECK.search(outside) is not None
+    if number and _TOO_MANY_DIGITS.search(outside):
+        raise MessageError(f"{what} holds a number of more than 40 digits")
+    # A string's characters are at most its text's (an escape is two characters or more for one).
+    suspicious = (
+        number
+        or _LONG_STRING.search(marked) is not None
+        or outside.count(",") >= limits.MAX_ITEMS
+        or _ESCAPED_SURROGATE.search(text) is not None
+    )
+    return Scan(suspicious)
 
 
 def check_values(value: Any, what: str, **where: Any) -> None:
@@ -94,7 +119,15 @@ def check_values(value: Any, what: str, **where: Any) -> None:
         item = stack.pop()
         if isinstance(item, OutOfBounds):
             raise MessageError(f"{what}: {item.reason}", **where)
-        if isinstance(item, str):
+        if isinstance(item, bool):
+            continue
+        if isinstance(item, int):
+            if not limits.MIN_INT <= item <= limits.MAX_INT:
+                raise MessageError(f"{what}: the integer {_digits(item)} does not fit 64 bits", **where)
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                raise MessageError(f"{what}: the number {item} is not finite", **where)
+        elif isinstance(item, str):
             if len(item) > limits.MAX_STRING:
                 raise MessageError(
                     f"{what} holds a string of {len(item)} characters, more than {limits.MAX_STRING}",
@@ -114,20 +147,21 @@ def check_values(value: Any, what: str, **where: Any) -> None:
             stack.extend(item)
 
 
-def _whole(text: str) -> int | OutOfBounds:
-    # Twenty characters hold every 64-bit integer; longer is refused before int() reads it.
-    value = int(text) if len(text) <= 20 else None
-    if value is None or not limits.MIN_INT <= value <= limits.MAX_INT:
-        return OutOfBounds(f"the integer {text[:24]}{'…' if len(text) > 24 else ''} does not fit 64 bits")
-    return value
+class OutOfBounds:
+    """A number the protocol never allows (NaN, an infinity), as the parser found it: refused by
+    :func:`check_values`."""
 
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
 
-def _real(text: str) -> float | OutOfBounds:
-    value = float(text)
-    if not math.isfinite(value):
-        return OutOfBounds(f"the number {text[:24]} is not finite")
-    return value
+    def __repr__(self) -> str:
+        return f"<{self.reason}>"
 
 
 def _constant(text: str) -> OutOfBounds:
     return OutOfBounds(f"{text} is not a number the protocol allows")
+
+
+def _digits(value: int) -> str:
+    # A number of thousands of digits is not written out whole (str() of it is slow, and long).
+    return str(value) if value.bit_length() <= 80 else f"of {value.bit_length()} bits"
