@@ -9,6 +9,7 @@ and checks the fields that kind must have, with their types.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
@@ -51,8 +52,9 @@ class ReportedRow:
     at: float
     body: Mapping[str, Any]
 
-    @property
+    @functools.cached_property
     def body_text(self) -> str:
+        """The body as stored (read once: the reader measures it, the store writes it)."""
         return compact(self.body)
 
 

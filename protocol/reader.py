@@ -25,18 +25,17 @@ from typing import Any
 from protocol import limits
 from protocol.exc import MessageError
 
-_STRING = re.compile('"[^"]*"')
-"""A string, once its escaped quotes and backslashes are marked (then no quote is left inside one)."""
-_LONG_STRING = re.compile(f'"[^"]{{{limits.MAX_STRING + 1},}}"')
-_OUTSIDE_STRINGS = str.maketrans("[]{}", "()()", "0123456789+-.eEtrufalsnNIiy,: \t\r\n")
-"""What JSON holds outside its strings (numbers, true, false, null, and NaN and Infinity, which the parser
-hands to its hook to be refused), taken away but the brackets (as pairs of parentheses)."""
-_NUMBER_TO_CHECK = re.compile(r"\d{19}|[eE][+-]?\d{3}|N|I")
-"""A number that may not fit 64 bits, may be infinite, or NaN and Infinity (checked exactly by the walk)."""
-_TOO_MANY_DIGITS = re.compile(r"\d{41}")
-"""No number of the protocol has that many digits (a 64-bit integer has 19, a double's shortest text 17):
-refused before the parser turns it into a number (which takes time growing with the square of them)."""
-_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_STRUCTURE = b'[]{}"'
+_NOT_STRUCTURE = bytes(sorted(set(range(256)) - set(_STRUCTURE)))
+_PAIRED = bytes.maketrans(b"[]{}", b"()()")
+_OUTSIDE_STRINGS = b"0123456789+-.eEtrufalsnNIiy,: \t\r\n"
+"""What JSON holds outside its strings: numbers, true, false, null, and NaN and Infinity (the parser hands
+these two to its hook, to be refused)."""
+_NUMERIC = bytes.maketrans(b"0123456789E-", b"0000000000e+")
+"""Every digit the same, so a number's shape is a plain substring: ``0`` × 19 may not fit 64 bits,
+``0e000`` or ``0e+000`` may be infinite (either is then checked exactly, by the walk)."""
+_LONG_STRING = re.compile(b'"[^"]{%d,}"' % (limits.MAX_STRING + 1))
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -66,7 +65,7 @@ def parse_object(payload: bytes, *, limit: int, what: str) -> tuple[dict[str, An
         text = bytes(payload).decode("utf-8")
     except UnicodeDecodeError:
         raise MessageError(f"{what} is not UTF-8 text") from None
-    scan = scan_text(text, what)
+    scan = scan_text(bytes(payload), what)
     try:
         value = json.loads(text, parse_constant=_constant)
     except (ValueError, RecursionError):  # RecursionError cannot happen: the depth is bounded already
@@ -76,36 +75,51 @@ def parse_object(payload: bytes, *, limit: int, what: str) -> tuple[dict[str, An
     return value, scan
 
 
-def scan_text(text: str, what: str) -> Scan:
-    """Refuse *text* if its arrays and objects nest deeper than :data:`~protocol.limits.MAX_DEPTH`, or
+def scan_text(payload: bytes, what: str) -> Scan:
+    """Refuse *payload* if its arrays and objects nest deeper than :data:`~protocol.limits.MAX_DEPTH`, or
     its brackets do not pair up (never parsed, then); say whether its values need the walk.
 
     Escaped backslashes and quotes are marked first, so every quote left opens or closes a string;
-    outside the strings only the brackets are kept (anything else JSON does not hold there is refused),
-    and the innermost pairs are taken away, one level a pass: a text is as deep as the passes it takes
-    to empty it. This is exact on every text JSON accepts, so the parser never goes deeper than the
-    bound."""
-    marked = text.replace("\\\\", "\x01").replace('\\"', "\x01")
-    outside = _STRING.sub("", marked)
-    brackets = outside.translate(_OUTSIDE_STRINGS)
+    outside the strings only the brackets are kept (in a text that is not JSON, anything else there is
+    kept too, and the text refused), and the innermost pairs are taken away, one level a pass: a text
+    is as deep as the passes it takes to empty it. This is exact on every text JSON accepts, so the
+    parser never goes deeper than the bound. It works on the bytes (no byte of a multi-byte UTF-8
+    character is a quote, a backslash or a bracket), with the standard library's C code only (byte
+    translations, replacements, searches), a few passes over the message."""
+    marked = payload.replace(b"\\\\", b"\x01").replace(b'\\"', b"\x01")
+    # Only the brackets and quotes, each string's two quotes taken away: what is left is the brackets
+    # outside the strings, unless a string holds a bracket (or is never closed), when quotes are left.
+    skeleton = marked.translate(None, _NOT_STRUCTURE).replace(b'""', b"")
+    outside: bytes | None = None
+    if b'"' in skeleton:
+        outside = b"".join(marked.split(b'"')[0::2])
+        brackets = outside.translate(_PAIRED, _OUTSIDE_STRINGS)
+    else:
+        brackets = skeleton.translate(_PAIRED)
     passes = 0
-    while "()" in brackets and passes <= limits.MAX_DEPTH:
-        brackets = brackets.replace("()", "")
+    while b"()" in brackets and passes <= limits.MAX_DEPTH:
+        brackets = brackets.replace(b"()", b"")
         passes += 1
     # Brackets left unpaired: the parser would go as deep as the pairs and the unclosed ones, at most.
-    if passes + brackets.count("(") > limits.MAX_DEPTH:
+    if passes + brackets.count(b"(") > limits.MAX_DEPTH:
         raise MessageError(f"{what} nests arrays and objects more than {limits.MAX_DEPTH} deep")
     if brackets:
         raise MessageError(f"{what} is not JSON")
-    number = _NUMBER_TO_CHECK.search(outside) is not None
-    if number and _TOO_MANY_DIGITS.search(outside):
-        raise MessageError(f"{what} holds a number of more than 40 digits")
+    shape = marked.translate(_NUMERIC)  # in a string too: then only walked for nothing
+    number = b"0" * 19 in shape or b"0e000" in shape or b"0e+000" in shape or b"NaN" in marked \
+        or b"Infinity" in marked
+    if number:
+        outside = b"".join(marked.split(b'"')[0::2]) if outside is None else outside
+        # No number of the protocol has 41 digits (a 64-bit integer has 19, a double's shortest text 17):
+        # refused before the parser converts it (which takes time growing with the square of them).
+        if b"0" * 41 in outside.translate(_NUMERIC):
+            raise MessageError(f"{what} holds a number of more than 40 digits")
     # A string's characters are at most its text's (an escape is two characters or more for one).
     suspicious = (
         number
         or _LONG_STRING.search(marked) is not None
-        or outside.count(",") >= limits.MAX_ITEMS
-        or _ESCAPED_SURROGATE.search(text) is not None
+        or marked.count(b",") >= limits.MAX_ITEMS
+        or _ESCAPED_SURROGATE.search(payload) is not None
     )
     return Scan(suspicious)
 

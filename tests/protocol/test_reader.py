@@ -62,17 +62,18 @@ def test_nesting_far_deeper_than_the_stack_never_reaches_the_parser() -> None:
 def test_depth_is_counted_outside_strings_only() -> None:
     brackets = '"' + "[{" * 500 + '\\"[' + '"'  # brackets (and an escaped quote) inside a string
     assert parse_live(f'{{"a":{brackets},"b":{nested(limits.MAX_DEPTH - 1)}}}'.encode()).view["a"]
-    scan_text('["\\\\",' + nested(15) + "]", "x")  # an escaped backslash: the string ends before them
+    # An escaped backslash: the string ends before the brackets.
+    scan_text(('["\\\\",' + nested(15) + "]").encode(), "x")
     with pytest.raises(MessageError, match="more than 16 deep"):
-        scan_text('["\\\\",' + nested(16) + "]", "x")
+        scan_text(('["\\\\",' + nested(16) + "]").encode(), "x")
     with pytest.raises(MessageError, match="more than 16 deep"):
-        scan_text('["\\"",' + nested(16) + "]", "x")  # an escaped quote, then the string's end
+        scan_text(('["\\"",' + nested(16) + "]").encode(), "x")  # an escaped quote, then the string's end
     with pytest.raises(MessageError):
-        scan_text('["\\",' + nested(16) + "]", "x")  # a string never closed: never parsed either
+        scan_text(('["\\",' + nested(16) + "]").encode(), "x")  # a string never closed: never parsed
     with pytest.raises(MessageError, match="x is not JSON"):
-        scan_text('{"a":[1,2}', "x")
+        scan_text(b'{"a":[1,2}', "x")
     with pytest.raises(MessageError, match="x is not JSON"):
-        scan_text('{"a":[1,2]} % ', "x")  # nothing JSON does not hold outside its strings
+        read_object(b'{"a":[1,2]} % ', limit=100, what="x")
 
 
 @pytest.mark.parametrize(
