@@ -91,9 +91,9 @@ class Intake:
         self._board_histories: dict[str, set[str]] = {}
         """The histories each board opened (read once a board, kept up to date): the cap's count."""
         self._refused: dict[tuple[str, str], list[int]] = {}
+        """The refused rows of each history this process stood in for, named in its acks."""
         self._conflicted: set[str] = set()
         """Boards with a conflict kept in this batch (their oldest beyond :data:`KEEP_CONFLICTS` go)."""
-        """The refused rows of each history this process stood in for, named in its acks."""
         self._asked_again: dict[tuple[str, str], float] = {}
         self._histories: dict[str, str] = {}
         self._confirmations: list[tuple[str, ReportedRow, int, list[Any]]] = []
