@@ -20,8 +20,10 @@ MAX_LIVE = 32 * 1024
 """Bytes of a board's public live view: the wall serves every accepted board's, to every viewer, so this
 bounds what one board can make the public pages re-serve."""
 
-MAX_STATUS = 8 * 1024
-"""Bytes of a board's status (presence, the game in a few words, health): read by every staff page."""
+MAX_STATUS = 16 * 1024
+"""Bytes of a board's status (presence, the game in a few words, health: a fault is about 100 bytes, so a
+board with every slot of its layout faulted still fits): read by every staff page, and in part served
+again by the wall."""
 
 MAX_ACK = 2 * 1024
 """Bytes of the server's acknowledgement (a history, a sequence number, the refused rows it names)."""
