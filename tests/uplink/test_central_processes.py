@@ -198,6 +198,10 @@ def test_two_server_processes_enter_a_board_result_once_and_both_pages_follow(
                 30,
                 "every row through each process",
             )
+            # The truth about each process's ingest: alive, never restarted, nothing refused.
+            report = server.counts()
+            assert report["alive"] and report["restarts"] == 0 and report["last_error"] is None
+            assert report["refused"] == 0 and report["quarantined"] == {} and report["last_batch_at"]
         stats = [first.stop(), second.stop()]
     finally:
         board.loop_stop()
