@@ -66,10 +66,11 @@ from event import (  # noqa: E402
 )
 from paho.mqtt.enums import CallbackAPIVersion  # noqa: E402
 
+from protocol import ReportedRow, StatusReport  # noqa: E402
 from store.dialect import PgDatabase  # noqa: E402
 from store.event.boards import Boards  # noqa: E402
 from store.event.db import connect_event  # noqa: E402
-from store.event.intake import Intake, ReportedRow, StatusReport  # noqa: E402
+from store.event.intake import Intake  # noqa: E402
 from store.event.results import Results  # noqa: E402
 from tests.servers.mosquitto import MosquittoBroker  # noqa: E402
 from tests.servers.postgres import PostgresCluster, find_postgres_bindir  # noqa: E402

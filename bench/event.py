@@ -55,16 +55,22 @@ from games.hautetension.layout import load_layout  # noqa: E402
 from games.hautetension.reported import ReportedGame  # noqa: E402
 from games.hautetension.seats import default_seats  # noqa: E402
 from games.hautetension.tournament_points import lightings_of  # noqa: E402
+from protocol import (  # noqa: E402
+    Leaf,
+    ReportedRow,
+    StatusReport,  # noqa: E402
+    dumps,
+    topic,
+)
 from store.event.assignments import Assignments  # noqa: E402
 from store.event.boards import Boards  # noqa: E402
 from store.event.db import connect_event  # noqa: E402
-from store.event.intake import Intake, ReportedRow, StatusReport  # noqa: E402
+from store.event.intake import Intake  # noqa: E402
 from store.event.results import Results  # noqa: E402
 from store.tournaments import Tournaments  # noqa: E402
 from tests.servers.mosquitto import MosquittoBroker  # noqa: E402
 from tests.servers.process import find_binary, server_folder  # noqa: E402
 from tests.uplink.helpers import EVENT, Board, Central, broker_settings, uplink_settings  # noqa: E402
-from uplink.protocol import Leaf, dumps, topic  # noqa: E402
 
 T = TypeVar("T")
 

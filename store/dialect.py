@@ -440,3 +440,14 @@ def database_errors() -> tuple[type[Exception], ...]:
     except ImportError:  # a board without the server's dependencies
         return (sqlite3.Error,)
     return (sqlite3.Error, psycopg.Error)
+
+
+def unavailable_errors() -> tuple[type[Exception], ...]:
+    """What a database that is down, locked too long or full raises, on either engine: the write may
+    succeed when tried again later. Any other error of a write is the data's fault (a value out of range,
+    a broken constraint), and trying again changes nothing."""
+    try:
+        import psycopg
+    except ImportError:
+        return (sqlite3.OperationalError,)
+    return (sqlite3.OperationalError, psycopg.OperationalError, psycopg.InterfaceError)

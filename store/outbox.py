@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from protocol import compact
 from store.db import transaction
 from store.dialect import Connection
 
@@ -78,7 +79,7 @@ class OutboxRow:
 
     def message(self, state: UplinkState) -> bytes:
         """The row as the uplink publishes it on ``…/outbox`` (docs/event-network.md)."""
-        head = json.dumps(
+        head = compact(
             {
                 "seq": self.seq,
                 "history": state.history,
@@ -86,9 +87,7 @@ class OutboxRow:
                 "kind": self.kind,
                 "game": self.game_id,
                 "at": round(self.at, 3),
-            },
-            separators=(",", ":"),
-            sort_keys=True,
+            }
         )
         # The body is spliced in as stored, so what leaves is exactly the journal's public payload.
         return f'{head[:-1]},"body":{self.body}}}'.encode()

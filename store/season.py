@@ -28,7 +28,7 @@ from store.dialect import Connection, Record
 from store.tournaments import Tournaments
 
 EVENT_ID = re.compile(r"^[a-z0-9-]{1,40}$")
-"""An event's id: the rule ``[central] event`` follows (uplink.protocol.NAME)."""
+"""An event's id: the rule ``[central] event`` follows (protocol.NAME)."""
 MAX_EVENT_NAME = 80
 MAX_EVENT_PLACE = 60
 

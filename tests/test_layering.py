@@ -27,16 +27,19 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     "games": frozenset(),
     "hardware": frozenset({"games", "store", "firmware_bridge", "gpiozero"}),
     "firmware_bridge": frozenset({"serial"}),
-    "store": frozenset({"games", "psycopg", "psycopg_pool"}),
+    "store": frozenset({"games", "protocol", "psycopg", "psycopg_pool"}),
     "webpanel": frozenset({"games", "store", "flask", "werkzeug", "jinja2", "markupsafe", "waitress", "segno",
-                           "flask_babel", "babel"}),
-    "uplink": frozenset({"store", "paho"}),
+                           "flask_babel", "babel", "protocol"}),
+    "uplink": frozenset({"store", "protocol", "paho"}),
     "hautetension": EVERYTHING,
     CONFIG_LEAF: frozenset(),
+    "protocol": frozenset(),
 }
 """DESIGN §2's table, as docs/architecture.md spells it out (checked below): ``psycopg_pool``, psycopg 3's
 pool, goes with ``psycopg``; ``uplink`` holds both ends of the event network's MQTT link (the board's
-uplink and the event server's ingest). ``tests`` and ``bench`` may import everything."""
+uplink and the event server's ingest); ``protocol``, the protocol leaf (the event network's wire format
+and its bounded reader), imports only the standard library and the config leaf, and is imported by
+``store``, ``uplink``, ``webpanel`` and the command. ``tests`` and ``bench`` may import everything."""
 
 NOT_CHECKED = ("firmware_bridge/firmware/",)
 """MicroPython code for the microcontroller: tests/firmware_bridge/test_framing.py checks its imports."""

@@ -7,11 +7,11 @@
 * :mod:`uplink.ingest` — on the event server, inside ``hautetension
   central``: every board's messages into the event store, exactly once, and
   the server's acknowledgements and assignments out.
-* :mod:`uplink.protocol` — the topics and payloads both ends agree on;
-  :mod:`uplink.client` — the paho-mqtt client both use;
+* the topics and payloads both ends agree on are the protocol leaf
+  (:mod:`protocol`, with its bounded reader); :mod:`uplink.client` — the paho-mqtt client both use;
   :mod:`uplink.settings` — ``[uplink]`` and the broker keys ``[central]`` shares.
 
-The package imports the store, paho-mqtt and the config leaf only: the board
+The package imports the store, the protocol leaf, paho-mqtt and the config leaf only: the board
 service stays off the network, and the panel talks to the link through the
 database.
 """

@@ -30,10 +30,22 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from protocol import (
+    OFFLINE,
+    Ack,
+    Leaf,
+    MessageError,
+    dumps,
+    parse_ack,
+    parse_assignment,
+    parse_row,
+    row_message,
+    stand_in,
+    topic,
+)
 from store.board_view import public_board
-from store.event.intake import Ack
 from store.journal import BoardState, Journal
-from store.outbox import Outbox, UplinkState
+from store.outbox import Outbox, OutboxRow, UplinkState
 from uplink.client import (
     Connected,
     Disconnected,
@@ -44,8 +56,6 @@ from uplink.client import (
     Received,
     Refused,
 )
-from uplink.exc import MessageError
-from uplink.protocol import OFFLINE, Leaf, dumps, loads, parse_ack, topic
 from uplink.settings import UplinkSettings
 
 log = logging.getLogger(__name__)
@@ -108,6 +118,7 @@ class Uplink(LinkLoop):
         self._looked_at = float("-inf")
         self._live: tuple[int, bool] | None = None
         self._live_at = float("-inf")
+        self._told_refused: set[int] = set()
 
     # -- life ----------------------------------------------------------------------------
 
@@ -199,10 +210,7 @@ class Uplink(LinkLoop):
             if message.topic == self.topics[Leaf.ACK]:
                 self._acknowledged(parse_ack(message.payload))
             elif message.topic == self.topics[Leaf.ASSIGNMENT]:
-                assignment = loads(message.payload) if message.payload else None
-                if assignment is not None and not isinstance(assignment.get("assignment"), str):
-                    raise MessageError("an assignment names its id")
-                self.outbox.set_assignment(assignment)
+                self.outbox.set_assignment(parse_assignment(message.payload))
         except MessageError as exc:
             log.warning("ignored a message on %s: %s", message.topic, exc)
 
@@ -216,6 +224,7 @@ class Uplink(LinkLoop):
             )
             log.warning(note)
             self.outbox.set_note(note)
+        self._refused(ack)
         if ack.seq > self.acked:
             self.acked = ack.seq
             self.progress_at = self.clock()
@@ -225,6 +234,20 @@ class Uplink(LinkLoop):
         elif self.phase is Phase.SENDING and ack.resend and ack.seq + 1 < self.next_seq:
             log.info("the server asks again for the rows after %s", ack.seq)
             self.next_seq = ack.seq + 1
+
+    def _refused(self, ack: Ack) -> None:
+        """Rows the server refused (it keeps them for staff and acknowledged past them): never sent again,
+        and said on the board's table page."""
+        new = sorted(set(ack.refused) - self._told_refused)
+        if not new:
+            return
+        self._told_refused |= set(new)
+        note = (
+            f"the event server refused row(s) {', '.join(map(str, new))} of this board (kept aside for the"
+            " event's staff, not sent again)"
+        )
+        log.warning(note)
+        self.outbox.set_note(note)
 
     def _start_sending(self, acked: int) -> None:
         self.phase = Phase.SENDING
@@ -236,12 +259,27 @@ class Uplink(LinkLoop):
         if room <= 0:
             return
         for row in self.outbox.rows(self.next_seq - 1, limit=room):
-            mid = self.link.publish(self.topics[Leaf.OUTBOX], row.message(self.state), qos=1)
+            mid = self.link.publish(self.topics[Leaf.OUTBOX], self._message(row), qos=1)
             if mid is None:
                 return  # the link dropped meanwhile: the next connect resends from the ack
             self.outstanding.add(mid)
             self.next_seq = row.seq + 1
             self.sent_rows += 1
+
+    def _message(self, row: OutboxRow) -> bytes:
+        """The row as published, read first with the reader the server uses: a row the server would
+        refuse (too big) goes as its stand-in, so the board's history has no gap and nothing waits
+        behind it (the row stays in this board's journal)."""
+        message = row.message(self.state)
+        try:
+            parse_row(message)
+        except MessageError as exc:
+            reason = f"refused by the board itself: {exc.reason}"
+            log.warning("outbox row %s: %s", row.seq, reason)
+            self.outbox.set_note(f"outbox row {row.seq} was not sent ({exc.reason}): it stays on this board")
+            state = self.state
+            return row_message(stand_in(state.history, row.seq, state.first_seq, reason, at=row.at))
+        return message
 
     # -- status and live view -------------------------------------------------------------
 

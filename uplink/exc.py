@@ -31,6 +31,3 @@ class UplinkConfigError(UplinkError, ConfigError):
     ) -> None:
         super().__init__(problems, source=source, parts=parts)
 
-
-class MessageError(UplinkError, ValueError):
-    """A message that does not follow the wire protocol (docs/event-network.md); it is ignored."""

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from configuration import ConfigFile, Section
+from protocol import NAME, BrokerAddress
 from uplink.exc import UplinkConfigError
-from uplink.protocol import NAME, BrokerAddress
 
 DEFAULT_BROKER = "mqtt://127.0.0.1:1883"
 

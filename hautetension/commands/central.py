@@ -17,19 +17,21 @@ import argparse
 import dataclasses
 import functools
 import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from configuration import CONFIG_OPTION_HELP, EX_CONFIG, ConfigError, ConfigFile, Section, load_config
+from protocol import NAME
 from store.event.settings import DEFAULT_EVENT_DATABASE, DEFAULT_SYSTEM_EVENT_DATABASE, EventSettings
 from uplink.exc import UplinkConfigError
-from uplink.protocol import NAME
 from uplink.settings import BrokerSettings
 
 if TYPE_CHECKING:
     from flask import Flask
+
+    from uplink.ingest import Ingest
+    from uplink.supervisor import Supervisor
 
 DEFAULT_PORT = 8090
 
@@ -121,12 +123,26 @@ def central_app(config: ConfigFile, central: CentralSettings) -> Flask:
     )
 
 
+def ingest_report(ingest: Ingest, supervisor: Supervisor, instance: str) -> dict[str, Any]:
+    """``GET /api/event/ingest``: the ingest's counts, whether its loop is alive, and its last error
+    (the loop's own, or what ended it)."""
+    report = {"instance": instance, "alive": supervisor.alive, "restarts": supervisor.restarts,
+              **ingest.report()}
+    ended = supervisor.last_error_at
+    if supervisor.last_error is not None and ended is not None and (
+        report["last_error"] is None or ended >= report["last_error"]["at"]
+    ):
+        report["last_error"] = {"at": round(ended, 3), "message": supervisor.last_error}
+    return report
+
+
 def run(args: argparse.Namespace) -> int:
     from hautetension.commands.panel import _check_port, serve
     from store.db import DatabaseError
     from store.dialect import describe
     from store.event.db import connect_event
     from uplink.ingest import Ingest
+    from uplink.supervisor import Supervisor
     from webpanel.app import close_app
     from webpanel.security import SecretKeyError
     from webpanel.serve import make_server
@@ -168,18 +184,10 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    app.extensions["ingest_counts"] = lambda: {
-        "instance": central.instance,
-        "connected": ingest.connected,
-        "received": ingest.received,
-        "stored": ingest.stored,
-        "duplicates": ingest.duplicates,
-        "store_errors": ingest.store_errors,
-    }
-    stop = threading.Event()
-    thread = threading.Thread(target=ingest.run, args=(stop,), name="ingest", daemon=True)
+    supervisor = Supervisor(ingest, name="ingest")
+    app.extensions["ingest_counts"] = functools.partial(ingest_report, ingest, supervisor, central.instance)
     ingest.start()
-    thread.start()
+    supervisor.start()
     print(
         f"hautetension central: event {central.event.event} on http://{central.host}:{central.port}/event "
         f"(database {describe(central.event.database)}), boards via {central.broker.address.url}",
@@ -189,8 +197,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         serve(server, app)
     finally:
-        stop.set()
-        thread.join(timeout=5)
+        supervisor.stop(timeout=5)
         ingest.close()
         conn.close()
         # What this process took from the broker: with several on one database, each receives every

@@ -11,12 +11,14 @@ it was last heard of.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from dataclasses import dataclass
 from typing import Any
 
+from protocol import MessageError
+from protocol.limits import MAX_LIVE, MAX_STATUS
+from protocol.reader import read_object
 from store.db import transaction
 from store.dialect import Connection, Record
 from store.event import sql
@@ -98,13 +100,24 @@ def _board(row: Record, acked: tuple[int, int] | None) -> EventBoard:
         first_seen=float(row["first_seen"]),
         last_seen=float(row["last_seen"]),
         online=bool(row["online"]),
-        status=json.loads(row["status"]) if row["status"] else None,
-        live=json.loads(row["live"]) if row["live"] else None,
+        status=_stored(row["status"], MAX_STATUS, "a status"),
+        live=_stored(row["live"], MAX_LIVE, "a live view"),
         live_at=row["live_at"],
         history=row["history"],
         acked_seq=acked[0] if acked else 0,
         first_seq=acked[1] if acked else None,
     )
+
+
+def _stored(text: str | None, limit: int, what: str) -> dict[str, Any] | None:
+    """A board's stored status or live view, read again with the bounded reader: one stored before the
+    server bounded what boards send (a 1 MB live view) is not served again, to anyone."""
+    if not text:
+        return None
+    try:
+        return read_object(text.encode(), limit=limit, what=what)
+    except MessageError:
+        return None
 
 
 def natural_key(text: str) -> tuple[Any, ...]:

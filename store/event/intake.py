@@ -33,60 +33,37 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.hautetension.reported import ReportedGame, ReportedGameError, judge
+from protocol import (
+    REFUSED_KIND,
+    Ack,
+    LiveReport,
+    ReportedRow,
+    StatusReport,
+    compact,
+    dumps,
+    row_message,
+    stand_in,
+)
+from protocol.limits import MAX_HISTORIES, MAX_REFUSED_IN_ACK
 from store.db import transaction
 from store.dialect import Connection, placeholders
 from store.event import sql
 from store.event.publish import Publications
+from store.event.quarantine import Quarantine, Refusal
 
 GAP_RESEND_S = 2.0
 """A board whose rows have a gap is asked again at most this often (its resend is on its way)."""
 ROWS_AT_ONCE = 100
 """Outbox rows (or boards) one statement stores (or looks up) at most."""
+KEEP_CONFLICTS = 200
+"""Conflicts kept per board (the newest): a board whose database was rolled back makes a few; one sending
+other bodies under stored numbers over and over cannot fill the database."""
 ACK_SCAN = 500
 """Stored rows read at once when working out how far a history is stored without a gap."""
 
 
-@dataclass(frozen=True)
-class ReportedRow:
-    """One outbox row as a board reported it (docs/event-network.md, ``outbox``)."""
-
-    seq: int
-    history: str
-    first: int
-    kind: str
-    game: int | None
-    at: float
-    body: Mapping[str, Any]
-
-    @property
-    def body_text(self) -> str:
-        return json.dumps(self.body, separators=(",", ":"), sort_keys=True)
-
-
-@dataclass(frozen=True)
-class StatusReport:
-    status: Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class LiveReport:
-    view: Mapping[str, Any]
-
-
-Report = ReportedRow | StatusReport | LiveReport
-
-
-@dataclass(frozen=True)
-class Ack:
-    seq: int
-    history: str
-    resend: bool = False
-
-    def payload(self) -> bytes:
-        body: dict[str, Any] = {"seq": self.seq, "history": self.history}
-        if self.resend:
-            body["resend"] = True
-        return json.dumps(body, separators=(",", ":"), sort_keys=True).encode()
+Report = ReportedRow | StatusReport | LiveReport | Refusal
+"""What the ingest hands over: a message as the protocol leaf read it, or one it refused."""
 
 
 @dataclass
@@ -100,6 +77,8 @@ class Receipt:
     acks: dict[str, Ack] = field(default_factory=dict)
     results: int = 0
     """Results that became confirmed in this batch (to enter into their tournaments)."""
+    quarantined: int = 0
+    """Messages of the batch refused and kept for staff (:mod:`store.event.quarantine`)."""
 
 
 class Intake:
@@ -112,6 +91,13 @@ class Intake:
         self.confirm_timeout = confirm_timeout
         self.clock = clock
         self.publications = Publications(conn)
+        self.quarantine = Quarantine(conn)
+        self._board_histories: dict[str, set[str]] = {}
+        """The histories each board opened (read once a board, kept up to date): the cap's count."""
+        self._refused: dict[tuple[str, str], list[int]] = {}
+        """The refused rows of each history this process stood in for, named in its acks."""
+        self._conflicted: set[str] = set()
+        """Boards with a conflict kept in this batch (their oldest beyond :data:`KEEP_CONFLICTS` go)."""
         self._asked_again: dict[tuple[str, str], float] = {}
         self._histories: dict[str, str] = {}
         self._games: dict[tuple[str, str, int], None] = {}
@@ -130,12 +116,14 @@ class Intake:
         touched: dict[tuple[str, str], None] = {}
         self._histories = {}
         self._games = {}
+        self._conflicted = set()
         boards = list(dict.fromkeys(board for board, _ in reports))
         with transaction(self.conn):
             known = self._known(boards)
             receipt.new_boards = [board for board in boards if board not in known]
             for board in boards:
                 self.conn.execute(sql.BOARD_SEEN, (board, now, now))
+            reports = self._refuse(reports, now, receipt)
             rows = [(board, report) for board, report in reports if isinstance(report, ReportedRow)]
             new, bodies = self._add_rows(rows, now)
             for board, report in reports:
@@ -143,12 +131,75 @@ class Intake:
                     self._status(board, report.status, now)
                 elif isinstance(report, LiveReport):
                     self.conn.execute(sql.BOARD_LIVE, (_json(report.view), now, board))
-                else:
+                elif isinstance(report, ReportedRow):
                     self._row(board, report, now, receipt, new, bodies)
                     touched[(board, report.history)] = None
             self._confirm(receipt)
             receipt.acks = self._acknowledge(list(touched), now)
+            for board in self._conflicted:
+                self.conn.execute(sql.CONFLICTS_PRUNE, (board, board, KEEP_CONFLICTS))
         return receipt
+
+    def _refuse(
+        self, reports: list[tuple[str, Report]], now: float, receipt: Receipt
+    ) -> list[tuple[str, Report]]:
+        """Keep the batch's refused messages for staff, and those beyond a bound the store sets (a history
+        past :data:`~protocol.limits.MAX_HISTORIES`); an outbox row refused whose place in its history is
+        known becomes its stand-in (stored, acknowledged, named in the ack: never sent again)."""
+        kept: list[tuple[str, Report]] = []
+        quarantined: dict[str, None] = {}
+        for board, report in reports:
+            refusal = report if isinstance(report, Refusal) else self._beyond_bounds(board, report)
+            if refusal is None:
+                kept.append((board, report))
+                continue
+            self.quarantine.keep(board, refusal, now)
+            quarantined[board] = None
+            receipt.quarantined += 1
+            if isinstance(report, StatusReport):
+                kept.append((board, StatusReport({"online": report.status.get("online") is True})))
+            standing = self._stand_in(board, refusal, report.at if isinstance(report, ReportedRow) else now)
+            if standing is not None:
+                kept.append((board, standing))
+        self.quarantine.prune(list(quarantined))
+        return kept
+
+    def _stand_in(self, board: str, refusal: Refusal, at: float) -> ReportedRow | None:
+        history, seq, first = refusal.history, refusal.seq, refusal.first
+        if history is None or seq is None or first is None or not self._may_open(board, history):
+            return None
+        return stand_in(history, seq, first, refusal.reason, at=at)
+
+    def _beyond_bounds(self, board: str, report: Report) -> Refusal | None:
+        if isinstance(report, ReportedRow):
+            history: str | None = report.history
+            leaf, payload = "outbox", row_message(report)
+        elif isinstance(report, StatusReport) and report.status.get("online") is True:
+            history = h if isinstance(h := report.status.get("history"), str) else None
+            leaf, payload = "status", dumps(report.status)
+        else:
+            return None
+        if history is None or self._may_open(board, history):
+            return None
+        return Refusal(
+            leaf,
+            f"board {board} opened more than {MAX_HISTORIES} histories at this event: history"
+            f" {history} refused",
+            payload,
+        )
+
+    def _may_open(self, board: str, history: str) -> bool:
+        """Whether *board* has *history* open already, or may open it (fewer than the cap so far)."""
+        opened = self._board_histories.get(board)
+        if opened is None:
+            opened = {str(r[0]) for r in self.conn.execute(sql.BOARD_HISTORIES, (board,))}
+            self._board_histories[board] = opened
+        if history in opened:
+            return True
+        if len(opened) >= MAX_HISTORIES:
+            return False
+        opened.add(history)
+        return True
 
     def _known(self, boards: list[str]) -> set[str]:
         """Which of *boards* the event has heard from before."""
@@ -224,6 +275,7 @@ class Intake:
             stored = bodies.get(key)
             if stored is not None and json.loads(stored) != row.body:
                 self.conn.execute(sql.ROW_CONFLICT, (board, row.history, row.seq, row.body_text, now))
+                self._conflicted.add(board)
                 receipt.conflicts += 1
             else:
                 receipt.duplicates += 1
@@ -231,6 +283,9 @@ class Intake:
         new.discard(key)  # the same row again later in this batch is a duplicate
         bodies[key] = row.body_text
         receipt.stored += 1
+        if row.kind == REFUSED_KIND:
+            refused = self._refused.setdefault((board, row.history), [])
+            refused[:] = [*refused, row.seq][-MAX_REFUSED_IN_ACK:]
         handler = _GAME_ROWS.get(row.kind)
         if handler is not None:
             handler(self, board, row, now, receipt)
@@ -348,12 +403,13 @@ class Intake:
             acked = self._contiguous(board, history, base, sorted(above))
             gap = top is not None and int(top) > acked
             self.conn.execute(sql.HISTORY_ACKED, (acked, board, history))
-            self.publications.want(board, "ack", Ack(acked, history).payload())
+            refused = tuple(self._refused.get((board, history), ()))
+            self.publications.want(board, "ack", Ack(acked, history, refused=refused).payload())
             # A row missing below rows already here: ask for it again (not every batch: it is on its way).
             resend = gap and now - self._asked_again.get((board, history), float("-inf")) >= GAP_RESEND_S
             if resend:
                 self._asked_again[(board, history)] = now
-            acks[board] = Ack(acked, history, resend)
+            acks[board] = Ack(acked, history, resend, refused)
         return acks
 
     def _contiguous(self, board: str, history: str, acked: int, above: list[int]) -> int:
@@ -377,7 +433,7 @@ _GAME_ROWS: dict[str, Callable[[Intake, str, ReportedRow, float, Receipt], None]
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    return compact(value)
 
 
 def _names(players: Any) -> list[str]:
@@ -421,3 +477,4 @@ def _int(*values: Any) -> int | None:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
     return None
+

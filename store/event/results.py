@@ -137,7 +137,7 @@ def _result(row: Record) -> BoardResult:
         unsound = "the game's record could not be read (an event server before placements were checked)"
     claimed = report.points if report is not None else ()
     points = _points(scored.get("points")) if unsound is None else claimed
-    lightings = scored.get("lightings") if unsound is None else None
+    lightings = _lightings(scored.get("lightings")) if unsound is None else None
     return BoardResult(
         game=int(row["game"]),
         assignment=str(row["assignment"]),
@@ -153,9 +153,7 @@ def _result(row: Record) -> BoardResult:
         board_game=int(row["board_game"]),
         players=tuple(json.loads(row["players"])),
         points=points,
-        lightings=None
-        if not isinstance(lightings, list)
-        else tuple(Lighting.from_dict(x) for x in lightings),
+        lightings=lightings,
         history=str(row["history"]),
         claimed=claimed,
         report=report,
@@ -181,6 +179,15 @@ def _report(value: Any) -> ReportedGame | None:
     try:
         return None if value is None else ReportedGame.from_json(value)
     except ReportedGameError:
+        return None
+
+
+def _lightings(value: Any) -> tuple[Lighting, ...] | None:
+    """The lamp order the intake derived; anything else (a row stored before the server checked what
+    boards send) reads as none, never as an error that stops a page or the ingest."""
+    try:
+        return None if not isinstance(value, list) else tuple(Lighting.from_dict(x) for x in value)
+    except (ValueError, TypeError, KeyError, AttributeError, OverflowError):
         return None
 
 
@@ -272,9 +279,26 @@ class Results:
             label = row["board_label"] or result.board
             by_tournament.setdefault(assignment.tournament_id, []).append(Pending(result, assignment, label))
         for tournament_id, items in by_tournament.items():
-            marks += self._entries(tournament_id, items, actor=None)
+            marks += self._entries_apart(tournament_id, items)
         moved = self._mark(marks)
         return sorted(moved, key=lambda r: r.game)
+
+    def _entries_apart(self, tournament_id: int, items: list[Pending]) -> list[Mark]:
+        """:meth:`_entries`, and when a result the board sent makes that fail (a row stored before the
+        server checked what boards send), each result alone: the one at fault is refused with the
+        reason, the others go in. A failing database is not the results' fault: it propagates."""
+        try:
+            return self._entries(tournament_id, items, actor=None)
+        except _UNUSABLE as exc:
+            if len(items) == 1:
+                return [(items[0].result, "refused", None, _unusable(exc))]
+        marks: list[Mark] = []
+        for pending in items:
+            try:
+                marks += self._entries(tournament_id, [pending], actor=None)
+            except _UNUSABLE as exc:
+                marks.append((pending.result, "refused", None, _unusable(exc)))
+        return marks
 
     def _entries(self, tournament_id: int, items: list[Pending], *, actor: str | None) -> list[Mark]:
         """Record *items* into the tournament (corrections when *actor*, staff, asks); how each moved on.
@@ -349,6 +373,14 @@ class Results:
                 [result.assignment for result, status, _, _ in marks if status == "entered"]
             )
         return moved
+
+
+_UNUSABLE = (ValueError, TypeError, LookupError, ArithmeticError)
+"""What a board's unusable result raises while it is entered (never a database error)."""
+
+
+def _unusable(exc: Exception) -> str:
+    return f"the board's result cannot be entered ({type(exc).__name__}: {str(exc)[:200]})"
 
 
 class Pending(NamedTuple):

@@ -141,6 +141,27 @@ MIGRATIONS: list[str] = [
     """
     CREATE INDEX event_rows_by_game ON event_rows (board, history, game);
     """,
+    # 4: the messages the server refused (the bounded reader, or a row that failed to store), kept for
+    # staff with their first bytes, the newest few per board; and how many each board had refused.
+    """
+    CREATE TABLE event_quarantine (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        board TEXT NOT NULL,
+        topic TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        head TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        history TEXT,
+        seq INTEGER,
+        at REAL NOT NULL
+    );
+    CREATE INDEX event_quarantine_by_board ON event_quarantine (board, id);
+    CREATE TABLE event_quarantine_counts (
+        board TEXT PRIMARY KEY,
+        refused INTEGER NOT NULL,
+        last_at REAL NOT NULL
+    );
+    """,
 ]
 
 # -- boards -------------------------------------------------------------------------------------
@@ -203,7 +224,35 @@ ROWS_OF_BOARD = (
     "SELECT seq, kind, game, at, body FROM event_rows WHERE board = ? AND history = ? ORDER BY seq"
 )
 ROW_COUNTS = "SELECT board, COUNT(*), COUNT(DISTINCT history) FROM event_rows GROUP BY board ORDER BY board"
+CONFLICTS_PRUNE = (
+    "DELETE FROM event_conflicts WHERE board = ? AND id <= (SELECT id FROM event_conflicts"
+    " WHERE board = ? ORDER BY id DESC LIMIT 1 OFFSET ?)"
+)
+"""Keeps a board's newest conflicts (the offset: how many)."""
 CONFLICTS = "SELECT board, history, seq, body, received_at FROM event_conflicts ORDER BY id"
+
+# -- the quarantine (store/event/quarantine.py) ------------------------------------------------------
+
+QUARANTINE_ADD = (
+    "INSERT INTO event_quarantine (board, topic, reason, head, size, history, seq, at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+QUARANTINE_COUNT = (
+    "INSERT INTO event_quarantine_counts (board, refused, last_at) VALUES (?, ?, ?)"
+    " ON CONFLICT (board) DO UPDATE SET refused = event_quarantine_counts.refused + excluded.refused,"
+    " last_at = excluded.last_at"
+)
+QUARANTINE_PRUNE = (
+    "DELETE FROM event_quarantine WHERE board = ? AND id <= (SELECT id FROM event_quarantine"
+    " WHERE board = ? ORDER BY id DESC LIMIT 1 OFFSET ?)"
+)
+"""Keeps a board's newest messages (the offset: how many)."""
+QUARANTINE_RECENT = (
+    "SELECT id, board, topic, reason, head, size, history, seq, at FROM event_quarantine"
+    " ORDER BY id DESC LIMIT ?"
+)
+QUARANTINE_COUNTS = "SELECT board, refused, last_at FROM event_quarantine_counts ORDER BY board"
+BOARD_HISTORIES = "SELECT history FROM event_histories WHERE board = ?"
 
 # -- assignments ---------------------------------------------------------------------------------
 

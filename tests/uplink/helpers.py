@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from protocol import BrokerAddress
 from store.db import connect
 from store.event.db import connect_event
 from store.journal import Journal, JournalKind
@@ -21,8 +22,8 @@ from store.outbox import Outbox
 from tests.servers.mosquitto import BrokerTls, MosquittoBroker
 from uplink.board import Uplink
 from uplink.ingest import Ingest
-from uplink.protocol import BrokerAddress
 from uplink.settings import BrokerSettings, UplinkSettings
+from uplink.supervisor import Supervisor
 
 REPO = Path(__file__).resolve().parents[2]
 ACL = (REPO / "systemd" / "mosquitto-hautetension.acl").read_text()
@@ -76,32 +77,36 @@ def uplink_settings(broker: BrokerSettings, board: str) -> UplinkSettings:
 class Central:
     """The event server's ingest in a thread, on its own database (and a connection for the test to read)."""
 
-    def __init__(self, folder: Path, broker: BrokerSettings, *, confirm_timeout: float = 60.0) -> None:
-        self.path = folder / "central.db"
+    def __init__(
+        self,
+        folder: Path,
+        broker: BrokerSettings,
+        *,
+        confirm_timeout: float = 60.0,
+        location: str | None = None,
+    ) -> None:
+        self.path: str | Path = location or folder / "central.db"
         self.broker = broker
         self.confirm_timeout = confirm_timeout
         self.conn = connect_event(self.path)
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
+        self.supervisor: Supervisor | None = None
         self.ingest: Ingest | None = None
 
     def start(self) -> Central:
-        self._stop = threading.Event()
+        """The ingest, supervised as ``hautetension central`` runs it."""
         self.ingest = Ingest(
             connect_event(self.path), self.broker, event=EVENT, confirm_timeout=self.confirm_timeout
         )
         self.ingest.start()
-        self._thread = threading.Thread(target=self.ingest.run, args=(self._stop,), daemon=True)
-        self._thread.start()
+        self.supervisor = Supervisor(self.ingest, first_pause=0.05).start()
         return self
 
     def stop(self) -> None:
-        if self._thread is not None and self.ingest is not None:
-            self._stop.set()
-            self._thread.join(10)
+        if self.supervisor is not None and self.ingest is not None:
+            self.supervisor.stop(10)
             self.ingest.close()
             self.ingest.conn.close()
-            self._thread = None
+            self.supervisor = None
 
     def rows(self, board: str) -> list[tuple[int, str]]:
         """``(seq, body)`` of every row stored for the board's current history, in order."""

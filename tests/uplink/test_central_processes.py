@@ -24,16 +24,16 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
+from protocol import Leaf, ReportedRow, dumps, topic
 from store.db import transaction
 from store.event.assignments import Assignments
 from store.event.db import connect_event
-from store.event.intake import Intake, ReportedRow
+from store.event.intake import Intake
 from store.tournaments import Tournaments
 from tests.servers.mosquitto import MosquittoBroker
 from tests.servers.process import free_port
 from tests.store.event.helpers import Reports, a_tournament, boards_online, table_of
 from tests.uplink.helpers import BIN, EVENT, USERS, wait_for
-from uplink.protocol import Leaf, dumps, topic
 
 STOPPED = re.compile(r"(\d+) messages received, (\d+) rows stored, (\d+) duplicates discarded")
 
@@ -198,6 +198,10 @@ def test_two_server_processes_enter_a_board_result_once_and_both_pages_follow(
                 30,
                 "every row through each process",
             )
+            # The truth about each process's ingest: alive, never restarted, nothing refused.
+            report = server.counts()
+            assert report["alive"] and report["restarts"] == 0 and report["last_error"] is None
+            assert report["refused"] == 0 and report["quarantined"] == {} and report["last_batch_at"]
         stats = [first.stop(), second.stop()]
     finally:
         board.loop_stop()

@@ -14,6 +14,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from store.event.boards import Boards
+from store.event.quarantine import Quarantine
 from store.outbox import Outbox
 from tests.servers.mosquitto import BrokerTls, MosquittoBroker
 from tests.uplink.helpers import (
@@ -263,7 +264,7 @@ def test_a_board_behind_the_server_numbers_its_new_rows_after_what_the_server_ho
 
 
 @pytest.mark.parametrize("payload", [b"", b"not json", b"[]", b'{"seq": "x"}', b'{"seq": 1, "first": 2}'])
-def test_a_malformed_message_is_dropped_and_loses_nothing(
+def test_a_malformed_message_is_quarantined_and_loses_nothing(
     tmp_path: Path, secured: MosquittoBroker, central: Central, payload: bytes
 ) -> None:
     board = Board(tmp_path / "board")
@@ -275,7 +276,8 @@ def test_a_malformed_message_is_dropped_and_loses_nothing(
         bad.disconnect()
         bad.loop_stop()
     assert central.ingest is not None
-    wait_for(lambda: central.ingest is not None and central.ingest.dropped == 1, what="the drop")
+    wait_for(lambda: central.ingest is not None and central.ingest.quarantined == 1, what="the refusal")
+    assert Quarantine(central.conn).counts() == {"board-1": 1}
     uplink = UplinkThread(board, uplink_settings(broker_settings(secured, "board-1"), "board-1"))
     try:
         board.write(2)

@@ -15,14 +15,14 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
+from protocol import Leaf, ReportedRow, dumps, topic
 from store.event.assignments import Assignment, Assignments
-from store.event.intake import Intake, ReportedRow
+from store.event.intake import Intake
 from store.event.results import BoardResult, Results
 from store.tournaments import Tournaments
 from tests.servers.mosquitto import MosquittoBroker
 from tests.store.event.helpers import Reports, a_tournament, boards_online, played, table_of
 from tests.uplink.helpers import EVENT, USERS, Central, wait_for
-from uplink.protocol import Leaf, dumps, topic
 
 BOARD = "board-1"
 

@@ -24,13 +24,13 @@ from hypothesis import strategies as st
 from paho.mqtt.enums import CallbackAPIVersion
 
 from games.hautetension.layout import load_layout
+from protocol import Leaf, topic
 from store.db import connect
 from tests.hardware.helpers import Rig
 from tests.servers.mosquitto import MosquittoBroker
 from tests.uplink.helpers import EVENT, broker_settings, wait_for
 from tests.webpanel.helpers import a_possible_dark_last_pawn
 from uplink.board import Phase, Uplink
-from uplink.protocol import Leaf, topic
 from uplink.settings import UplinkSettings
 
 LAYOUT = load_layout("pinwheel-80")

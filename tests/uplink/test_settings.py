@@ -9,8 +9,8 @@ import pytest
 
 from configuration import ConfigFile, keys_of
 from hautetension.commands.central import CentralSettings
+from protocol import BrokerAddress
 from uplink.exc import UplinkConfigError
-from uplink.protocol import BrokerAddress
 from uplink.settings import BrokerSettings, UplinkSettings
 
 ROOT = Path(__file__).resolve().parents[2]

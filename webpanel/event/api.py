@@ -8,6 +8,7 @@ from flask import Response, current_app, jsonify, request
 
 from store.event.assignments import AssignmentError, Assignments
 from store.event.boards import MAX_LABEL, BoardNotFoundError, Boards
+from store.event.quarantine import Quarantine
 from store.event.results import ResultNotFoundError, Results, ResultStateError
 from store.tournaments import TournamentNotFoundError
 from webpanel import openapi
@@ -92,7 +93,8 @@ def api_ingest() -> Response:
     if counts is None:
         raise ApiError(404, "this panel takes no board messages (it is not a running event server)",
                        code=NOT_FOUND)
-    return jsonify(counts())
+    # The messages refused, per board, over the whole event (every process's, from the database).
+    return jsonify({**counts(), "quarantined": Quarantine(get_db()).counts()})
 
 
 @bp.get("/api/event/stream")
@@ -218,6 +220,41 @@ _ASSIGNMENT_SCHEMA = {
         "done": {"type": "boolean", "description": "The table has its result"},
     },
 }
+_COUNT = {"type": "integer", "minimum": 0}
+_TIME = {"type": ["number", "null"]}
+_INGEST = {
+    "type": "object",
+    "required": ["instance", "alive", "restarts", "connected", "received", "stored", "duplicates",
+                 "store_errors", "refused", "faults", "last_batch_at", "last_turn_at", "last_error",
+                 "quarantined"],
+    "additionalProperties": False,
+    "properties": {
+        "instance": {"type": "string"},
+        "alive": {"type": "boolean", "description": "The ingest's loop is running (not ended, not waiting"
+                  " to be started again)"},
+        "restarts": {**_COUNT, "description": "Times its supervisor started the loop again"},
+        "connected": {"type": "boolean"},
+        "received": _COUNT,
+        "stored": _COUNT,
+        "duplicates": _COUNT,
+        "store_errors": {**_COUNT, "description": "Batches the database failed to take (sent again)"},
+        "refused": {**_COUNT, "description": "Messages this process refused and quarantined"},
+        "faults": {**_COUNT, "description": "Unforeseen errors caught (a batch split, a turn lost)"},
+        "last_batch_at": _TIME,
+        "last_turn_at": _TIME,
+        "last_error": {
+            "type": ["object", "null"],
+            "required": ["at", "message"],
+            "additionalProperties": False,
+            "properties": {"at": {"type": "number"}, "message": {"type": "string"}},
+        },
+        "quarantined": {
+            "type": "object",
+            "description": "Messages refused per board over the whole event",
+            "additionalProperties": _COUNT,
+        },
+    },
+}
 _ASSIGNMENTS = {"type": "array", "items": {"$ref": "#/components/schemas/EventAssignment"}}
 openapi.add_schemas({"EventBoard": _BOARD_SCHEMA, "EventAssignment": _ASSIGNMENT_SCHEMA})
 openapi.add_paths(
@@ -275,10 +312,12 @@ openapi.add_paths(
         },
         "/api/event/ingest": {
             "get": {
-                "summary": "This server process's intake: its instance, whether it is connected to the"
-                " broker, and the messages it received, the rows it stored and the copies it discarded",
+                "summary": "This server process's intake: its instance, whether its loop is alive and"
+                " connected to the broker, the messages it received, the rows it stored, the copies it"
+                " discarded, the messages it refused, its last batch and last error; and the messages"
+                " refused per board over the whole event",
                 "responses": {
-                    "200": openapi.json_response("The counts"),
+                    "200": openapi.json_response("The counts", _INGEST),
                     "404": openapi.error("Not a running event server (no intake)"),
                 },
             }

@@ -15,6 +15,7 @@ from flask.typing import ResponseReturnValue
 from games.exc import GameError
 from store.event.assignments import AssignmentError, Assignments
 from store.event.boards import BoardNotFoundError, Boards
+from store.event.quarantine import Quarantine
 from store.event.results import ResultNotFoundError, Results, ResultStateError
 from store.tournaments import TournamentNotFoundError, Tournaments
 from webpanel.auth import staff_required
@@ -62,9 +63,15 @@ def overview() -> str:
         and not t.is_over()
         and (current is None or t.is_round_complete(current.number)),
         results=[r.to_json() for r in Results(conn).needing_staff()],
+        quarantined=Quarantine(conn).recent(QUARANTINE_SHOWN),
+        quarantine_counts=Quarantine(conn).counts(),
         now=time.time(),
         request_id=secrets.token_urlsafe(12),
     )
+
+
+QUARANTINE_SHOWN = 20
+"""Refused messages the staff page lists (the newest; each board's count is shown whole)."""
 
 
 def _unassigned(tid: int, number: int, tables: int) -> bool:

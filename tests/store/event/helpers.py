@@ -11,8 +11,9 @@ from games.hautetension.layout import load_layout
 from games.hautetension.reported import ReportedGame
 from games.hautetension.seats import default_seats
 from games.hautetension.tournament_points import Lighting, lightings_of
+from protocol import ReportedRow, StatusReport
 from store.dialect import Connection
-from store.event.intake import Intake, Receipt, ReportedRow, StatusReport
+from store.event.intake import Intake, Receipt
 from store.tournaments import Tournaments
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from protocol import LiveReport
 from store.dialect import Connection
 from store.event import sql
 from store.event.boards import Boards
-from store.event.intake import ACK_SCAN, Intake, LiveReport
+from store.event.intake import ACK_SCAN, Intake
 from store.event.publish import Publications
 from tests.store.event.helpers import Reports, send
 

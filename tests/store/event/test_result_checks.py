@@ -15,9 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from protocol import ReportedRow
 from store.dialect import Connection
 from store.event.assignments import Assignment, Assignments
-from store.event.intake import Intake, ReportedRow
+from store.event.intake import Intake
 from store.event.results import BoardResult, Results, ResultStateError
 from store.tournaments import Tournaments
 from tests.store.event.helpers import Reports, a_tournament, boards_online, play, played, send, table_of

@@ -8,9 +8,10 @@ from typing import Any
 
 from flask import Flask
 
+from protocol import LiveReport
 from store.event.assignments import Assignments
 from store.event.boards import Boards
-from store.event.intake import Intake, LiveReport
+from store.event.intake import Intake
 from store.event.results import Results
 from store.tournaments import Tournaments
 from tests.store.event.helpers import Reports, a_tournament, boards_online, send, table_of

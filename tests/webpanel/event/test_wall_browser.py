@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from protocol import LiveReport
 from store.event.assignments import Assignments
-from store.event.intake import Intake, LiveReport
+from store.event.intake import Intake
 from tests.store.event.helpers import Reports, a_tournament, boards_online, send
 from tests.webpanel.helpers import Served, watch_errors
 

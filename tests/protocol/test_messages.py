@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from store.event.intake import Ack
-from uplink.exc import MessageError
-from uplink.protocol import (
+from protocol import (
     OFFLINE,
+    Ack,
     BrokerAddress,
     Leaf,
+    MessageError,
     check_name,
     dumps,
     event_filter,

@@ -1,22 +1,14 @@
-"""The event network's wire protocol, shared by both ends (docs/event-network.md).
-
-Topics are ``hautetension/<event>/board/<board>/<leaf>``; payloads are compact
-JSON with sorted keys, so the same content is always the same bytes (the
-secrecy test compares what the broker delivers byte for byte).
-"""
+"""Where the event network's messages go: ``hautetension/<event>/board/<board>/<leaf>``, and the broker."""
 
 from __future__ import annotations
 
 import enum
-import json
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import urlsplit
 
-from store.event.intake import Ack, ReportedRow, StatusReport
-from uplink.exc import MessageError
+from protocol.exc import MessageError
+from protocol.messages import dumps
 
 ROOT = "hautetension"
 NAME = re.compile(r"^[a-z0-9-]{1,40}$")
@@ -37,6 +29,10 @@ class Leaf(enum.StrEnum):
     """server → board, QoS 1, retained: every row up to ``seq`` of ``history`` is stored."""
     ASSIGNMENT = "assignment"
     """server → board, QoS 1, retained: the table the board plays next (empty: none)."""
+
+
+BOARD_LEAVES = (Leaf.STATUS, Leaf.OUTBOX, Leaf.LIVE)
+"""What a board publishes (everything else on its topics is the server's)."""
 
 
 def check_name(value: str, what: str) -> str:
@@ -68,21 +64,6 @@ def parse_topic(name: str) -> tuple[str, str, Leaf]:
     return parts[1], parts[3], leaf
 
 
-def dumps(value: Mapping[str, Any]) -> bytes:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True).encode()
-
-
-def loads(payload: bytes) -> dict[str, Any]:
-    """A message's JSON object; :class:`MessageError` for anything else."""
-    try:
-        value = json.loads(payload)
-    except (UnicodeDecodeError, ValueError):
-        raise MessageError("the payload is not JSON") from None
-    if not isinstance(value, dict):
-        raise MessageError("the payload is not a JSON object")
-    return value
-
-
 OFFLINE = dumps({"online": False})
 """The status a board leaves behind: its last will, and what it says itself on a clean stop."""
 
@@ -112,35 +93,3 @@ class BrokerAddress:
     def url(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"{'mqtts' if self.tls else 'mqtt'}://{host}:{self.port}"
-
-
-def parse_ack(payload: bytes) -> Ack:
-    """The server's acknowledgement of one board's history (``ack``)."""
-    data = loads(payload)
-    seq, history = data.get("seq"), data.get("history")
-    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0 or not isinstance(history, str):
-        raise MessageError("an ack is {seq: n >= 0, history: id}")
-    return Ack(seq, history, bool(data.get("resend", False)))
-
-
-def parse_row(payload: bytes) -> ReportedRow:
-    """One outbox row as the board wrote it (:meth:`store.outbox.OutboxRow.message`)."""
-    data = loads(payload)
-    seq, first, game = data.get("seq"), data.get("first"), data.get("game")
-    if type(seq) is not int or type(first) is not int or seq < first:
-        raise MessageError("seq and first are whole numbers, seq >= first")
-    if game is not None and (isinstance(game, bool) or not isinstance(game, int)):
-        raise MessageError("game is a whole number or null")
-    at, history, kind, body = data.get("at"), data.get("history"), data.get("kind"), data.get("body")
-    if not isinstance(at, int | float) or isinstance(at, bool):
-        raise MessageError("at is a number")
-    if not isinstance(history, str) or not isinstance(kind, str) or not isinstance(body, dict):
-        raise MessageError("history and kind are strings, body an object")
-    return ReportedRow(seq, history, first, kind, game, float(at), body)
-
-
-def parse_status(payload: bytes) -> StatusReport:
-    data = loads(payload)
-    if not isinstance(data.get("online"), bool):
-        raise MessageError("a status says online: true or false")
-    return StatusReport(data)
