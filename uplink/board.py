@@ -85,7 +85,8 @@ class Uplink(LinkLoop):
         self.topics = {leaf: topic(settings.event, settings.board_id, leaf) for leaf in Leaf}
         self.link = LinkClient(
             settings.broker,
-            client_id=f"hautetension-{settings.event}-{settings.board_id}",
+            # The broker replaces it by the user name anyway (use_username_as_clientid): a board, a session.
+            client_id=settings.username,
             username=settings.username,
             topics=[self.topics[Leaf.ACK], self.topics[Leaf.ASSIGNMENT]],
             will=(self.topics[Leaf.STATUS], OFFLINE),

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from hautetension.commands.event import broker_rules
 from store.db import connect
 from store.event.db import connect_event
 from store.journal import Journal, JournalKind
@@ -27,7 +28,9 @@ from uplink.settings import BrokerSettings, UplinkSettings
 REPO = Path(__file__).resolve().parents[2]
 ACL = (REPO / "systemd" / "mosquitto-hautetension.acl").read_text()
 BOARDS = ("board-1", "board-2", "board-3")
-USERS = {"central": "central-secret", **{board: f"{board}-secret" for board in BOARDS}}
+SERVERS = ("central", "central-1", "central-2")
+"""The event server's users: one process, or processes 1 and 2 of several on one database."""
+USERS = {**{user: f"{user}-secret" for user in SERVERS}, **{board: f"{board}-secret" for board in BOARDS}}
 EVENT = "paris-2026"
 KEEPALIVE = 5
 BIN = Path(sys.executable).with_name("hautetension")
@@ -47,8 +50,10 @@ def wait_for(predicate: Callable[[], T], timeout: float = 15.0, what: str = "the
 
 
 def event_broker(make_broker: Callable[..., MosquittoBroker], **options: Any) -> MosquittoBroker:
-    """Mosquitto as the event server runs it: one password per board and the event's ACL."""
-    return make_broker(users=USERS, acl=ACL, **options)
+    """Mosquitto as the event server runs it: one password per board, the event's ACL and the shipped
+    configuration's rules for clients (pinned client ids, size, queue and in-flight limits)."""
+    extra = [*broker_rules(), *options.pop("extra", ())]
+    return make_broker(users=USERS, acl=ACL, extra=extra, **options)
 
 
 def broker_settings(
