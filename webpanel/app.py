@@ -19,7 +19,7 @@ from typing import Any
 from flask import Blueprint, Flask
 
 from store.event.settings import EventSettings
-from webpanel import csrf, db, errors, i18n, ids, security
+from webpanel import csrf, db, errors, i18n, ids, outage, security
 from webpanel.auth import PinChecker, is_staff, make_limiter
 from webpanel.config import PanelSettings
 from webpanel.stream import BoardFollower
@@ -86,6 +86,7 @@ def create_app(
     app.extensions["staff_pin_checker"] = PinChecker()
     ids.init_app(app)  # before the blueprints: their rules use the `id` converter
     errors.init_app(app)
+    outage.init_app(app)
     security.init_app(app)
     csrf.init_app(app)
     db.init_app(app)

@@ -32,6 +32,13 @@ TEXTS: dict[str, LazyString] = {
     "body_too_large": lazy_gettext("This is too long: shorten it."),
     "http_error": lazy_gettext("The request was refused: reload the page."),
     "internal_error": lazy_gettext("Something went wrong: try again, or tell the staff."),
+    "database_full": lazy_gettext(
+        "The database's disk is full: nothing can be saved until the staff free space. Trying again in"
+        " %(retry_after)s s."
+    ),
+    "database_unavailable": lazy_gettext(
+        "The database is not answering (it may be restarting): trying again in %(retry_after)s s."
+    ),
     "csrf_failed": lazy_gettext("This page has expired: reload it."),
     # -- staff ----------------------------------------------------------------------------------
     "staff_only": lazy_gettext("Log in as staff first."),
