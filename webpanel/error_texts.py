@@ -60,6 +60,9 @@ TEXTS: dict[str, LazyString] = {
     "not_simulated": lazy_gettext("This is not the simulated board."),
     "no_such_slot": lazy_gettext("The board has no such slot."),
     "too_many_streams": lazy_gettext("Too many live pages are open: retrying shortly."),
+    "too_many_streams_from_address": lazy_gettext(
+        "Too many live pages are open from this network address: close some, retrying in %(retry_after)s s."
+    ),
     # -- tournaments -----------------------------------------------------------------------------
     "tournament_not_found": lazy_gettext("This tournament does not exist (any more)."),
     "table_not_found": lazy_gettext("The tournament has no such round or table."),
