@@ -31,7 +31,7 @@ from typing import Any
 
 from store.db import transaction
 from store.dialect import Connection, placeholders
-from store.event import sql
+from store.event import presence, sql
 from store.event.publish import Publications
 
 GAP_RESEND_S = 2.0
@@ -111,6 +111,7 @@ class Intake:
         self._asked_again: dict[tuple[str, str], float] = {}
         self._histories: dict[str, str] = {}
         self._confirmations: list[tuple[str, ReportedRow, int, list[Any]]] = []
+        self.uplinks = presence.Uplinks()
 
     def receive(self, reports: Iterable[tuple[str, Report]]) -> Receipt:
         """Store a batch of ``(board, report)``, in order, in one transaction.
@@ -183,6 +184,10 @@ class Intake:
     def _status(self, board: str, status: Mapping[str, Any], now: float) -> None:
         online = bool(status.get("online"))
         if online:
+            # Two uplinks with this board id, taking turns (a copied SD card): said in the stored status.
+            row = self.conn.execute(sql.BOARD, (board,)).fetchone()
+            before = json.loads(row["status"]) if row is not None and row["status"] else None
+            status = self.uplinks.heard(board, status, now, presence.two_places_since(before, now))
             self.conn.execute(sql.BOARD_STATUS, (_json(status), now, 1, board))
         else:
             # The last will carries nothing but presence: keep what the board said before it went.

@@ -192,15 +192,18 @@ class UplinkProcess:
         *,
         board_id: str | None = None,
         password: str | None = None,
+        quick: bool = True,
     ) -> None:
+        """*quick*: a short keep-alive, poll and ack wait (the tests' pace); False: the shipped defaults."""
         self.board = board
         board_id = board_id or board.board
         secret = board.folder / "uplink-password"
         secret.write_text((password if password is not None else USERS.get(board_id, "")) + "\n")
         self.config = board.folder / "uplink.toml"
+        pace = f"keepalive_s = {KEEPALIVE}\npoll_ms = 20\nack_wait_s = 0.5\n" if quick else ""
         self.config.write_text(
             f'[uplink]\nevent = "{EVENT}"\nboard_id = "{board_id}"\nbroker = "{broker.url}"\n'
-            f'password_file = "{secret}"\nkeepalive_s = {KEEPALIVE}\npoll_ms = 20\nack_wait_s = 0.5\n'
+            f'password_file = "{secret}"\n{pace}'
         )
         self.proc: subprocess.Popen[str] | None = None
 

@@ -194,6 +194,10 @@ _BOARD_SCHEMA = {
             "description": "The game on the board: id, status, assignment, players, to_move (a name), paused,"
             " moves, lit, points, confirmed",
         },
+        "two_places": {
+            "type": "boolean",
+            "description": "Two uplinks report with its id lately (a copied SD card): staff switch one off",
+        },
         "last_seen": {"type": "number", "description": "Unix time of its last message"},
         "faults": {"type": "array", "items": {"type": "object"}, "description": "From its health report"},
         "acked": {
