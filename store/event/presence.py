@@ -18,6 +18,10 @@ WINDOW_S = 300.0
 SHOWN_S = 600.0
 """How long staff are warned after the last alternation seen (the copy may only be switched off)."""
 KEY = "two_places_at"
+MAX_ID = 32
+"""An uplink id longer than this is not one (the uplink makes 12 hex digits): ignored."""
+MAX_REMEMBERED = 8
+"""Uplink ids remembered per board at most (a hostile board sending a new one each time costs nothing)."""
 
 
 class Uplinks:
@@ -35,10 +39,12 @@ class Uplinks:
         what the database held already, from this process or another)."""
         kept = {k: v for k, v in status.items() if k != KEY}
         uplink = status.get("uplink")
-        if isinstance(uplink, str) and uplink:
+        if isinstance(uplink, str) and 0 < len(uplink) <= MAX_ID:
             seen = self._seen.setdefault(board, {})
             for old in [u for u, at in seen.items() if now - at > WINDOW_S]:
                 del seen[old]
+            while len(seen) >= MAX_REMEMBERED and uplink not in seen:
+                del seen[min(seen, key=seen.__getitem__)]
             previous = self._last.get(board)
             if previous is not None and previous != uplink and uplink in seen:
                 self._two_places_at[board] = now
