@@ -53,7 +53,7 @@ def test_the_event_page_warns_of_a_board_in_two_places(
     page.goto(served.url + "/staff/login")
     page.fill("#pin", PIN)
     page.click("#login-form button[type=submit]")
-    page.wait_for_load_state("networkidle")
+    page.wait_for_url(lambda url: "/staff/login" not in url)  # logged in: the page moved on
     for name, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
         page.goto(served.url + "/event")
