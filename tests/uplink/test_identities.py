@@ -128,3 +128,13 @@ def _publish_once(broker: MosquittoBroker, user: str, topic: str, payload: bytes
     finally:
         client.disconnect()
         client.loop_stop()
+
+
+def test_the_tests_and_the_demo_run_the_shipped_rules_for_clients(secured: MosquittoBroker) -> None:
+    from hautetension.commands.event import broker_rules
+
+    rules = broker_rules()
+    keys = {line.split()[0] for line in rules}
+    assert {"use_username_as_clientid", "max_packet_size", "max_queued_messages", "max_queued_bytes"} <= keys
+    assert {"max_inflight_messages"} <= keys
+    assert set(rules) <= set(secured.config_path.read_text().splitlines())
