@@ -13,7 +13,7 @@ from store.tournaments import TournamentNotFoundError
 from webpanel import openapi
 from webpanel.auth import staff_required
 from webpanel.db import get_db
-from webpanel.errors import BAD_QUERY, MAX_WHOLE, ApiError, bad_field, define_code, json_object
+from webpanel.errors import BAD_QUERY, MAX_WHOLE, ApiError, bad_field, define_code, json_object, whole_number
 from webpanel.ranking import present
 from webpanel.ranking.blueprint import actor, bp, season
 
@@ -151,7 +151,8 @@ def api_merge_player(raw: int) -> Response:
 def api_player_audit() -> Response:
     """The registry's audit trail, newest first (``?player=id``: one player's, oldest first)."""
     raw = request.args.get("player")
-    player = None if raw is None else _player_id(raw)
+    # A player's id, as documented (anything else is a bad query, 400; an id nobody holds has no entries).
+    player = None if raw is None else whole_number(raw, "player")
     return jsonify([a.to_json() for a in Players(get_db()).audit(player)])
 
 
@@ -332,10 +333,19 @@ openapi.add_paths(
             "get": {
                 "summary": "The registry's audit trail (staff)",
                 "parameters": [
-                    {"name": "player", "in": "query", "required": False, "schema": {"type": "integer"}}
+                    {
+                        "name": "player",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE},
+                    }
                 ],
                 "responses": {
-                    "200": openapi.json_response("The entries"),
+                    "200": openapi.json_response(
+                        "The entries, newest first (one player's: oldest first)",
+                        {"type": "array", "items": {"type": "object"}},
+                    ),
+                    "400": openapi.error("player is not a whole number (bad_query)"),
                     "401": openapi.error("Staff only"),
                 },
             }
