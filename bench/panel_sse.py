@@ -214,7 +214,11 @@ def main() -> int:
         board = Board(database)
         board.beat()
         config = Path(tmp) / "config.toml"
-        config.write_text(f'[store]\npath = "{database}"\n[panel]\nmax_streams = 128\n', encoding="utf-8")
+        # Every simulated client is this machine's address: as many places for it as the panel has.
+        config.write_text(
+            f'[store]\npath = "{database}"\n[panel]\nmax_streams = 128\nmax_streams_per_address = 128\n',
+            encoding="utf-8",
+        )
         port = free_port()
         panel = subprocess.Popen(
             [sys.executable, "-m", "hautetension", "panel", "--config", str(config), "--port", str(port)],

@@ -91,6 +91,9 @@ WRITE_LOCK = 0x48544531
 POOL_MIN = 1
 POOL_MAX = 10
 CONNECT_TIMEOUT_S = 10.0
+POOL_WAIT_S = 3.0
+"""How long a statement waits for a pooled connection: PostgreSQL stopped (or every connection busy)
+is then an error the pages answer 503 with ``Retry-After``, not a request hanging for the pool's 30 s."""
 
 
 class Cursor(Protocol):
@@ -298,6 +301,7 @@ class PgDatabase:
             min_size=min_size,
             max_size=max_size,
             kwargs={"autocommit": True},
+            timeout=POOL_WAIT_S,
             open=False,
             name="hautetension",
         )
@@ -451,3 +455,27 @@ def unavailable_errors() -> tuple[type[Exception], ...]:
     except ImportError:
         return (sqlite3.OperationalError,)
     return (sqlite3.OperationalError, psycopg.OperationalError, psycopg.InterfaceError)
+
+
+# SQLite's primary result codes (https://sqlite.org/rescode.html) that say the database cannot answer now.
+_SQLITE_FULL = 13
+_SQLITE_UNAVAILABLE = frozenset({5, 6, 7, 8, 10, 14, 15})
+"""BUSY, LOCKED, NOMEM, READONLY (a file system remounted read-only), IOERR, CANTOPEN, PROTOCOL."""
+
+
+def outage(exc: BaseException) -> Literal["full", "unavailable"] | None:
+    """Whether *exc* says the database cannot answer now, on either engine: its disk is ``"full"``, or it
+    is ``"unavailable"`` (PostgreSQL stopped, restarting or unreachable, no pooled connection in time, an
+    SQLite file locked, unreadable or unopenable). None: any other error (a bad statement: a bug)."""
+    if isinstance(exc, sqlite3.Error):
+        primary = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+        if primary == _SQLITE_FULL:
+            return "full"
+        return "unavailable" if primary in _SQLITE_UNAVAILABLE else None
+    try:
+        import psycopg
+    except ImportError:  # a board without the server's dependencies
+        return None
+    if isinstance(exc, psycopg.errors.DiskFull):
+        return "full"
+    return "unavailable" if isinstance(exc, psycopg.OperationalError) else None

@@ -16,7 +16,8 @@
 #   5. configures Mosquitto for the event: /etc/mosquitto/conf.d/hautetension.conf
 #      (listener, no anonymous access), the ACL /etc/mosquitto/hautetension.acl (a board
 #      writes only its own topics) and the password file /etc/mosquitto/hautetension.passwd
-#      with the user "central"; restarts mosquitto;
+#      with the user "central" (and "central-1".."central-N" with --postgresql, one per process,
+#      their passwords in /etc/hautetension/central-password-N); restarts mosquitto;
 #   6. installs hautetension-central.service, enables and (re)starts it.
 # --postgresql (several server processes on one database; docs/deployment.md):
 #   also installs postgresql, creates the role "hautetension-central" (peer
@@ -62,14 +63,15 @@ while [ $# -gt 0 ]; do
         --postgresql) POSTGRESQL=1; shift ;;
         --instances) INSTANCES="$2"; shift 2 ;;
         --domain) DOMAIN="$2"; shift 2 ;;
-        -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
         *) echo "install-central.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 is_name() { printf '%s' "$1" | grep -Eqx '[a-z0-9-]{1,40}'; }
 if [ -n "$ADD_BOARD" ]; then
-    is_name "$ADD_BOARD" && [ "$ADD_BOARD" != central ] || {
-        echo "install-central.sh: a board id is 1 to 40 of a-z 0-9 - (and not \"central\")" >&2; exit 2; }
+    is_name "$ADD_BOARD" && [ "$ADD_BOARD" != central ] && [ "${ADD_BOARD#central-}" = "$ADD_BOARD" ] || {
+        echo "install-central.sh: a board id is 1 to 40 of a-z 0-9 - (and not \"central\" or" \
+             "\"central-…\", the event server's users)" >&2; exit 2; }
 elif ! is_name "$EVENT"; then
     echo "install-central.sh: --event ID (1 to 40 of a-z 0-9 -) is needed" >&2
     exit 2
@@ -241,6 +243,26 @@ fi
 if ! grep -q "^central:" "$PASSWORDS"; then
     mosquitto_passwd -b "$PASSWORDS" central "$password"
     say "added the event server's user to $PASSWORDS"
+fi
+# Several processes: each its own user central-N (the broker pins a client's id to its user, so two
+# processes sharing one would close each other's connection) and its own password file, central-password-N
+# (what hautetension central --instance N reads: [central] username and password_file, suffixed -N).
+if [ "$POSTGRESQL" = 1 ]; then
+    n=1
+    while [ "$n" -le "$INSTANCES" ]; do
+        file="$ROOT/etc/hautetension/central-password-$n"
+        if [ ! -e "$file" ]; then
+            (umask 077 && new_password > "$file")
+            say "made the MQTT password of event server process $n"
+        fi
+        chown hautetension-central:hautetension-central "$file"
+        chmod 0400 "$file"
+        if ! grep -q "^central-$n:" "$PASSWORDS"; then
+            mosquitto_passwd -b "$PASSWORDS" "central-$n" "$(cat "$file")"
+            say "added the user of event server process $n (central-$n) to $PASSWORDS"
+        fi
+        n=$((n + 1))
+    done
 fi
 chown mosquitto:mosquitto "$PASSWORDS"
 chmod 0600 "$PASSWORDS"

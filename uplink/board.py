@@ -25,6 +25,7 @@ import enum
 import importlib.metadata
 import logging
 import queue
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable
@@ -95,12 +96,16 @@ class Uplink(LinkLoop):
         self.topics = {leaf: topic(settings.event, settings.board_id, leaf) for leaf in Leaf}
         self.link = LinkClient(
             settings.broker,
-            client_id=f"hautetension-{settings.event}-{settings.board_id}",
+            # The broker replaces it by the user name anyway (use_username_as_clientid): a board, a session.
+            client_id=settings.username,
             username=settings.username,
             topics=[self.topics[Leaf.ACK], self.topics[Leaf.ASSIGNMENT]],
             will=(self.topics[Leaf.STATUS], OFFLINE),
             max_inflight=settings.max_inflight,
         )
+        self.uplink_id = secrets.token_hex(6)
+        """This uplink process among any other using the same board id (a copied SD card): its status says
+        it, so the server sees two alternating and tells staff "connected from two places"."""
         self.phase = Phase.OFFLINE
         self.next_seq = 0
         """The next outbox row to publish (while sending)."""
@@ -216,7 +221,12 @@ class Uplink(LinkLoop):
 
     def _acknowledged(self, ack: Ack) -> None:
         if ack.history != self.state.history:
-            return  # the server's word on this board's previous history (its database was replaced)
+            # The server's word on another history of this board id: this database's previous one (it was
+            # replaced), or a copy of this board's SD card connected elsewhere. The retained ack is not
+            # ours, so none is coming: send from the start now (the server discards what it holds).
+            if self.phase is Phase.WAITING_FOR_ACK:
+                self._start_sending(self.state.first_seq - 1)
+            return
         if ack.seq > self.outbox.last_seq() and self.outbox.skip_past(ack.seq):
             note = (
                 f"the event server holds rows up to {ack.seq}, more than this database has (it was"
@@ -300,6 +310,7 @@ class Uplink(LinkLoop):
             faults.append({"kind": "scanner", "message": "the scanner is faulted: lamps off", "slot": None})
         return {
             "online": True,
+            "uplink": self.uplink_id,
             "since": round(self.connected_at or time.time(), 3),
             "software": software_version(),
             "history": self.state.history,

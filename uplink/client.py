@@ -12,8 +12,10 @@ from __future__ import annotations
 import abc
 import contextlib
 import queue
+import random
 import ssl
 import threading
+import time
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Self
@@ -25,6 +27,10 @@ from uplink.settings import BrokerSettings
 
 RECONNECT_MIN_S = 1
 RECONNECT_MAX_S = 15
+SHORT_CONNECTION_S = 10.0
+"""A connection lost sooner than this after it was made counts as cut short."""
+TAKEN_OVER_MAX_S = 30.0
+"""The longest pause before reconnecting after connections cut short one after another."""
 
 
 @dataclass(frozen=True)
@@ -139,6 +145,10 @@ class LinkClient:
             client.will_set(will[0], will[1], qos=1, retain=True)
         client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
         client.max_inflight_messages_set(max_inflight)
+        self._connected_at: float | None = None
+        self.cut_short = 0
+        """Connections in a row lost within SHORT_CONNECTION_S of being made."""
+        self._random = random.Random()
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
@@ -171,11 +181,33 @@ class LinkClient:
         if reason.is_failure:
             self.events.put(Refused(str(reason)))
             return
+        self._connected_at = time.monotonic()
         client.subscribe([(name, 1) for name in self.topics])
         self.events.put(Connected())
 
-    def _on_disconnect(self, _c: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+    def _on_disconnect(self, client: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+        self._pause_if_cut_short(client)
         self.events.put(Disconnected(str(reason)))
+
+    def _pause_if_cut_short(self, client: mqtt.Client) -> None:
+        """Connections cut short one after another are what a session taken over looks like: another
+        client with this user (the broker pins the client id to it: a copy of this board's SD card)
+        connected, and the broker closed this one. Reconnecting at once would close the other's in turn,
+        every second, and neither would get its rows through: wait a random pause that doubles with each
+        short connection (up to TAKEN_OVER_MAX_S), so each holds the link for a while in turn. paho waits
+        its reconnect delay right after this callback; a connection that lasted resets it."""
+        if self._connected_at is None:
+            return  # never connected: paho's own growing delay applies
+        lasted = time.monotonic() - self._connected_at
+        self._connected_at = None
+        if lasted >= SHORT_CONNECTION_S:
+            self.cut_short = 0
+            client.reconnect_delay_set(RECONNECT_MIN_S, RECONNECT_MAX_S)
+            return
+        self.cut_short += 1
+        ceiling = min(TAKEN_OVER_MAX_S, 2.0 * 2**self.cut_short)
+        pause = round(self._random.uniform(RECONNECT_MIN_S, ceiling))
+        client.reconnect_delay_set(min_delay=max(1, pause), max_delay=max(RECONNECT_MAX_S, round(ceiling)))
 
     def _on_message(self, _c: mqtt.Client, _u: Any, message: mqtt.MQTTMessage) -> None:
         self.events.put(Received(message.topic, bytes(message.payload), bool(message.retain)))

@@ -87,16 +87,20 @@ class Ingest(LinkLoop):
         self.intake = Intake(conn, confirm_timeout=confirm_timeout, clock=clock)
         self.results = Results(conn, clock=clock)
         self.publications = Publications(conn)
+        username = broker.username or "central"
         self.link = LinkClient(
             broker,
-            # Several server processes on one database: each its own client (and broker session), each
-            # receiving every message; the store keeps each row once whichever process stores it first.
-            client_id=f"hautetension-central-{event}" + (f"-{instance}" if instance else ""),
-            username=broker.username or "central",
+            # The broker pins a client's id to its user (use_username_as_clientid): several server
+            # processes on one database each have their own user (central-N), hence their own session,
+            # each receiving every message; the store keeps each row once whichever process stores it.
+            client_id=username,
+            username=username,
             topics=[event_filter(event)],
             persistent=True,
         )
         self.connected = False
+        self.connects = 0
+        """Connections the broker accepted: more than one means the link dropped (or was taken over)."""
         self.received = 0
         self.dropped = 0
         self.stored = 0
@@ -250,6 +254,7 @@ class Ingest(LinkLoop):
     def _handle(self, event: LinkEvent) -> tuple[str, Report] | None:
         if isinstance(event, Connected):
             self.connected = True
+            self.connects += 1
             self._publish_all = True
         elif isinstance(event, Disconnected):
             if self.connected:

@@ -19,7 +19,7 @@ from typing import Any
 from flask import Blueprint, Flask
 
 from store.event.settings import EventSettings
-from webpanel import csrf, db, errors, i18n, ids, security
+from webpanel import csrf, db, errors, i18n, ids, outage, security, stream
 from webpanel.auth import PinChecker, is_staff, make_limiter
 from webpanel.config import PanelSettings
 from webpanel.stream import BoardFollower
@@ -81,11 +81,13 @@ def create_app(
         app.config["SECRET_KEY"] = security.load_or_create_secret_key(settings.secret_key_path)
 
     app.extensions["board_follower"] = BoardFollower(settings)
+    stream.init_app(app)
     app.extensions["staff_pin_hash"] = staff_pin_hash or (lambda: settings.staff_pin_hash)
     app.extensions["staff_limiter"] = make_limiter(settings)
     app.extensions["staff_pin_checker"] = PinChecker()
     ids.init_app(app)  # before the blueprints: their rules use the `id` converter
     errors.init_app(app)
+    outage.init_app(app)
     security.init_app(app)
     csrf.init_app(app)
     db.init_app(app)

@@ -290,9 +290,12 @@ def log_in(pin: Any) -> None:
         raise ApiError(401, "wrong PIN", code=WRONG_PIN)
     limiter().forgive(attempt)
     settings: PanelSettings = current_app.config["PANEL"]
+    # Stored first: a database that cannot take it (its disk full) leaves the page's session as it was,
+    # its CSRF token still good for the retry.
+    opened = _sessions().open(hours=settings.session_hours, generation=generation)
     session.clear()  # a fresh session on login: no fixation of a pre-login cookie
     session.permanent = True
-    session[SESSION_KEY] = _sessions().open(hours=settings.session_hours, generation=generation)
+    session[SESSION_KEY] = opened
     g.is_staff = True
 
 

@@ -12,9 +12,9 @@ from store.commands import CommandKind
 from webpanel import csrf, openapi
 from webpanel.auth import is_staff
 from webpanel.db import board_state, service_running, submit
-from webpanel.errors import ApiError, bad_field, json_object
+from webpanel.errors import bad_field, json_object
 from webpanel.openapi import sse_events
-from webpanel.stream import TOO_MANY_STREAMS, BoardFollower, EventStream, last_event_id, sse_response
+from webpanel.stream import BoardFollower, EventStream, last_event_id, sse_response, take_place
 from webpanel.view import public_board
 
 bp = Blueprint("board", __name__)
@@ -85,13 +85,7 @@ def api_session() -> Response:
 def api_events() -> Response:
     last_event_id = _last_event_id()
     follower: BoardFollower = current_app.extensions["board_follower"]
-    if not follower.try_open_stream():
-        raise ApiError(
-            503,
-            "too many live pages open: retrying shortly",
-            code=TOO_MANY_STREAMS,
-            headers={"Retry-After": STREAM_RETRY_AFTER},
-        )
+    take_place(follower, retry_after=STREAM_RETRY_AFTER)
     return sse_response(EventStream(follower, last_event_id=last_event_id))
 
 
@@ -205,6 +199,10 @@ openapi.add_paths(
                     },
                     "400": openapi.error("Last-Event-ID is not a journal id (bad_query)"),
                     "503": openapi.error("Too many open streams; retry after Retry-After (too_many_streams)"),
+                    "429": openapi.error(
+                        "Too many open streams from this address; retry after Retry-After"
+                        " (too_many_streams_from_address)"
+                    ),
                 },
             }
         },

@@ -33,6 +33,9 @@ class PanelSettings:
     threads: int = 0
     """waitress worker threads; 0 means ``max_streams + 16`` (each open event stream holds one)."""
     max_streams: int = 64
+    max_streams_per_address: int = 8
+    """Streams one client address may hold (every kind together): one address cannot take every place.
+    Eight: a browser holds at most six connections to a host, and a few devices may share an address."""
     stream_max_seconds: float = 120.0
     """An event stream ends after this long; the browser reconnects and resumes."""
     heartbeat_seconds: float = 15.0
@@ -83,6 +86,9 @@ class PanelSettings:
             port=s.integer("port", cls.port, minimum=1, maximum=65535),
             threads=s.integer("threads", cls.threads, minimum=0),
             max_streams=s.integer("max_streams", cls.max_streams, minimum=1),
+            max_streams_per_address=s.integer(
+                "max_streams_per_address", cls.max_streams_per_address, minimum=1
+            ),
             stream_max_seconds=s.number("stream_max_seconds", cls.stream_max_seconds, above=0),
             heartbeat_seconds=s.number("heartbeat_seconds", cls.heartbeat_seconds, above=0),
             poll_interval=s.number("poll_interval", cls.poll_interval, above=0),

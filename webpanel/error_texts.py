@@ -32,6 +32,13 @@ TEXTS: dict[str, LazyString] = {
     "body_too_large": lazy_gettext("This is too long: shorten it."),
     "http_error": lazy_gettext("The request was refused: reload the page."),
     "internal_error": lazy_gettext("Something went wrong: try again, or tell the staff."),
+    "database_full": lazy_gettext(
+        "The database's disk is full: nothing can be saved until the staff free space. Trying again in"
+        " %(retry_after)s s."
+    ),
+    "database_unavailable": lazy_gettext(
+        "The database is not answering (it may be restarting): trying again in %(retry_after)s s."
+    ),
     "csrf_failed": lazy_gettext("This page has expired: reload it."),
     # -- staff ----------------------------------------------------------------------------------
     "staff_only": lazy_gettext("Log in as staff first."),
@@ -53,6 +60,9 @@ TEXTS: dict[str, LazyString] = {
     "not_simulated": lazy_gettext("This is not the simulated board."),
     "no_such_slot": lazy_gettext("The board has no such slot."),
     "too_many_streams": lazy_gettext("Too many live pages are open: retrying shortly."),
+    "too_many_streams_from_address": lazy_gettext(
+        "Too many live pages are open from this network address: close some, retrying in %(retry_after)s s."
+    ),
     # -- tournaments -----------------------------------------------------------------------------
     "tournament_not_found": lazy_gettext("This tournament does not exist (any more)."),
     "table_not_found": lazy_gettext("The tournament has no such round or table."),

@@ -113,8 +113,16 @@ def error_response(
     return response
 
 
-def _is_api() -> bool:
+def is_api() -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
+
+
+def unexpected(exc: Exception) -> Any:
+    """A bug: logged with its traceback, answered 500."""
+    log.exception("unexpected error on %s %s", request.method, request.path, exc_info=exc)
+    if is_api():
+        return error_response(500, "internal error (see the panel's log)", INTERNAL_ERROR)
+    return "Internal error (see the panel's log)", 500
 
 
 def init_app(app: Flask) -> None:
@@ -124,7 +132,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> Any:
-        if not _is_api():
+        if not is_api():
             return exc
         status = exc.code or 500
         messages = {
@@ -140,12 +148,7 @@ def init_app(app: Flask) -> None:
                 headers["Allow"] = ", ".join(allowed)
         return error_response(status, message, _HTTP_CODES.get(status, HTTP_ERROR), headers)
 
-    @app.errorhandler(Exception)
-    def _unexpected(exc: Exception) -> Any:
-        log.exception("unexpected error on %s %s", request.method, request.path)
-        if _is_api():
-            return error_response(500, "internal error (see the panel's log)", INTERNAL_ERROR)
-        return "Internal error (see the panel's log)", 500
+    app.register_error_handler(Exception, unexpected)
 
 
 # -- request bodies ------------------------------------------------------------------------------

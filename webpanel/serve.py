@@ -68,6 +68,10 @@ def make_server(app: Flask, *, host: str | None = None, port: int | None = None)
         # only closes connections with no request in progress, and a browser simply opens a
         # new connection for its next request.
         channel_timeout=15,
+        # Keep reading a connection while its request runs: a live page's client that goes away is
+        # seen at once (waitress.client_disconnected), and its stream frees its place, instead of at
+        # the next heartbeat's failed write (webpanel/stream.py).
+        channel_request_lookahead=1,
         cleanup_interval=5,
         # The panel's cookies and headers fit in a few KiB; waitress's default (256 KiB) lets
         # each slow client make the panel hold a quarter megabyte.

@@ -13,9 +13,17 @@ id of the state it carries as its id, so a browser that reconnects with
 
 Every open stream holds one server thread, so streams are bounded: at most
 ``max_streams`` at once (beyond that: 503 with ``Retry-After``, the page
-retries), each ends after ``stream_max_seconds`` (the browser reconnects and
-resumes), and a comment every ``heartbeat_seconds`` lets the server notice a
-client that went away.
+retries), at most ``max_streams_per_address`` from one client address, over
+every kind of stream of the process (beyond that: 429 with ``Retry-After``:
+one address cannot take every place, as nginx's ``limit_conn`` does in front of
+a board), and each ends after ``stream_max_seconds`` (the browser reconnects
+and resumes).
+
+A client that goes away frees its place at once: waitress keeps reading a
+connection while its request runs (``channel_request_lookahead``, see
+webpanel/serve.py) and says so in ``waitress.client_disconnected``, which a
+stream looks at every :data:`CLIENT_CHECK_S` while it waits. Elsewhere (a test
+client, another server) a comment every ``heartbeat_seconds`` is what notices.
 """
 
 from __future__ import annotations
@@ -25,25 +33,94 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Response, request
+from flask import Flask, Response, current_app, has_request_context, request
 
 from store.db import open_database
 from store.file_watch import FileWatch, open_watch
 from webpanel.config import PanelSettings
-from webpanel.errors import define_code, whole_number
+from webpanel.errors import ApiError, define_code, whole_number
 from webpanel.view import public_board
 
 log = logging.getLogger(__name__)
 
 RETRY_MS = 1000
+"""What the browser waits before reconnecting when a stream ends."""
 TOO_MANY_STREAMS = define_code(
     "too_many_streams", "Too many live pages are open: retry after Retry-After seconds."
 )
-"""What the browser waits before reconnecting when a stream ends."""
+TOO_MANY_STREAMS_FROM_ADDRESS = define_code(
+    "too_many_streams_from_address",
+    "Too many live pages are open from this address (max_streams_per_address): close some, or retry after"
+    " Retry-After seconds.",
+)
+ADDRESS_RETRY_AFTER_S = 10
+"""An address at its limit waits for one of its own pages to close: ask again in ten seconds."""
+CLIENT_CHECK_S = 0.25
+"""How often a waiting stream looks whether its client went away (a flag, no system call)."""
+_PLACE_KEY = "hautetension.stream_address"
+"""Where :func:`take_place` leaves the address whose place the request's stream holds."""
+
+
+class AddressPlaces:
+    """The streams each client address holds, over every stream of the process (one per app)."""
+
+    def __init__(self, per_address: int) -> None:
+        self.per_address = per_address
+        self._held: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def take(self, address: str) -> bool:
+        with self._lock:
+            if self._held.get(address, 0) >= self.per_address:
+                return False
+            self._held[address] = self._held.get(address, 0) + 1
+            return True
+
+    def give_back(self, address: str) -> None:
+        with self._lock:
+            left = self._held.get(address, 0) - 1
+            if left > 0:
+                self._held[address] = left
+            else:
+                self._held.pop(address, None)
+
+    def held(self, address: str) -> int:
+        with self._lock:
+            return self._held.get(address, 0)
+
+    @property
+    def total(self) -> int:
+        with self._lock:
+            return sum(self._held.values())
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["stream_places"] = AddressPlaces(app.config["PANEL"].max_streams_per_address)
+
+
+def take_place(follower: BoardFollower, *, retry_after: str) -> None:
+    """Take a place for the stream this request opens (its :class:`CountedStream` gives it back), or
+    raise the refusal: 429 when the client's address holds ``max_streams_per_address`` already, 503 when
+    the process holds ``max_streams``."""
+    places: AddressPlaces = current_app.extensions["stream_places"]
+    address = request.remote_addr or "unknown"
+    if not places.take(address):
+        raise ApiError(
+            429,
+            f"too many live pages open from this address (at most {places.per_address}): close some",
+            code=TOO_MANY_STREAMS_FROM_ADDRESS,
+            headers={"Retry-After": str(ADDRESS_RETRY_AFTER_S)},
+            params={"retry_after": ADDRESS_RETRY_AFTER_S},
+        )
+    if not follower.try_open_stream():
+        places.give_back(address)
+        raise ApiError(503, "too many live pages open: retrying shortly", code=TOO_MANY_STREAMS,
+                       headers={"Retry-After": retry_after})
+    request.environ[_PLACE_KEY] = address
 
 
 @dataclass(frozen=True)
@@ -228,6 +305,43 @@ class CountedStream(abc.ABC):
     def __init__(self, follower: BoardFollower) -> None:
         self.follower = follower
         self._closed = False
+        self._address: str | None = None
+        self._places: AddressPlaces | None = None
+        self._gone: Callable[[], bool] | None = None
+        if has_request_context():
+            self._address = request.environ.pop(_PLACE_KEY, None)
+            self._places = current_app.extensions.get("stream_places")
+            self._gone = request.environ.get("waitress.client_disconnected")
+
+    def client_gone(self) -> bool:
+        """Whether the client closed its connection (known under waitress only)."""
+        return self._gone is not None and bool(self._gone())
+
+    def wait_newer(self, version: int, timeout: float) -> Snapshot | None:
+        """The follower's snapshot once newer than *version*, or None after *timeout* or as soon as
+        the client went away (:meth:`client_gone`)."""
+        if self._gone is None:
+            return self.follower.wait_newer(version, timeout)
+        deadline = time.monotonic() + timeout
+        while not self.client_gone():
+            left = max(0.0, deadline - time.monotonic())
+            snap = self.follower.wait_newer(version, min(CLIENT_CHECK_S, left))
+            if snap is not None or time.monotonic() >= deadline:
+                return snap
+        return None
+
+    def sliced(self, wait: Callable[[float], bool], timeout: float) -> bool:
+        """*wait* (up to the seconds it is given; True: something happened) for *timeout* at most, in
+        slices, ending early when the client went away."""
+        if self._gone is None:
+            return wait(timeout)
+        deadline = time.monotonic() + timeout
+        while not self.client_gone():
+            if wait(min(CLIENT_CHECK_S, max(0.0, deadline - time.monotonic()))):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+        return False
 
     def __iter__(self) -> Iterator[bytes]:
         for chunk in self._events():
@@ -241,6 +355,8 @@ class CountedStream(abc.ABC):
         if not self._closed:
             self._closed = True
             self.follower.close_stream()
+            if self._places is not None and self._address is not None:
+                self._places.give_back(self._address)
 
 
 def sse_response(body: CountedStream) -> Response:
@@ -274,7 +390,9 @@ class EventStream(CountedStream):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
-            snap = self.follower.wait_newer(version, min(settings.heartbeat_seconds, remaining))
+            snap = self.wait_newer(version, min(settings.heartbeat_seconds, remaining))
+            if self.client_gone():
+                return  # nobody to tell: the place is free as soon as this ends
             if snap is None:
                 yield ": keep-alive\n\n"
                 continue

@@ -45,7 +45,7 @@ class CentralSettings:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT
     instance: str = ""
-    """This process's name among several on one PostgreSQL database (its broker client id's suffix)."""
+    """This process's name among several on one PostgreSQL database (its own broker account's suffix)."""
 
     @classmethod
     def from_config(cls, config: ConfigFile) -> CentralSettings:
@@ -66,11 +66,28 @@ class CentralSettings:
             s.problem(
                 f"instance must be 1 to 40 characters among a-z, 0-9 and '-', not {settings.instance!r}"
             )
+        elif settings.instance:
+            broker = instance_account(settings.broker, settings.instance)
+            settings = dataclasses.replace(settings, broker=broker)
         if not NAME.match(settings.event.event):
             s.problem(
                 f"event must be 1 to 40 characters among a-z, 0-9 and '-', not {settings.event.event!r}"
             )
         return settings
+
+
+def instance_account(broker: BrokerSettings, instance: str) -> BrokerSettings:
+    """Process *instance*'s own broker account: the configured user and password file, each suffixed
+    with ``-<instance>`` (``central-2``, ``/etc/hautetension/central-password-2``).
+
+    The broker pins a client's id to its user, so processes sharing one user would close each other's
+    connection; each has its own (install-central.sh --instances makes them, the ACL lists them)."""
+    password_file = broker.password_file
+    if password_file is not None:
+        password_file = password_file.with_name(f"{password_file.name}-{instance}")
+    return dataclasses.replace(
+        broker, username=f"{broker.username or 'central'}-{instance}", password_file=password_file
+    )
 
 
 def register(subparsers: Any) -> None:

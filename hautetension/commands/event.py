@@ -49,6 +49,20 @@ PLAYERS = [
 ]
 EVENT = "demo"
 ACL = Path(__file__).resolve().parents[2] / "systemd" / "mosquitto-hautetension.acl"
+BROKER_CONF = ACL.with_name("mosquitto-hautetension.conf")
+PLACE_KEYS = frozenset(
+    {"listener", "password_file", "acl_file", "certfile", "keyfile", "cafile", "tls_version", "persistence",
+     "persistence_location", "per_listener_settings", "allow_anonymous"}
+)
+"""What says where the broker listens and keeps its files (each set up its own way by the demo and the
+tests), as opposed to how it treats clients."""
+
+
+def broker_rules(conf: Path = BROKER_CONF) -> list[str]:
+    """The shipped Mosquitto configuration's rules for clients (pinned client ids, size, queue and in-flight
+    limits): what the demo and the tests run with, the same lines a real event's broker has."""
+    lines = (line.strip() for line in conf.read_text(encoding="utf-8").splitlines())
+    return [line for line in lines if line and not line.startswith("#") and line.split()[0] not in PLACE_KEYS]
 
 
 def register(subparsers: Any) -> None:
@@ -160,7 +174,7 @@ class Demo:
         (broker / "mosquitto.conf").write_text(
             f"per_listener_settings false\nlistener {self.broker_port} 127.0.0.1\nallow_anonymous false\n"
             f"password_file {passwords}\nacl_file {broker / 'acl'}\npersistence false\nlog_dest stderr\n"
-            "log_type error\nlog_type warning\n"
+            "log_type error\nlog_type warning\n" + "".join(f"{line}\n" for line in broker_rules())
         )
         _hand_to_mosquitto(broker)
         pin_hash = hash_pin(DEMO_PIN)

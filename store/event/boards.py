@@ -21,7 +21,7 @@ from protocol.limits import MAX_LIVE, MAX_STATUS
 from protocol.reader import read_object
 from store.db import transaction
 from store.dialect import Connection, Record
-from store.event import sql
+from store.event import presence, sql
 
 MAX_LABEL = 60
 
@@ -73,6 +73,11 @@ class EventBoard:
         return [f for f in faults or [] if isinstance(f, dict)]
 
     @property
+    def two_places(self) -> bool:
+        """Whether two uplinks report with this board's id lately (a copied SD card: staff must act)."""
+        return presence.two_places_since(self.status, time.time()) is not None
+
+    @property
     def layout(self) -> str | None:
         layout = (self.status or {}).get("layout")
         return layout if isinstance(layout, str) else None
@@ -84,6 +89,7 @@ class EventBoard:
             "label": self.label,
             "accepted": self.is_accepted,
             "online": self.online,
+            "two_places": self.two_places,
             "game": self.game,
             "last_seen": round(self.last_seen, 3),
             "faults": self.faults,

@@ -47,7 +47,7 @@ from protocol import (
 from protocol.limits import MAX_HISTORIES, MAX_REFUSED_IN_ACK
 from store.db import transaction
 from store.dialect import Connection, placeholders
-from store.event import sql
+from store.event import presence, sql
 from store.event.publish import Publications
 from store.event.quarantine import Quarantine, Refusal
 
@@ -102,6 +102,7 @@ class Intake:
         self._histories: dict[str, str] = {}
         self._games: dict[tuple[str, str, int], None] = {}
         """The board games whose start, end or "I agree" rows this batch stored (their results to update)."""
+        self.uplinks = presence.Uplinks()
 
     def receive(self, reports: Iterable[tuple[str, Report]]) -> Receipt:
         """Store a batch of ``(board, report)``, in order, in one transaction.
@@ -239,6 +240,10 @@ class Intake:
     def _status(self, board: str, status: Mapping[str, Any], now: float) -> None:
         online = bool(status.get("online"))
         if online:
+            # Two uplinks with this board id, taking turns (a copied SD card): said in the stored status.
+            row = self.conn.execute(sql.BOARD, (board,)).fetchone()
+            before = json.loads(row["status"]) if row is not None and row["status"] else None
+            status = self.uplinks.heard(board, status, now, presence.two_places_since(before, now))
             self.conn.execute(sql.BOARD_STATUS, (_json(status), now, 1, board))
         else:
             # The last will carries nothing but presence: keep what the board said before it went.

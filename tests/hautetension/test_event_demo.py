@@ -97,6 +97,11 @@ def test_the_demo_event_runs_two_boards_and_a_tournament_and_stops_on_ctrl_c(tmp
         t = Tournaments(conn).load(info.id)
         assert len(t.names) == 8 and t.rounds == [] and t.plan_next_round().number == 1  # ready for round 1
         conn.close()
+        # The demo's broker runs the shipped rules for clients (pinned ids, size and queue limits).
+        from hautetension.commands.event import broker_rules
+
+        conf = (folder / "demo" / "broker" / "mosquitto.conf").read_text().splitlines()
+        assert "use_username_as_clientid true" in conf and set(broker_rules()) <= set(conf)
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
         for busy in [*range(port, port + 3), broker]:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from hautetension.commands.event import broker_rules
 from protocol import BrokerAddress
 from store.db import connect
 from store.event.db import connect_event
@@ -28,7 +29,9 @@ from uplink.supervisor import Supervisor
 REPO = Path(__file__).resolve().parents[2]
 ACL = (REPO / "systemd" / "mosquitto-hautetension.acl").read_text()
 BOARDS = ("board-1", "board-2", "board-3")
-USERS = {"central": "central-secret", **{board: f"{board}-secret" for board in BOARDS}}
+SERVERS = ("central", "central-1", "central-2")
+"""The event server's users: one process, or processes 1 and 2 of several on one database."""
+USERS = {**{user: f"{user}-secret" for user in SERVERS}, **{board: f"{board}-secret" for board in BOARDS}}
 EVENT = "paris-2026"
 KEEPALIVE = 5
 BIN = Path(sys.executable).with_name("hautetension")
@@ -48,8 +51,10 @@ def wait_for(predicate: Callable[[], T], timeout: float = 15.0, what: str = "the
 
 
 def event_broker(make_broker: Callable[..., MosquittoBroker], **options: Any) -> MosquittoBroker:
-    """Mosquitto as the event server runs it: one password per board and the event's ACL."""
-    return make_broker(users=USERS, acl=ACL, **options)
+    """Mosquitto as the event server runs it: one password per board, the event's ACL and the shipped
+    configuration's rules for clients (pinned client ids, size, queue and in-flight limits)."""
+    extra = [*broker_rules(), *options.pop("extra", ())]
+    return make_broker(users=USERS, acl=ACL, extra=extra, **options)
 
 
 def broker_settings(
@@ -192,15 +197,18 @@ class UplinkProcess:
         *,
         board_id: str | None = None,
         password: str | None = None,
+        quick: bool = True,
     ) -> None:
+        """*quick*: a short keep-alive, poll and ack wait (the tests' pace); False: the shipped defaults."""
         self.board = board
         board_id = board_id or board.board
         secret = board.folder / "uplink-password"
         secret.write_text((password if password is not None else USERS.get(board_id, "")) + "\n")
         self.config = board.folder / "uplink.toml"
+        pace = f"keepalive_s = {KEEPALIVE}\npoll_ms = 20\nack_wait_s = 0.5\n" if quick else ""
         self.config.write_text(
             f'[uplink]\nevent = "{EVENT}"\nboard_id = "{board_id}"\nbroker = "{broker.url}"\n'
-            f'password_file = "{secret}"\nkeepalive_s = {KEEPALIVE}\npoll_ms = 20\nack_wait_s = 0.5\n'
+            f'password_file = "{secret}"\n{pace}'
         )
         self.proc: subprocess.Popen[str] | None = None
 

@@ -44,8 +44,9 @@ class CentralProcess:
     def __init__(self, folder: Path, *, dsn: str, broker: MosquittoBroker, instance: str) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
+        # Process N is the broker's user central-N, its password in the configured file suffixed -N.
         password = folder / "central-password"
-        password.write_text(USERS["central"] + "\n")
+        password.with_name(f"central-password-{instance}").write_text(USERS[f"central-{instance}"] + "\n")
         self.config = folder / "central.toml"
         self.config.write_text(
             f'[central]\nevent = "{EVENT}"\ndatabase = "{dsn}"\nbroker = "{broker.url}"\n'
@@ -145,7 +146,7 @@ class ChangeListener:
 def servers(
     tmp_path: Path, postgres_dsn: str, secured: MosquittoBroker
 ) -> Iterator[tuple[CentralProcess, CentralProcess]]:
-    made = [CentralProcess(tmp_path / n, dsn=postgres_dsn, broker=secured, instance=n) for n in ("a", "b")]
+    made = [CentralProcess(tmp_path / n, dsn=postgres_dsn, broker=secured, instance=n) for n in ("1", "2")]
     yield made[0], made[1]
     for server in made:
         server.kill()

@@ -130,7 +130,7 @@ def test_the_event_server_and_its_broker_and_a_second_run_changes_nothing(tmp_pa
     assert "systemctl reload-or-restart mosquitto.service" in (state / "log").read_text()
     twice = _run("install-central.sh", root, state, "--add-board", "board-3")
     assert twice.returncode == 1 and "has a password already" in twice.stderr
-    for bad in ("central", "Board 3"):
+    for bad in ("central", "central-1", "Board 3"):
         assert _run("install-central.sh", root, state, "--add-board", bad).returncode == 2
     assert _run("install-central.sh", root, state).returncode == 2  # no --event
 
@@ -196,6 +196,18 @@ def test_an_internet_facing_server_on_postgresql_and_a_second_run_changes_nothin
     assert (root / "etc/letsencrypt/renewal-hooks/deploy/hautetension").exists()
     assert "nginx -t -q" in log and "systemctl reload-or-restart nginx.service" in log
     assert "systemctl restart mosquitto.service" in log
+    # Each process its own broker user (the broker pins a client's id to its user) and password file.
+    passwords = (root / "etc/mosquitto/hautetension.passwd").read_text()
+    for n in (1, 2, 3):
+        secret = (root / f"etc/hautetension/central-password-{n}").read_text().strip()
+        assert len(secret) >= 20 and f"central-{n}:hash-of-{secret}\n" in passwords
+        process = CentralSettings.from_config(
+            ConfigFile(tomllib.loads(config.read_text()), config).with_values("central", {"instance": str(n)})
+        )
+        assert process.broker.username == f"central-{n}"
+        assert str(process.broker.password_file) == f"/etc/hautetension/central-password-{n}"
+        assert f"\nuser central-{n}\n" in (root / "etc/mosquitto/hautetension.acl").read_text()
+    assert "central-4" not in passwords
 
     config.write_text(config.read_text() + "\n# edited by staff\n")
     (state / "log").write_text("")
@@ -204,6 +216,7 @@ def test_an_internet_facing_server_on_postgresql_and_a_second_run_changes_nothin
     log = (state / "log").read_text()
     assert "createuser" not in log and "createdb" not in log and "useradd" not in log
     assert "PostgreSQL role hautetension-central exists" in again.stdout
+    assert (root / "etc/mosquitto/hautetension.passwd").read_text() == passwords  # no password changed
     assert config.read_text().endswith("# edited by staff\n")
     assert (state / "pg-roles").read_text().split() == ["hautetension-central"]
 

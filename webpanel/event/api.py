@@ -27,7 +27,7 @@ from webpanel.event import present
 from webpanel.event.blueprint import actor, bp
 from webpanel.event.follow import ChangeStream, EventFollower
 from webpanel.ids import path_id
-from webpanel.stream import TOO_MANY_STREAMS, sse_response
+from webpanel.stream import sse_response, take_place
 from webpanel.tournaments.views import TOURNAMENT_NOT_FOUND
 
 RESULT_ACTIONS = ("confirm", "use-board", "dismiss")
@@ -100,9 +100,7 @@ def api_ingest() -> Response:
 @bp.get("/api/event/stream")
 def api_stream() -> Response:
     follower: EventFollower = current_app.extensions["event_follower"]
-    if not follower.try_open_stream():
-        raise ApiError(503, "too many live pages open: retrying shortly", code=TOO_MANY_STREAMS,
-                       headers={"Retry-After": "5"})
+    take_place(follower, retry_after="5")
     return sse_response(ChangeStream(follower))
 
 
@@ -197,6 +195,10 @@ _BOARD_SCHEMA = {
             "type": ["object", "null"],
             "description": "The game on the board: id, status, assignment, players, to_move (a name), paused,"
             " moves, lit, points, confirmed",
+        },
+        "two_places": {
+            "type": "boolean",
+            "description": "Two uplinks report with its id lately (a copied SD card): staff switch one off",
         },
         "last_seen": {"type": "number", "description": "Unix time of its last message"},
         "faults": {"type": "array", "items": {"type": "object"}, "description": "From its health report"},
@@ -329,6 +331,10 @@ openapi.add_paths(
                     "200": {"description": "The event stream", "content": {"text/event-stream": {}}},
                     "503": openapi.error(
                         "Too many open streams; retry after Retry-After seconds (too_many_streams)"
+                    ),
+                    "429": openapi.error(
+                        "Too many open streams from this address; retry after Retry-After seconds"
+                        " (too_many_streams_from_address)"
                     ),
                 },
             }

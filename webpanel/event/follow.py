@@ -87,7 +87,9 @@ class ChangeStream(CountedStream):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 break
-            snap = self.follower.wait_newer(version, min(settings.heartbeat_seconds, remaining))
+            snap = self.wait_newer(version, min(settings.heartbeat_seconds, remaining))
+            if self.client_gone():
+                return  # nobody to tell: the place is free as soon as this ends
             if snap is None:
                 yield ": keep-alive\n\n"
                 continue

@@ -80,12 +80,12 @@ from webpanel.lobby.seats import (
 )
 from webpanel.stream import (
     RETRY_MS,
-    TOO_MANY_STREAMS,
     BoardFollower,
     CountedStream,
     last_event_id,
     sse,
     sse_response,
+    take_place,
 )
 
 MAX_NAME = 40
@@ -553,7 +553,9 @@ class GameStream(CountedStream):
                 beat = time.monotonic() + settings.heartbeat_seconds
             if head.status != OPEN:
                 break  # over, abandoned or expired: nothing more will happen
-            woke = wait(max(0.0, min(beat, deadline) - time.monotonic()))
+            woke = self.sliced(wait, max(0.0, min(beat, deadline) - time.monotonic()))
+            if self.client_gone():
+                return  # nobody to tell: the place is free as soon as this ends
             if time.monotonic() >= beat:
                 yield ": keep-alive\n\n"
                 beat = time.monotonic() + settings.heartbeat_seconds
@@ -566,9 +568,7 @@ def api_events(game_id: int) -> Response:
     record = load_record(game_id)
     last = last_event_id("since")
     follower: BoardFollower = current_app.extensions["board_follower"]
-    if not follower.try_open_stream():
-        raise ApiError(503, "too many live pages open: retrying shortly", code=TOO_MANY_STREAMS,
-                       headers={"Retry-After": "2"})
+    take_place(follower, retry_after="2")
     listener = change_listener()
     shared = current_app.extensions["db_pool"].get() if listener is not None else None
     return sse_response(GameStream(follower, record.id, last_version=last, listener=listener, shared=shared))

@@ -162,7 +162,9 @@ openapi.add_paths({
                                   "content": {"text/event-stream": {
                                       "schema": openapi.sse_events("game", "reconnect")}}},
                           "400": error("Last-Event-ID is not a version (bad_query)"),
-                          "404": NO_GAME, "503": error("Too many open streams (too_many_streams)")},
+                          "404": NO_GAME, "503": error("Too many open streams (too_many_streams)"),
+                          "429": error("Too many open streams from this address"
+                                       " (too_many_streams_from_address)")},
         },
     },
 })

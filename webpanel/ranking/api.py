@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Response, jsonify, request
@@ -12,7 +13,7 @@ from store.tournaments import TournamentNotFoundError
 from webpanel import openapi
 from webpanel.auth import staff_required
 from webpanel.db import get_db
-from webpanel.errors import BAD_QUERY, MAX_WHOLE, ApiError, bad_field, define_code, json_object
+from webpanel.errors import BAD_QUERY, MAX_WHOLE, ApiError, bad_field, define_code, json_object, whole_number
 from webpanel.ranking import present
 from webpanel.ranking.blueprint import actor, bp, season
 
@@ -22,6 +23,9 @@ PLAYER_REFUSED = define_code("player_refused", "The registry refuses this player
 TOURNAMENT_REFUSED = define_code("tournament_refused", "The tournament refuses this entry (see the error).")
 SAME_PLAYER_TWICE = define_code("same_player_twice", "The same player is named twice for one table.")
 MAX_TABLE = 4
+PLAYER_ID_LIST = rf" *[0-9]{{1,12}} *(, *[0-9]{{1,12}} *){{1,{MAX_TABLE - 1}}}"
+"""A table's players for the handicap: 2 to 4 ids, comma-separated (ASCII digits: "²" is no id)."""
+PLAYER_LIST = re.compile(PLAYER_ID_LIST, re.ASCII)
 _WHOLE = {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE}
 
 
@@ -72,12 +76,11 @@ def api_ranking_player(raw: str) -> Response:
 def api_handicap() -> Response:
     """The handicap the ranking proposes for a table: ``?players=3,8,12`` (registered ids, 2 to 4)."""
     raw = request.args.get("players", "")
-    parts = [p.strip() for p in raw.split(",") if p.strip()]
-    ids_only = all(p.isascii() and p.isdigit() and len(p) <= 12 for p in parts)  # "²" is a digit to isdigit()
-    if not 2 <= len(parts) <= MAX_TABLE or not ids_only:
+    # What the document's pattern says, exactly: an empty list is no table (2 to 4 players), so 400.
+    if not PLAYER_LIST.fullmatch(raw):
         raise ApiError(400, "players is a list of 2 to 4 registered player ids, comma-separated",
                        code=BAD_QUERY)
-    ids = [int(p) for p in parts]
+    ids = [int(p) for p in raw.split(",")]
     players = Players(get_db())
     try:
         kept = [players.kept(i).id for i in ids]
@@ -108,38 +111,36 @@ def api_create_player() -> tuple[Response, int]:
     return jsonify(player.to_json()), 201
 
 
-@bp.get("/api/players/<raw>")
-def api_player(raw: str) -> Response:
+@bp.get("/api/players/<id:raw>")
+def api_player(raw: int) -> Response:
     try:
-        return jsonify(Players(get_db()).get(_player_id(raw)).to_json())
+        return jsonify(Players(get_db()).get(raw).to_json())
     except PlayerNotFoundError as exc:
         raise ApiError(404, str(exc), code=PLAYER_NOT_FOUND) from None
 
 
-@bp.post("/api/players/<raw>")
+@bp.post("/api/players/<id:raw>")
 @staff_required
-def api_edit_player(raw: str) -> Response:
+def api_edit_player(raw: int) -> Response:
     """Change a player's name, club or city (fields left out are kept)."""
     body = json_object(allowed=PLAYER_FIELDS)
     try:
-        player = Players(get_db()).edit(
-            _player_id(raw), **{k: body.get(k) for k in PLAYER_FIELDS}, actor=actor()
-        )
+        player = Players(get_db()).edit(raw, **{k: body.get(k) for k in PLAYER_FIELDS}, actor=actor())
     except REFUSED as exc:
         raise _refusal(exc) from None
     return jsonify(player.to_json())
 
 
-@bp.post("/api/players/<raw>/merge")
+@bp.post("/api/players/<id:raw>/merge")
 @staff_required
-def api_merge_player(raw: str) -> Response:
+def api_merge_player(raw: int) -> Response:
     """``{"into": id}``: this player is a duplicate of that one."""
     body = json_object(allowed={"into"}, required={"into"})
     into = body["into"]
     if isinstance(into, bool) or not isinstance(into, int) or not 0 <= into <= MAX_WHOLE:
         raise bad_field("into", "into must be a registered player's id")
     try:
-        kept = Players(get_db()).merge(_player_id(raw), into, actor=actor())
+        kept = Players(get_db()).merge(raw, into, actor=actor())
     except REFUSED as exc:
         raise _refusal(exc) from None
     return jsonify(kept.to_json())
@@ -150,7 +151,8 @@ def api_merge_player(raw: str) -> Response:
 def api_player_audit() -> Response:
     """The registry's audit trail, newest first (``?player=id``: one player's, oldest first)."""
     raw = request.args.get("player")
-    player = None if raw is None else _player_id(raw)
+    # A player's id, as documented (anything else is a bad query, 400; an id nobody holds has no entries).
+    player = None if raw is None else whole_number(raw, "player")
     return jsonify([a.to_json() for a in Players(get_db()).audit(player)])
 
 
@@ -257,8 +259,9 @@ openapi.add_paths(
                         "name": "players",
                         "in": "query",
                         "required": True,
-                        "schema": {"type": "string"},
-                        "description": "Registered player ids, comma-separated",
+                        "schema": {"type": "string", "pattern": f"^{PLAYER_ID_LIST}$"},
+                        "description": "2 to 4 registered player ids, comma-separated (an empty list is"
+                        " no table: 400)",
                     },
                     _EVENT_QUERY,
                 ],
@@ -330,10 +333,19 @@ openapi.add_paths(
             "get": {
                 "summary": "The registry's audit trail (staff)",
                 "parameters": [
-                    {"name": "player", "in": "query", "required": False, "schema": {"type": "integer"}}
+                    {
+                        "name": "player",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "integer", "minimum": 0, "maximum": MAX_WHOLE},
+                    }
                 ],
                 "responses": {
-                    "200": openapi.json_response("The entries"),
+                    "200": openapi.json_response(
+                        "The entries, newest first (one player's: oldest first)",
+                        {"type": "array", "items": {"type": "object"}},
+                    ),
+                    "400": openapi.error("player is not a whole number (bad_query)"),
                     "401": openapi.error("Staff only"),
                 },
             }

@@ -30,7 +30,10 @@ WAIT_S = 15.0
 def event_app(tmp_path: Path, db_location: str) -> Iterator[Flask]:
     event = EventSettings(event="paris-2026", database=db_location)
     # Heartbeats and stream ends far off: what wakes a stream in these tests is the change notice.
-    panel = make_settings(tmp_path, heartbeat_seconds=60.0, stream_max_seconds=120.0)
+    # Every page from one test client's address: as many places as the pages it opens.
+    panel = make_settings(
+        tmp_path, heartbeat_seconds=60.0, stream_max_seconds=120.0, max_streams_per_address=FOLLOWERS
+    )
     app = create_app({"PANEL": panel, "EVENT": event, "TESTING": True})
     yield app
     close_app(app)

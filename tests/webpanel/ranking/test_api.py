@@ -114,3 +114,28 @@ def test_entering_and_linking_players_of_a_tournament(staff: Api, conn: sqlite3.
     assert staff.post(f"{url}/link", {"number": 5, "player": ana}).status_code == 422
     assert staff.post(f"{url}/link", {"number": 1}).status_code == 400
     assert {e.player for e in Players(conn).entrants(tid)} == {1, 2}
+
+
+def test_the_handicaps_document_and_answers_agree_on_an_empty_list(visitor: Api) -> None:
+    import jsonschema_rs  # what schemathesis checks the document with
+
+    document = visitor.client.get("/api/openapi.json").get_json()
+    (players,) = [p for p in document["paths"]["/api/ranking/handicap"]["get"]["parameters"]
+                  if p["name"] == "players"]
+    validator = jsonschema_rs.validator_for(players["schema"])
+    # What the document allows the server answers (here 404: ids nobody holds), and what it refuses, 400.
+    for raw in ("", " ", ",", "1", "1,", "1,,2", "1,2,3,4,5", "1,x", "1,²", "1,-2", "1,1234567890123",
+                "1,2\n"):
+        assert not validator.is_valid(raw), raw
+        assert visitor.client.get("/api/ranking/handicap", query_string={"players": raw}).status_code == 400
+    for raw in ("1,2", "1, 2", " 1 ,2,3 ", "1,2,3,4", "123456789012,2"):
+        assert validator.is_valid(raw), raw
+        assert visitor.client.get("/api/ranking/handicap", query_string={"players": raw}).status_code == 404
+
+
+def test_options_on_the_registrys_audit_lists_only_what_it_answers(visitor: Api) -> None:
+    response = visitor.client.options("/api/players/audit")
+    assert set(response.headers["Allow"].replace(" ", "").split(",")) == {"GET", "HEAD", "OPTIONS"}
+    assert visitor.client.post("/api/players/audit", json={}).status_code == 405
+    edit = visitor.client.options("/api/players/12")
+    assert set(edit.headers["Allow"].replace(" ", "").split(",")) == {"GET", "HEAD", "OPTIONS", "POST"}
