@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -278,6 +279,21 @@ class DatabaseError(sqlite3.DatabaseError):
     """The database file cannot be opened or is newer than this program."""
 
 
+def _write_ahead_log(conn: sqlite3.Connection) -> str:
+    """Put the database in WAL mode; the mode it is in. Switching a new file takes its exclusive lock, and
+    SQLite answers "database is locked" at once, without waiting its busy timeout, while another process
+    opening the same file at that moment holds it (the board service and the panel start together): tried
+    again until the busy timeout has passed."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            return str(conn.execute("PRAGMA journal_mode = WAL").fetchone()[0])
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
+
+
 def connect(path: str | Path, *, cached_statements: int = 128) -> sqlite3.Connection:
     """Open (creating if needed) the database at *path*, migrated to the latest schema.
 
@@ -297,7 +313,7 @@ def connect(path: str | Path, *, cached_statements: int = 128) -> sqlite3.Connec
         )
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        mode = _write_ahead_log(conn)
         conn.execute("PRAGMA synchronous = FULL")
         conn.execute("PRAGMA foreign_keys = ON")
     except sqlite3.DatabaseError as exc:
