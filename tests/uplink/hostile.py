@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +66,25 @@ class Hostile:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def broker_cuts(broker: MosquittoBroker, board: str, leaf: str, payload: bytes | str) -> bool:
+    """Publish one message with *board*'s password on a connection of its own: True when the broker cut
+    the connection instead of taking the message (beyond the shipped ``max_packet_size``)."""
+    cut = threading.Event()
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+    client.username_pw_set(board, USERS[board])
+    client.on_disconnect = lambda *args: cut.set()
+    client.connect(broker.host, broker.port, keepalive=KEEPALIVE)
+    client.loop_start()
+    try:
+        wait_for(client.is_connected, what="the sender connected")
+        data = payload.encode() if isinstance(payload, str) else payload
+        info = client.publish(f"hautetension/{EVENT}/board/{board}/{leaf}", data, qos=1)
+        return cut.wait(30) and not info.is_published()
+    finally:
+        client.disconnect()
+        client.loop_stop()
 
 
 def received(server: Central, hostile: Hostile) -> None:

@@ -318,7 +318,7 @@ class EventServer(CentralProcess):
     reads would fill and stop it)."""
 
     def __init__(self, folder: Path, *, database: str, broker: MosquittoBroker) -> None:
-        super().__init__(folder, dsn=database, broker=broker, instance="chaos")
+        super().__init__(folder, dsn=database, broker=broker, instance="1")
         with self.config.open("a") as config:  # [panel] is the file's last section
             config.write(f'staff_pin_hash = "{PIN_HASH}"\n')
         self.log = folder / "central.log"

@@ -36,6 +36,7 @@ from tests.uplink.hostile import (
     a_row,
     a_status,
     alive_and_honest,
+    broker_cuts,
     database_size,
     received,
     stored_rows_are_valid,
@@ -43,6 +44,8 @@ from tests.uplink.hostile import (
 from tests.webpanel.helpers import Api
 
 MB = 1024 * 1024
+BIG = 200_000
+"""A message the shipped broker passes (its packet limit is 256 KiB) and the reader refuses."""
 
 
 # -- one test per attack ------------------------------------------------------------------------------
@@ -90,19 +93,24 @@ def test_rows_of_1_mb_20_times_1_mb_16_mb_and_a_1_mb_live_view(
     server: Central, hostile: Hostile, secured: MosquittoBroker, tmp_path: Path, db_location: str
 ) -> None:
     """Before: all stored (the database grew from 300 KB to 41 MB), and the wall served 1 MB to each
-    viewer."""
+    viewer. Now two walls: the broker cuts a sender whose message is beyond its packet limit (1 MB, 16 MB
+    never reach the server), and what passes the broker but not the reader's bounds is refused there."""
     hostile.send("status", a_status())
     hostile.send("outbox", a_row(1, body={"slot": "a9"}))
     received(server, hostile)
     Boards(server.conn).accept("board-2", "Table 2", actor="test")
     before = database_size(server.conn, db_location)
-    big = {"pad": ["x" * 2000] * (MB // 2000)}
-    hostile.send("outbox", a_row(2, body=big))
-    for seq in range(3, 23):
+    big = {"pad": ["x" * 2000] * (BIG // 2000)}  # within the broker's limit, beyond the reader's
+    for seq in range(2, 22):
         hostile.send("outbox", a_row(seq, body=big))
-    hostile.send("outbox", a_row(23, body={"pad": ["x" * 2000] * (16 * MB // 2000)}))
-    hostile.send("live", json.dumps({"pad": ["x" * 2000] * (MB // 2000)}))
+    hostile.send("live", json.dumps(big))
     received(server, hostile)
+    hostile.close()  # the broker pins a board's one session: the senders below take it in turn
+    huge = {"pad": ["x" * 2000] * (MB // 2000)}
+    assert broker_cuts(secured, "board-2", "outbox", a_row(22, body=huge))
+    sixteen = {"pad": ["x" * 2000] * (16 * MB // 2000)}
+    assert broker_cuts(secured, "board-2", "outbox", a_row(23, body=sixteen))
+    assert broker_cuts(secured, "board-2", "live", json.dumps(huge))
     alive_and_honest(server, tmp_path, secured)
     grown = database_size(server.conn, db_location) - before
     assert grown < 2 * MB, f"the database grew by {grown} bytes"
@@ -110,8 +118,8 @@ def test_rows_of_1_mb_20_times_1_mb_16_mb_and_a_1_mb_live_view(
     # (an honest board reads its own rows with the same reader, and sends a stand-in instead).
     stored = [int(r[0]) for r in server.conn.execute("SELECT seq FROM event_rows WHERE board = 'board-2'")]
     assert stored == [1] and server.acked("board-2") == 1
-    assert Quarantine(server.conn).counts() == {"board-2": 23}
-    assert {q.size > 1_000_000 and len(q.head) == 256 for q in Quarantine(server.conn).recent()} == {True}
+    assert Quarantine(server.conn).counts() == {"board-2": 21}
+    assert {q.size > BIG and len(q.head) == 256 for q in Quarantine(server.conn).recent()} == {True}
     assert set(Boards(server.conn).get("board-2").live or {}) == {"hello"}
 
 

@@ -20,7 +20,7 @@ from store.event.boards import Boards
 from store.event.quarantine import Quarantine
 from store.tournaments import Tournaments
 from tests.servers.mosquitto import MosquittoBroker
-from tests.store.event.helpers import Reports, a_tournament
+from tests.store.event.helpers import Reports, a_tournament, table_of
 from tests.uplink.helpers import Central, wait_for
 from tests.uplink.hostile import Hostile, alive_and_honest, received, stored_rows_are_valid
 
@@ -120,12 +120,11 @@ def test_garbage_on_every_topic_a_board_publishes(
     tid = a_tournament(conn, players=4)
     (assignment,) = Assignments(conn).assign_round(tid)
     assert assignment.board == "board-2"
-    t = Tournaments(conn).load(tid)
-    names = [t.names[p] for p in t.round(1).table(1).seats]
+    table = table_of(conn, tid, 1, 1)
     board = Reports("board-2", history="after-the-garbage")
     status = {"online": True, "history": board.history, "first": board.first}
     hostile.send("status", json.dumps(status))
-    for row in [*board.game(1, names, assignment=assignment.id), board.agree(1, [0, 1, 2, 3])]:
+    for row in [*board.game(1, **table, assignment=assignment.id), board.agree(1, [0, 1, 2, 3])]:
         parse_row(row_message(row))
         hostile.send("outbox", row_message(row))
     wait_for(lambda: Tournaments(conn).load(tid).result(1, 1), timeout=30, what="the game entered")

@@ -17,8 +17,7 @@ from flask import Flask
 from store.event.assignments import Assignments
 from store.event.intake import Intake
 from store.event.results import Results
-from store.tournaments import Tournaments
-from tests.store.event.helpers import Reports, a_tournament, boards_online, send
+from tests.store.event.helpers import Reports, a_tournament, boards_online, send, table_of
 from tests.webpanel import helpers, i18n_checks
 from tests.webpanel.test_pages_browser import ARTIFACTS, SHOWN_TEXT, TIMEOUT_MS
 
@@ -48,11 +47,10 @@ def _table_one_played(conn: sqlite3.Connection, intake: Intake) -> None:
     tid = a_tournament(conn, 12)
     Assignments(conn).assign_round(tid)
     mine = next(a for a in Assignments(conn).of_round(tid, 1) if a.board == "board-1")
-    t = Tournaments(conn).load(tid)
-    names = [t.names[p] for p in t.round(1).tables[mine.table - 1].seats]
+    table = table_of(conn, tid, 1, mine.table)
     reports = Reports("board-1")
-    send(intake, "board-1", reports.game(1, names, assignment=mine.id))
-    send(intake, "board-1", [reports.agree(1, list(range(len(names))))])
+    send(intake, "board-1", reports.game(1, **table, assignment=mine.id))
+    send(intake, "board-1", [reports.agree(1, list(range(len(table["players"]))))])
     send(intake, "board-1", [reports.status(game={"id": 1, "status": "over"})])
     assert [r.status for r in Results(conn).settle()] == ["entered"]
 
