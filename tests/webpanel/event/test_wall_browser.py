@@ -133,6 +133,9 @@ def _event_with_results(conn: sqlite3.Connection, intake: Intake, boards: int, p
         store.record(tid, lambda t, n=table.number, x=lightings: t.enter_result(1, n, x), actor="test")
     store.record(tid, lambda t: t.next_round(), actor="test")
     Assignments(conn).assign_round(tid)
+    last = store.load(tid).round(2).tables[-1]  # a table of this round done too: "result in"
+    lightings = [Lighting((s,)) for s in range(1, len(last.seats))]
+    store.record(tid, lambda t: t.enter_result(2, last.number, lightings), actor="test")
     running = {"id": 1, "status": "running", "to_move": "P2", "paused": False,
                "players": ["P1", "P2", "P3", "P4"]}
     send(intake, "board-1", [Reports("board-1").status(game=running), _live({"f9": 0, "f8": 1}, ["N"])])
@@ -157,6 +160,7 @@ def test_the_wall_fits_one_screen(
     page.goto(f"{served_event.url}/event/wall?kiosk=1")
     page.wait_for_selector(f"#wall-board-board-{boards}")
     page.wait_for_selector("#standings tr")
+    page.wait_for_selector("#tables li.state-done", state="attached")
     page.wait_for_timeout(300)  # the boards' drawings and the pages settle
     fit = page.evaluate(FITS)
     page.screenshot(path=str(tmp_path / f"wall-{boards}-{locale}-{width}x{height}.png"))
