@@ -60,3 +60,20 @@ def test_the_service_state_and_the_self_test_speak_french(
     assert _no_english(page.inner_html("#self-test-checks")) == [], page.inner_text("#self-test-checks")
     page.screenshot(path=str(tmp_path / f"self-test-fr-{size[0]}.png"), full_page=True)
     assert errors == []
+
+
+def test_a_game_in_its_lamps_check_leaves_no_separator_dangling(
+    browser: Any, served: Any, board_service: Any,  # noqa: F811
+) -> None:
+    staff = Api(served.app.test_client())
+    assert staff.login().status_code == 200
+    start_game(staff, check="ask")  # nobody is to play before the check: nothing to say after "0 coup"
+    page, errors = _staff_page(browser, served, "/staff/game", (820, 1180))
+    summary = page.locator("#running-summary")
+    page.wait_for_url("**/staff/game")
+    summary.wait_for()
+    page.wait_for_function(
+        "() => document.getElementById('running-summary').textContent.startsWith('Partie')"
+    )
+    assert summary.text_content() == "Partie 1 · 0 coup", summary.text_content()
+    assert errors == []

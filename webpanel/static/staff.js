@@ -369,8 +369,11 @@ function showRunningGame(board) {
   var status = running
     ? (board.paused ? _("paused: put the board right") : (seats[view.to_move] ? _("%(name)s to play", { name: seats[view.to_move].name }) : ""))
     : (game.status === "abandoned" ? _("abandoned") : _("over"));
-  summary.textContent = ngettext("Game %(game)s · %(num)d move · %(status)s", "Game %(game)s · %(num)d moves · %(status)s",
-    moves, { game: game.id, status: status });
+  // Nothing to say of its state (the pre-game check, before anyone is to play): no separator left dangling.
+  summary.textContent = status
+    ? ngettext("Game %(game)s · %(num)d move · %(status)s", "Game %(game)s · %(num)d moves · %(status)s",
+      moves, { game: game.id, status: status })
+    : ngettext("Game %(game)s · %(num)d move", "Game %(game)s · %(num)d moves", moves, { game: game.id });
   seats.forEach(function (s, i) {
     list.appendChild(seatItem(s, i, game, { toMove: running && view.to_move === i, seatNumber: true }));
   });

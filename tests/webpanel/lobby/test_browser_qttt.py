@@ -78,7 +78,9 @@ def test_full_game_against_the_computer(served: Any, browser: Any) -> None:
 
     # Both screens show the result, followed live (no reload).
     winner = final["view"]["winner"]
-    expected = "A draw" if final["outcome"]["draw"] else ("X (Ada) wins" if winner == "X" else "O (Computer")
+    expected = (
+        "A draw" if final["outcome"]["draw"] else ("Ada wins with X" if winner == "X" else "Computer (")
+    )
     for page in (tablet, display):
         page.wait_for_selector(f"#status:has-text('{expected}')")
         assert page.locator("#history li").count() == final["moves"]
