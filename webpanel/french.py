@@ -46,8 +46,9 @@ def fill(text: str, values: Mapping[str, object]) -> str:
         if key not in values:
             return match.group(0)
         value = values[key]
-        number = match.group("kind") == "d" and isinstance(value, int | float)
-        shown = str(int(value)) if number else str(value)
+        shown = str(value)
+        if match.group("kind") == "d" and isinstance(value, int | float):
+            shown = str(int(value))
         before = match.group("de")
         if before is None:
             return shown
