@@ -222,7 +222,8 @@ def make_online_form(tid: int, number: int) -> ResponseReturnValue:
         try:
             timer = _timer(float(raw))
         except ValueError:
-            raise bad_field("turn_timer", _("The turn timer is a number of seconds.")) from None
+            flash(_("The turn timer is a number of seconds."), "error")
+            return response
         made, tokens = make_online(tid, number, timer)
         for game_id, token in tokens:
             set_token_cookie(response, host_cookie(game_id), token)
