@@ -28,17 +28,23 @@ from hardware.settings import Signal
 
 @dataclass(frozen=True)
 class Check:
+    """One check's verdict; *message* is the English sentence (the command line's), *code* and *values*
+    say it for a page to put in its own language (``webpanel/static/staff.js``, ``selfTestDetail``)."""
+
     name: str
     ok: bool
     message: str
     warning: bool = False
+    code: str = ""
+    values: dict[str, Any] = field(default_factory=dict)
 
     def line(self) -> str:
         mark = "FAIL" if not self.ok else ("WARN" if self.warning else "ok  ")
         return f"{mark} {self.name}: {self.message}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "ok": self.ok, "warning": self.warning, "message": self.message}
+        return {"name": self.name, "ok": self.ok, "warning": self.warning, "message": self.message,
+                "code": self.code, "values": dict(self.values)}
 
 
 @dataclass
@@ -83,29 +89,38 @@ def _gpio_selftest(board: Any) -> SelftestReport:
     report.checks.append(_contacts(board, second))
     report.checks += _lamps(board, report, now)
     active = list(board.monitor.active_faults.values())
-    report.checks.append(Check(
-        "faults", not active,
-        "none active" if not active else "; ".join(f.message for f in active),
-    ))
+    report.checks.append(_faults([f.message for f in active]))
     return report
+
+
+def _faults(messages: list[str]) -> Check:
+    if not messages:
+        return Check("faults", True, "none active", code="faults-none")
+    said = "; ".join(messages)
+    return Check("faults", False, said, code="faults-active", values={"faults": said})
 
 
 def _references(board: Any, levels: list[bool], report: SelftestReport, now: float) -> Check:
     references = board.settings.references
     if not references:
         return Check("references", True, "no reference channels configured: a dead multiplexer "
-                     "holding few pawns cannot be told from an empty one", warning=True)
+                     "holding few pawns cannot be told from an empty one", warning=True,
+                     code="references-none")
     wrong = []
+    wrong_refs = []
     for r in references:
         level = levels[board.scanner.index(r.ref)]
         if level != r.level:
             wrong.append(f"{r.ref} reads {'high' if level else 'low'}, "
                          f"expected {'high' if r.level else 'low'}")
+            wrong_refs.append(str(r.ref))
             report.faults.append(Fault(FaultKind.REFERENCE_MISMATCH, f"self-test: {wrong[-1]}", now,
                                        multiplexer=r.multiplexer, channel=r.channel))
     if wrong:
-        return Check("references", False, "; ".join(wrong))
-    return Check("references", True, f"{len(references)} reference channel(s) read their expected level")
+        return Check("references", False, "; ".join(wrong), code="references-wrong",
+                     values={"channels": ", ".join(wrong_refs)})
+    return Check("references", True, f"{len(references)} reference channel(s) read their expected level",
+                 code="references-ok", values={"n": len(references)})
 
 
 def _channel_names(board: Any) -> dict[int, str]:
@@ -136,25 +151,29 @@ def _stability(board: Any, first: list[bool], second: list[bool]) -> Check:
                                 f"settled {Reading(track.reading.stable).name.lower()})")
                 break
     if unstable:
-        return Check("stability", False, f"{len(unstable)} channel(s) unstable: "
-                     + ", ".join(unstable[:12]) + (" …" if len(unstable) > 12 else ""))
+        listed = ", ".join(unstable[:12]) + (" …" if len(unstable) > 12 else "")
+        return Check("stability", False, f"{len(unstable)} channel(s) unstable: " + listed,
+                     code="stability-unstable", values={"n": len(unstable), "channels": listed})
     return Check("stability", True, f"{len(names)} channels read the same on two scans, "
-                 "matching the settled readings")
+                 "matching the settled readings", code="stability-ok", values={"n": len(names)})
 
 
 def _multiplexers(board: Any, levels: list[bool]) -> Check:
     dead = [m.number for m in board.monitor.multiplexers if m.dead]
     if dead:
         return Check("multiplexers", False, "dead: " + ", ".join(f"multiplexer {m}" for m in dead)
-                     + "; check power, signal wires and the ribbon cable")
+                     + "; check power, signal wires and the ribbon cable", code="multiplexers-dead",
+                     values={"multiplexers": ", ".join(str(m) for m in dead)})
     uniform = []
     for mux in board.monitor.multiplexers:
         if mux.channels and len({levels[i] for i in mux.channels}) == 1 and mux.references:
             uniform.append(mux.number)
     if uniform:
         return Check("multiplexers", False, "every channel reads one level despite its references: "
-                     + ", ".join(f"multiplexer {m}" for m in uniform))
-    return Check("multiplexers", True, f"{board.settings.multiplexers} multiplexer(s) answer")
+                     + ", ".join(f"multiplexer {m}" for m in uniform), code="multiplexers-uniform",
+                     values={"multiplexers": ", ".join(str(m) for m in uniform)})
+    return Check("multiplexers", True, f"{board.settings.multiplexers} multiplexer(s) answer",
+                 code="multiplexers-ok", values={"n": board.settings.multiplexers})
 
 
 def _contacts(board: Any, levels: list[bool]) -> Check:
@@ -162,8 +181,9 @@ def _contacts(board: Any, levels: list[bool]) -> Check:
     bad = [t.slot for t in board.monitor.slots.values()
            if (levels[t.presence] == active) | (levels[t.conduction] == active) << 1 == Reading.INVALID]
     if bad:
-        return Check("contacts", False, "conduction without presence in " + ", ".join(bad))
-    return Check("contacts", True, "no slot conducts without a pawn")
+        return Check("contacts", False, "conduction without presence in " + ", ".join(bad),
+                     code="contacts-bad", values={"slots": ", ".join(bad)})
+    return Check("contacts", True, "no slot conducts without a pawn", code="contacts-ok")
 
 
 def _lamps(board: Any, report: SelftestReport, now: float) -> list[Check]:
@@ -171,7 +191,7 @@ def _lamps(board: Any, report: SelftestReport, now: float) -> list[Check]:
     sensed = lamps.has_feedback
     if not sensed:
         return [Check("lamps", True, "no lamp feedback inputs configured: check the lamps by eye "
-                      "with the test button", warning=True)]
+                      "with the test button", warning=True, code="lamps-no-feedback")]
     checks = []
     settle = board.settings.lamp_feedback_seconds
     try:
@@ -185,32 +205,32 @@ def _lamps(board: Any, report: SelftestReport, now: float) -> list[Check]:
                 current = lamps.draws_current(name)
                 if name == lit and not current:
                     checks.append(_lamp_fault(report, name, f"lamp {name} draws no current when on "
-                                              "(bulb, fuse or driver)", now))
+                                              "(bulb, fuse or driver)", now, code="lamp-dark"))
                 elif name != lit and current and name not in leaking:
                     leaking.append(name)
         for name in leaking:
             checks.append(_lamp_fault(report, name, f"lamp {name} draws current when off "
-                                      "(stuck relay or shorted driver)", now))
+                                      "(stuck relay or shorted driver)", now, code="lamp-leaks"))
     finally:
         lamps.restore()
     if not checks:
-        checks.append(Check("lamps", True, f"{len(sensed)} lamp(s) draw current only when on"))
+        checks.append(Check("lamps", True, f"{len(sensed)} lamp(s) draw current only when on",
+                            code="lamps-ok", values={"n": len(sensed)}))
     return checks
 
 
-def _lamp_fault(report: SelftestReport, lamp: str, message: str, now: float) -> Check:
+def _lamp_fault(report: SelftestReport, lamp: str, message: str, now: float, *, code: str) -> Check:
     report.faults.append(Fault(FaultKind.LAMP_FEEDBACK, f"self-test: {message}", now))
-    return Check(f"lamp {lamp}", False, message)
+    return Check(f"lamp {lamp}", False, message, code=code, values={"lamp": lamp})
 
 
 def _health_selftest(backend: Any) -> SelftestReport:
     health = backend.health()
     report = SelftestReport(backend=str(health.get("backend", getattr(backend, "name", "?"))))
     faults = health.get("faults", [])
-    report.checks.append(Check(
-        "faults", not faults,
-        "none active" if not faults else "; ".join(str(f.get("message", f)) for f in faults),
-    ))
-    report.checks.append(Check("link", not backend.is_faulted(),
-                               "readings cannot be trusted" if backend.is_faulted() else "readings trusted"))
+    report.checks.append(_faults([str(f.get("message", f)) for f in faults]))
+    faulted = backend.is_faulted()
+    report.checks.append(Check("link", not faulted,
+                               "readings cannot be trusted" if faulted else "readings trusted",
+                               code="link-untrusted" if faulted else "link-trusted"))
     return report

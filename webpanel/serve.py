@@ -44,6 +44,8 @@ def make_server(app: Flask, *, host: str | None = None, port: int | None = None)
     """A waitress server for *app* (not yet running: call ``.run()``, stop with ``.close()``)."""
     settings: PanelSettings = app.config["PANEL"]
     threads = settings.worker_threads
+    # Where it listens decides which address its links may name (webpanel.lobby.pages.public_root).
+    app.config["LISTEN_HOST"] = host or settings.host
     proxy: dict[str, object] = {}
     if settings.trusted_proxy:
         # Only the front server may say who the client is, in the one header it replaces

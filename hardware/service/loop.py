@@ -387,7 +387,7 @@ class BoardService:
         written = self.writer.write(
             entries,
             game_id=game_id,
-            state_public=self.referee.public_state(self.backend.name),
+            state_public=self._public_state(),
             state_private=self.referee.private_state(),
         )
         if written:
@@ -396,6 +396,15 @@ class BoardService:
                 self.journal_latency.add(after - at)
         self._show_status()
         return written
+
+    def _public_state(self) -> dict[str, Any]:
+        public = self.referee.public_state(self.backend.name)
+        board = self.backend.virtual_board
+        if self.wiring is not None and board is not None:
+            # The wizard reads raw channels, so the referee's board stands still while it runs; the simulated
+            # board knows where its pawns are: its page shows them (presence only), to lift what is there.
+            public["pawns"] = {slot: {"owner": None} for slot in sorted(board.pawns)}
+        return public
 
     def _written(self, entries: Sequence[JournalEntry]) -> None:
         """Entries are in the journal: a game that ended is copied to the rolling backups."""
@@ -476,7 +485,11 @@ class BoardService:
                 self.writer.answer(command.id, error=reason, payload=redacted)
             else:
                 # Durable before acknowledged: the answer is written after the entries, or waits with them.
-                self._commit(entries)
+                # During the wizard a simulated pawn moves no entry, yet the state shows it (_public_state).
+                shown = command.kind is CommandKind.WIRING or (
+                    self.wiring is not None and command.kind is CommandKind.SIM_SLOT
+                )
+                self._commit(entries, force_state=shown)
                 self.writer.answer(command.id, result=result, payload=redacted)
             if self.writer.is_blocked:
                 break  # the database refuses writes: the next commands wait until it takes them

@@ -171,12 +171,14 @@ class Demo:
             )
             (self.folder / f"{user}.password").write_text(password + "\n")
         shutil.copyfile(ACL, broker / "acl")
+        # The broker runs as whoever runs the demo: started as root, Mosquitto would otherwise drop to its
+        # own user, which cannot reach these files when a parent folder is 0700 (as `make run` leaves var/).
         (broker / "mosquitto.conf").write_text(
+            f"user {_invoking_user()}\n"
             f"per_listener_settings false\nlistener {self.broker_port} 127.0.0.1\nallow_anonymous false\n"
             f"password_file {passwords}\nacl_file {broker / 'acl'}\npersistence false\nlog_dest stderr\n"
             "log_type error\nlog_type warning\n" + "".join(f"{line}\n" for line in broker_rules())
         )
-        _hand_to_mosquitto(broker)
         pin_hash = hash_pin(DEMO_PIN)
         (self.folder / "central.toml").write_text(
             f'[central]\nevent = "{EVENT}"\nusername = "central"\n'
@@ -240,8 +242,11 @@ class Demo:
         return self.said(stopped) if stopped else None
 
     def said(self, stopped: Stopped) -> str:
+        """What stopped, with the last lines it wrote (the reason, most often)."""
         log = self.folder / f"{stopped.name}.log"
-        return f"{stopped.name} stopped (exit status {stopped.status}; see {log})"
+        said = f"{stopped.name} stopped (exit status {stopped.status}; see {log})"
+        last = _last_lines(log)
+        return f"{said}; its last words:\n" + "\n".join(f"    {line}" for line in last) if last else said
 
     def stop(self) -> None:
         # The boards and the event server first (their goodbye goes through the broker), the broker last.
@@ -287,8 +292,8 @@ class Demo:
 
 
 def _stop_left_broker(folder: Path) -> None:
-    """A demo killed with kill -9 as root leaves its broker behind (Mosquitto, dropping to its own user,
-    loses the signal that would have stopped it): stop it, if it is still that broker."""
+    """A demo killed with kill -9 can leave its broker behind (one that changed user loses the signal that
+    would have stopped it with its parent): stop it, if it is still that broker."""
     pid_file = folder.parent / "broker.pid"
     try:
         pid = int(pid_file.read_text())
@@ -303,16 +308,23 @@ def _stop_left_broker(folder: Path) -> None:
             time.sleep(0.1)
 
 
-def _hand_to_mosquitto(folder: Path) -> None:
-    """Started as root, Mosquitto drops to its own user: it must be able to read its files."""
-    if os.geteuid() != 0:
-        return
+def _invoking_user() -> str:
+    """The user the demo runs as: its broker stays that user, so it reads its files wherever they are."""
     try:
-        user = pwd.getpwnam("mosquitto")
-    except KeyError:
-        return
-    for path in (folder, *folder.iterdir()):
-        os.chown(path, user.pw_uid, user.pw_gid)
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:  # a uid without a name (a container's): Mosquitto takes names only
+        return "root" if os.geteuid() == 0 else os.environ.get("USER", "nobody")
+
+
+def _last_lines(log: Path, count: int = 5, limit: int = 16_384) -> list[str]:
+    """The last *count* non-empty lines of *log* (read from its last *limit* bytes); none if unreadable."""
+    try:
+        with log.open("rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - limit))
+            tail = f.read().decode("utf-8", "replace")
+    except OSError:
+        return []
+    return [line.rstrip() for line in tail.splitlines() if line.strip()][-count:]
 
 
 def run_demo(args: argparse.Namespace) -> int:

@@ -44,8 +44,8 @@ def _is_free(port: int) -> bool:
 def test_the_demo_event_runs_two_boards_and_a_tournament_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     port = _free_ports(3)
     broker = _free_ports(1)  # chosen, as make event BROKER_PORT=… does
-    folder = server_folder("event-demo")  # readable by Mosquitto's own user, unlike pytest's tree
-    folder.chmod(0o755)
+    folder = server_folder("event-demo")
+    folder.chmod(0o700)  # as `make run` leaves var/: the broker, even started by root, reads its files
     env = {k: v for k, v in os.environ.items() if k not in ("HAUTETENSION_CONFIG", "NOTIFY_SOCKET")}
     proc = subprocess.Popen(
         [
@@ -159,3 +159,31 @@ def test_make_event_passes_broker_port_to_the_demo() -> None:
     chosen = planned("EVENT_PORT=9000", "BROKER_PORT=9100")
     assert chosen.endswith("event demo --port 9000 --broker-port 9100")
     assert planned().endswith("event demo --port 8090")
+
+
+@pytest.mark.skipif(
+    find_binary("mosquitto") is None, reason="Mosquitto is missing (apt-get install mosquitto)"
+)
+def test_a_broker_that_stops_is_reported_with_its_last_words(tmp_path: Path) -> None:
+    import argparse
+
+    from hautetension.commands.event import Demo, _mosquitto
+
+    binaries = _mosquitto()
+    assert binaries is not None
+    parent = tmp_path / "private"
+    parent.mkdir(mode=0o700)
+    args = argparse.Namespace(folder=str(parent / "demo"), boards=1, players=4, port=_free_ports(2),
+                              broker_port=None)
+    demo = Demo(args, binaries)
+    demo.prepare()
+    config = parent / "demo" / "broker" / "mosquitto.conf"
+    config.write_text(config.read_text() + "no_such_option yes\n")  # the broker refuses to start
+    demo.start()
+    try:
+        with pytest.raises(RuntimeError) as stopped:
+            demo.set_up_event(timeout=30)
+    finally:
+        demo.stop()
+    said = str(stopped.value)
+    assert said.startswith("mosquitto stopped (exit status ") and "no_such_option" in said, said

@@ -305,3 +305,63 @@ def test_every_error_text_reaches_the_pages_in_french(client: FlaskClient) -> No
     assert french["too_many_wrong_pins"] == (
         "Trop de codes incorrects\u00a0: attendez %(retry_after)s\u00a0s, puis réessayez."
     )
+
+
+# -- flashed messages ------------------------------------------------------------------------------
+
+TRANSLATING = {"_", "gettext", "ngettext", "pgettext", "npgettext", "refusal_text", "error_text"}
+"""What a flashed message may be made by: the catalogue, or the helpers that say an error in the page's
+language (by its code) or mark its English as English."""
+
+
+BABEL_GETTEXT = {"flask_babel", "webpanel.tournaments.words"}  # the second: Flask-Babel's gettext, typed
+
+
+def flashed_messages_left_in_english(source: str) -> list[tuple[int, str]]:
+    """Each ``flash(...)`` whose message is not made by the catalogue (a literal, an f-string, an
+    exception's own English, or a ``_`` that is not Flask-Babel's), with its line."""
+    import ast
+
+    tree = ast.parse(source)
+    babel = any(
+        isinstance(node, ast.ImportFrom) and node.module in BABEL_GETTEXT
+        and any((alias.asname or alias.name) == "_" for alias in node.names)
+        for node in ast.walk(tree)
+    )
+    local = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "flash"):
+            continue
+        message = node.args[0] if node.args else None
+        name = None
+        if isinstance(message, ast.Call):
+            name = getattr(message.func, "id", None) or getattr(message.func, "attr", None)
+        if name == "_" and not babel:
+            found.append((node.lineno, "_ is not Flask-Babel's gettext"))
+        elif isinstance(message, ast.Name) or (name is not None and name in local):
+            continue  # a value this module made (each checked where it is made)
+        elif name not in TRANSLATING:
+            found.append((node.lineno, ast.unparse(message) if message is not None else "nothing"))
+    return found
+
+
+@pytest.mark.parametrize(
+    "path", i18n_checks.translated_files("**/*.py"), ids=lambda p: str(p.relative_to(i18n_checks.REPO))
+)
+def test_flashed_messages_go_through_the_catalogue(path: Path) -> None:
+    assert flashed_messages_left_in_english(path.read_text(encoding="utf-8")) == []
+
+
+def test_the_flash_check_finds_english_left_as_it_is() -> None:
+    source = '''
+from webpanel.translation_marks import _
+def a(exc, raw):
+    flash(_("Round made."), "ok")
+    flash(str(exc), "error")
+    flash(f"not {raw!r}", "error")
+    flash(exc.message, "error")
+'''
+    assert [line for line, _ in flashed_messages_left_in_english(source)] == [4, 5, 6, 7]
+    babel = source.replace("webpanel.translation_marks", "flask_babel")
+    assert [line for line, _ in flashed_messages_left_in_english(babel)] == [5, 6, 7]

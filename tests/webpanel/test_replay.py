@@ -123,12 +123,21 @@ def test_the_record_downloads_and_reads_back_against_the_rules(board: Rig, publi
     assert record.board == "sim" and record.reveal is None and "defense" not in response.get_data(True)
 
 
+@pytest.fixture
+def phone(app: Flask) -> Api:
+    """A player's phone on the hall's network (not the board's display, which browses from the Pi)."""
+    client = app.test_client()
+    client.environ_base["REMOTE_ADDR"] = "192.0.2.7"
+    return Api(client)
+
+
 def test_the_reveal_needs_every_player_and_then_shows_kinds_rows_and_why(board: Rig, staff: Api,
-                                                                          public: Api) -> None:
+                                                                          public: Api, phone: Api) -> None:
     play(board)
-    refused = public.post("/api/replay/board/1/reveal", {"seat": 1})
+    refused = phone.post("/api/replay/board/1/reveal", {"seat": 1})
     assert refused.status_code == 403 and "their own pawns" in refused.get_json()["error"]
-    assert replay_of(public)["reveal"]["may_consent"] == []
+    assert replay_of(phone)["reveal"]["may_consent"] == []
+    assert replay_of(phone)["reveal"]["where"] == "board-display"  # the page says where to go
     assert staff.post("/api/replay/board/1/reveal", {"seat": 5}).status_code == 400
     assert staff.post("/api/replay/board/1/reveal", {"seat": True}).status_code == 400
     first = staff.post("/api/replay/board/1/reveal", {"seat": 1})
@@ -146,6 +155,23 @@ def test_the_reveal_needs_every_player_and_then_shows_kinds_rows_and_why(board: 
     text = public.get("/replay/board/1/record.htn").get_data(True)
     revealed = read_record(text, layout=PINWHEEL)  # the kinds light exactly the recorded lamps
     assert revealed.reveal is not None and revealed.reveal.defense == ((), tuple(BEN[:3]))
+
+
+def test_at_the_boards_display_each_player_consents_for_their_own_seat(board: Rig, public: Api,
+                                                                       phone: Api) -> None:
+    """The display beside the board (the Pi's own browser, no staff session): the players in front of it
+    each tap their name and confirm; still nothing is shown before every player has."""
+    play(board)
+    at_display = replay_of(public)["reveal"]
+    assert at_display["may_consent"] == [0, 1] and at_display["consented"] == []
+    assert public.post("/api/replay/board/1/reveal", {"seat": 1}).get_json() == {
+        "ok": True, "consented": [1], "revealed": False}
+    half = replay_of(phone)
+    assert half["revealed"] is False and "defense" not in json.dumps(half)
+    assert replay_of(public)["reveal"]["may_consent"] == [0]
+    assert phone.post("/api/replay/board/1/reveal", {"seat": 0}).status_code == 403  # not from a phone
+    assert public.post("/api/replay/board/1/reveal", {"seat": 0}).get_json()["revealed"] is True
+    assert replay_of(phone)["revealed"] is True
 
 
 def test_the_analysis_of_a_revealed_move(board: Rig, staff: Api, public: Api) -> None:

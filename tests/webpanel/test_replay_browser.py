@@ -134,3 +134,46 @@ def test_the_players_answer_the_check_on_the_display(browser: Any, panel: str) -
     assert page.locator("#check-dark button").count() == 4
     page.click("#check-all-lit")  # the service (stopped here) does not answer: the page says why
     page.wait_for_function("() => document.getElementById('check-msg').textContent.length > 0")
+
+
+@pytest.mark.parametrize("lang, size", [("fr", (390, 844)), ("fr", (1920, 1080)), ("en", (820, 1180))])
+def test_the_players_reveal_at_the_boards_display(
+    chromium: Any, tmp_path: Any, lang: str, size: tuple[int, int]
+) -> None:
+    """The display beside the board (the Pi's own browser: no staff session): the page says how, each
+    player taps their name and confirms, and the replay shows the kinds once both have."""
+    settings = helpers.make_settings(tmp_path)
+    rig = Rig(tmp_path, database=settings.database)
+    app = create_app({"PANEL": settings, "TESTING": True})
+    served = helpers.Served(app)
+    try:
+        play(rig)
+        context = chromium.new_context(locale="fr-FR" if lang == "fr" else "en-GB",
+                                       viewport={"width": size[0], "height": size[1]})
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        errors = helpers.watch_errors(page)
+        page.on("dialog", lambda dialog: dialog.accept())  # each player confirms
+        page.goto(served.url + "/replay/board/1")
+        buttons = page.locator("#reveal-buttons button")
+        buttons.first.wait_for()
+        said = page.text_content("#reveal-text") or ""
+        assert ("touche son nom" in said) if lang == "fr" else ("taps their name" in said), said
+        assert buttons.count() == 2
+        page.screenshot(path=str(tmp_path / f"reveal-{lang}-{size[0]}.png"), full_page=True)
+        buttons.first.click()
+        page.wait_for_function("() => document.querySelectorAll('#reveal-buttons button').length === 1")
+        half = helpers.fetch_json(page, "/api/replay/board/1")
+        assert half["revealed"] is False and "kinds" not in str(half["steps"])  # one is not enough
+        assert page.locator("#analysis").is_hidden()
+        buttons.first.click()
+        page.wait_for_selector("#analysis:not([hidden])")
+        if lang == "fr":
+            assert i18n_checks.english_words_in(page.text_content("#reveal") or "") == []
+        page.screenshot(path=str(tmp_path / f"revealed-{lang}-{size[0]}.png"), full_page=True)
+        assert errors == []
+        context.close()
+    finally:
+        served.close()
+        close_app(app)
+        rig.close()

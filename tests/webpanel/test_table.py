@@ -178,7 +178,7 @@ def test_staff_confirm_for_every_player(board: tuple[Flask, Outbox]) -> None:
     confirmed = Journal(outbox.conn).last_of_kind(JournalKind.RESULT_CONFIRMED)
     assert confirmed is not None and confirmed.public["by"] == "staff"
     assert "Staff: confirm for every player" in staff.get("/table?lang=en").get_data(as_text=True)
-    assert "Équipe : confirmer pour tous les joueurs" in staff.get("/table").get_data(as_text=True)
+    assert "Équipe\u00a0: confirmer pour tous les joueurs" in staff.get("/table").get_data(as_text=True)
 
 
 def test_nothing_to_confirm_before_the_game_ends(board: tuple[Flask, Outbox]) -> None:

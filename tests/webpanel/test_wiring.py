@@ -258,3 +258,38 @@ def test_on_the_simulated_board_the_page_does_what_it_asks(browser: Any, served:
     assert board.virtual.pawns == {}
     expect(page.locator("#wiring-progress")).to_have_text("1 of 80 slots learned")
     assert errors == []
+
+
+@pytest.mark.browser
+def test_the_wizard_is_followed_by_hand_on_the_simulated_board(
+    browser: Any, served: Any, board: Board
+) -> None:
+    """/sim shows the simulated board's real pawns during the wizard: a click lifts the pawn that is there."""
+    board.virtual.place("e7", PawnKind.DEFENSE)  # a pawn left from before the wizard
+    page, errors = wiring_page(browser, served)
+    page.click("#wiring-start")
+    instruction = page.locator("#wiring-instruction")
+    expect(instruction).to_have_text("Clear the board: lift every pawn.")
+    sim = page.context.new_page()  # the builder's other tab: the simulated board in their hands
+    sim.set_default_timeout(TIMEOUT_MS)
+    sim_errors = watch_errors(sim)
+    sim.goto(served.url + "/sim")
+    expect(sim.locator("#board [data-slot=e7].occupied")).to_have_count(1)  # it is there, drawn
+    sim.click("#board [data-slot=e7]")  # lifted, not "already holds a pawn"
+    expect(sim.locator("#board [data-slot=e7].occupied")).to_have_count(0)
+    expect(instruction).to_have_text("Place a defense pawn on a9.")
+    sim.check("#pawn-defense")
+    sim.click("#board [data-slot=a9]")
+    expect(sim.locator("#board [data-slot=a9].occupied")).to_have_count(1)
+    expect(instruction).to_have_text("Replace the defense pawn on a9 with an attack pawn.")
+    sim.click("#board [data-slot=a9]")
+    expect(sim.locator("#board [data-slot=a9].occupied")).to_have_count(0)
+    sim.check("#pawn-attack")
+    sim.click("#board [data-slot=a9]")
+    expect(instruction).to_have_text("Lift the pawn from a9, then place a defense pawn on b9.")
+    sim.click("#board [data-slot=a9]")
+    expect(instruction).to_have_text("Place a defense pawn on b9.")
+    expect(page.locator("#wiring-progress")).to_have_text("1 of 80 slots learned")
+    assert board.virtual.pawns == {}
+    expect(sim.locator("#sim-msg")).to_have_text("")
+    assert errors == [] and sim_errors == []

@@ -37,6 +37,7 @@ from webpanel.event.blueprint import bp
 from webpanel.lobby.remote import give_to_computer, seat_link
 from webpanel.lobby.seats import host_cookie, set_token_cookie
 from webpanel.lobby.tables import create_table_game
+from webpanel.refusals import refusal_text
 from webpanel.tournaments.views import TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
 
 LEVEL_NAMES = {
@@ -221,13 +222,14 @@ def make_online_form(tid: int, number: int) -> ResponseReturnValue:
         try:
             timer = _timer(float(raw))
         except ValueError:
-            raise bad_field("turn_timer", _("The turn timer is a number of seconds.")) from None
+            flash(_("The turn timer is a number of seconds."), "error")
+            return response
         made, tokens = make_online(tid, number, timer)
         for game_id, token in tokens:
             set_token_cookie(response, host_cookie(game_id), token)
         flash(_("%(n)s table(s) to play online: send each player their seat's link.", n=len(made)), "ok")
     except ApiError as exc:
-        flash(exc.message, "error")
+        flash(refusal_text(exc), "error")
     return response
 
 
@@ -239,7 +241,7 @@ def fill_form(tid: int, number: int) -> ResponseReturnValue:
         filled = fill_round(tid, number, request.form.get("level", ""), int(raw) if raw.isdigit() else None)
         flash(_("The computer plays %(n)s seat(s).", n=filled), "ok")
     except ApiError as exc:
-        flash(exc.message, "error")
+        flash(refusal_text(exc), "error")
     return _back(tid, number)
 
 
@@ -257,7 +259,7 @@ def new_link_form(tid: int, number: int, game_id: int, seat: int) -> ResponseRet
             "ok",
         )
     except (JoinError, GameEndedError) as exc:
-        flash(str(exc), "error")
+        flash(refusal_text(exc), "error")
     return _back(tid, number)
 
 

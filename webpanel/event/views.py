@@ -11,6 +11,7 @@ import time
 
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from games.exc import GameError
 from store.event.assignments import AssignmentError, Assignments
@@ -22,7 +23,7 @@ from webpanel.auth import staff_required
 from webpanel.db import get_db
 from webpanel.event import present
 from webpanel.event.blueprint import actor, bp, requested_tournament, settings
-from webpanel.translation_marks import _
+from webpanel.refusals import refusal_text
 
 STAFF_ERRORS = (
     AssignmentError,
@@ -91,7 +92,7 @@ def accept_board(board: str) -> ResponseReturnValue:
         accepted = Boards(get_db()).accept(board, request.form.get("label", ""), actor=actor())
         flash(_("Board %(id)s is %(label)s.", id=accepted.id, label=accepted.label), "ok")
     except STAFF_ERRORS as exc:
-        flash(str(exc), "error")
+        flash(refusal_text(exc), "error")
     return _back(requested_tournament())
 
 
@@ -114,7 +115,7 @@ def make_round(tid: int) -> ResponseReturnValue:
             "ok",
         )
     except STAFF_ERRORS as exc:
-        flash(str(exc), "error")
+        flash(refusal_text(exc), "error")
     return _back(tid)
 
 
@@ -125,7 +126,7 @@ def assign(tid: int) -> ResponseReturnValue:
         assignments = Assignments(get_db()).assign_round(tid)
         flash(_("%(n)s table(s) sent to the boards.", n=sum(1 for a in assignments if a.board)), "ok")
     except STAFF_ERRORS as exc:
-        flash(str(exc), "error")
+        flash(refusal_text(exc), "error")
     return _back(tid)
 
 
@@ -138,7 +139,7 @@ def move(assignment: str) -> ResponseReturnValue:
         flash(_("Tables and boards changed: each board shows its table now."), "ok")
         tid = moved[0].tournament_id if moved else None
     except STAFF_ERRORS as exc:
-        flash(str(exc), "error")
+        flash(refusal_text(exc), "error")
         tid = requested_tournament()
     return _back(tid)
 
@@ -154,5 +155,5 @@ def result_action(game: int, action: str) -> ResponseReturnValue:
         actions[action](game, actor=actor())
         flash(_("Done."), "ok")
     except STAFF_ERRORS as exc:
-        flash(str(exc), "error")
+        flash(refusal_text(exc), "error")
     return _back(requested_tournament())

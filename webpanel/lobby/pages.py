@@ -93,19 +93,31 @@ def public_root() -> str:
     this request's host.
 
     A display on the Pi itself browses ``127.0.0.1``, which a tablet cannot
-    reach; then the machine's address on the local network is used instead.
+    reach; then the machine's address on the local network is used instead, but
+    only when the panel can be reached there (it listens on every address, or
+    sits behind the front server): a panel listening on loopback only (``make
+    run``, ``make event``) keeps the address it was asked on.
     """
     configured = current_app.config.get("LOBBY_PUBLIC_URL") or lobby_settings().public_url
     if configured:
         return str(configured).rstrip("/") + "/"
     parts = urlsplit(request.host_url)
     host = parts.hostname or ""
-    if _is_loopback(host):
+    if _is_loopback(host) and _reachable_on_the_network():
         lan = _lan_address()
         if lan is not None:
             netloc = lan + (f":{parts.port}" if parts.port else "")
             return urlunsplit((parts.scheme, netloc, "/", "", ""))
     return request.host_url
+
+
+def _reachable_on_the_network() -> bool:
+    """Whether other machines can reach this panel: it listens beyond loopback, or a front server does."""
+    panel = current_app.config["PANEL"]
+    if panel.trusted_proxy:
+        return True
+    listening = str(current_app.config.get("LISTEN_HOST") or panel.host)
+    return listening in ("", "0.0.0.0", "::", "*") or not _is_loopback(listening)
 
 
 def _is_loopback(host: str) -> bool:

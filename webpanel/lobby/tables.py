@@ -20,6 +20,7 @@ from typing import Any
 
 from flask import Response, flash, jsonify, make_response, redirect, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from games.frame import BadOptionsError, game_class
 from games.hautetension.seats import default_lamps
@@ -37,6 +38,7 @@ from webpanel.lobby.blueprint import bp, lobby_settings
 from webpanel.lobby.codes import BAD_OPTIONS, LAYOUT_NOT_FOUND, NOT_A_TABLE, TABLE_BEING_PLAYED
 from webpanel.lobby.seats import host_cookie, set_token_cookie
 from webpanel.openapi import CSRF_PARAMETER, error, json_body, json_response
+from webpanel.refusals import refusal_text
 from webpanel.tournaments.views import RESULT_EXISTS, TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
 
 TABLE_OPTIONS = {"turn_timer", "default_action", "layout"}
@@ -101,9 +103,9 @@ def table_game_form(tid: int, number: int, table: int) -> ResponseReturnValue:
             raise ValueError(raw)
         record, _game, host_token = create_table_game(tid, number, table, {"turn_timer": timer})
     except ValueError:
-        flash(f"The turn timer is a number of seconds, not {raw!r}.", "error")
+        flash(_("The turn timer is a number of seconds, not %(value)s.", value=raw[:20]), "error")
     except ApiError as exc:
-        flash(exc.message, "error")
+        flash(refusal_text(exc), "error")
     else:
         response = make_response(redirect(url_for("lobby.game_page", game_id=record.id), code=303))
         set_token_cookie(response, host_cookie(record.id), host_token)

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from flask import Response, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
+from flask_babel import gettext as _
 
 from store.season import (
     EVENT_ID,
@@ -34,8 +35,8 @@ from webpanel.errors import ApiError, bad_field, define_code, json_object
 from webpanel.event.api import LABEL_BLOCKS
 from webpanel.ids import path_id
 from webpanel.ranking.blueprint import EVENT_NOT_FOUND, actor, bp
+from webpanel.refusals import refusal_text
 from webpanel.tournaments.views import TOURNAMENT_NOT_FOUND
-from webpanel.translation_marks import _
 
 EVENT_FIELDS = {"name", "place", "starts_on", "ends_on"}
 EVENT_REFUSED = define_code(
@@ -187,7 +188,7 @@ def _page(change: Callable[[], str]) -> ResponseReturnValue:
     try:
         flash(change(), "ok")
     except REFUSED as exc:
-        flash(str(exc), "error")
+        flash(refusal_text(exc), "error")
     return redirect(url_for("ranking.season_page"), code=303)
 
 
@@ -208,7 +209,7 @@ def create_event() -> ResponseReturnValue:
         fields = _form_event()
         fields["name"] = fields["name"] or None  # none given: the event is named after its id
         event = Calendar(get_db()).create(request.form.get("id", "").strip(), **fields, actor=actor())
-        return _("Event %(name)s is in the season.", name=event.name)
+        return str(_("Event %(name)s is in the season.", name=event.name))
 
     return _page(change)
 
@@ -218,7 +219,7 @@ def create_event() -> ResponseReturnValue:
 def edit_event(event: str) -> ResponseReturnValue:
     def change() -> str:
         changed = Calendar(get_db()).edit(event, **_form_event(), actor=actor())
-        return _("Saved: %(name)s.", name=changed.name)
+        return str(_("Saved: %(name)s.", name=changed.name))
 
     return _page(change)
 
@@ -234,8 +235,10 @@ def place_tournament(tid: int) -> ResponseReturnValue:
         )
         name = Tournaments(get_db()).get(tid).name
         if placed["counts"]:
-            return _("%(name)s counts for the general ranking.", name=name)
-        return _("%(name)s is a friendly tournament: it does not count for the general ranking.", name=name)
+            return str(_("%(name)s counts for the general ranking.", name=name))
+        return str(
+            _("%(name)s is a friendly tournament: it does not count for the general ranking.", name=name)
+        )
 
     return _page(change)
 

@@ -21,6 +21,7 @@ from webpanel.db import get_db
 from webpanel.ranking import present
 from webpanel.ranking.api import MAX_TABLE, REFUSED
 from webpanel.ranking.blueprint import actor, bp, requested_event, season
+from webpanel.refusals import refusal_text
 
 
 @bp.get("/ranking")
@@ -135,7 +136,7 @@ def create_player() -> ResponseReturnValue:
         )
         flash(_("%(name)s is registered (player %(id)s).", name=player.label, id=player.id), "ok")
     except REFUSED as exc:
-        flash(str(exc), "error")
+        flash(refusal_text(exc), "error")
     return _back()
 
 
@@ -153,7 +154,7 @@ def edit_player(pid: int) -> ResponseReturnValue:
         )
         flash(_("Saved: %(name)s.", name=player.label), "ok")
     except REFUSED as exc:
-        flash(str(exc), "error")
+        flash(refusal_text(exc), "error")
     return _back("ranking.registry_player", pid=pid)
 
 
@@ -168,7 +169,7 @@ def merge_player(pid: int) -> ResponseReturnValue:
         flash(_("Merged into %(name)s: their games count as one player's.", name=kept.label), "ok")
         return _back("ranking.registry_player", pid=kept.id)
     except REFUSED as exc:
-        flash(str(exc), "error")
+        flash(refusal_text(exc), "error")
     return _back("ranking.registry_player", pid=pid)
 
 
@@ -186,7 +187,7 @@ def enter_player(tid: int) -> ResponseReturnValue:
         if event["kind"] == "register":
             flash(_("%(name)s is registered in the tournament.", name=event["name"]), "ok")
     except REFUSED as exc:
-        flash(str(exc), "error")
+        flash(refusal_text(exc), "error")
     return _back(t=tid)
 
 
@@ -213,5 +214,5 @@ def link_players(tid: int) -> ResponseReturnValue:
                 "ok",
             )
     except REFUSED as exc:
-        flash(str(exc), "error")
+        flash(refusal_text(exc), "error")
     return _back(t=tid)

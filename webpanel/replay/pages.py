@@ -7,12 +7,15 @@ Who sees what (docs/replay.md):
 * a running game: staff only, and still only the public replay (staff are no players' confidants);
 * the kinds of the pawns, the closed rows and why each lamp lit: only once the game has ended and
   every player of the table has consented. A player consents for their own seat: on the lobby from
-  the device holding the seat, on the board at the display with staff (a staff session). Computer
-  players consent by themselves: they have no bluff to protect after the game.
+  the device holding the seat; on the board at the board's own display (the screen beside it,
+  which browses the panel from the Pi itself: the players are in front of it, each taps their name
+  and confirms), or with staff anywhere (a staff session). Computer players consent by themselves:
+  they have no bluff to protect after the game.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request
@@ -143,6 +146,8 @@ def api_replay(source: str, game_id: str) -> Response:
         "needed": list(table.humans),
         "consented": sorted(s for s in consents if s in table.humans),
         "may_consent": _may_consent(table, consents),
+        # Where the players still to agree do it, when it is not here: the board's display, their device.
+        "where": "board-display" if table.source is Source.BOARD else "seat-device",
         "possible": table.kept.is_over and table.kept.kinds is not None,
     }
     body["record_url"] = f"/replay/{table.source.value}/{table.game_id}/record{SUFFIX}"
@@ -161,17 +166,28 @@ def api_reveal(source: str, game_id: str) -> Response:
         raise ApiError(409, "nothing is revealed before the game ends", code=REVEAL_TOO_EARLY)
     if seat not in _may_consent(table, table.consents()) and seat not in table.consents():
         raise ApiError(403, "a player reveals only their own pawns: from their seat's device, or at the"
-                            " board's display with staff", code=NOT_YOUR_SEAT)
+                            " board's display", code=NOT_YOUR_SEAT)
     Consents(get_db()).give(table.source, table.game_id, seat)
     consents = table.consents()
     return jsonify({"ok": True, "consented": sorted(consents), "revealed": table.is_revealed(consents)})
 
 
+def at_the_boards_display() -> bool:
+    """Whether this request comes from the board's own display: the Pi itself (loopback). Behind the
+    front server the client's address is the one nginx saw (the panel trusts only its header), so a
+    phone on the network is never taken for the display."""
+    try:
+        return ipaddress.ip_address(request.remote_addr or "").is_loopback
+    except ValueError:
+        return False
+
+
 def _may_consent(table: Table, consents: dict[int, float]) -> list[int]:
-    """The seats this caller may consent for now (staff: any, at the display; a device: its own)."""
+    """The seats this caller may consent for now (staff: any; the board's display: any of a board
+    game, the player in front of it confirms; a lobby device: its own seat)."""
     if not table.kept.is_over:
         return []
-    if is_staff():
+    if is_staff() or (table.source is Source.BOARD and at_the_boards_display()):
         mine = set(table.humans)
     elif table.source is Source.LOBBY:
         caller = identify(GameStore(get_db()).get(table.game_id))

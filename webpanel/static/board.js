@@ -65,7 +65,8 @@ function renderStatus(b, game, seats) {
   list.textContent = "";
   seats.forEach(function (s, i) { list.appendChild(seatItem(s, i, game, { toMove: game.view.to_move === i })); });
   var text = turnText(b, game, seats);
-  if (b.lamps.test) { text += " " + _("(lamp test)"); }
+  // The lamp test is said in the page's foot: the heading above the test button never changes under a hand.
+  byId("lamp-test").hidden = !b.lamps.test;
   if (b.scanner_faulted || b.lamps.safe) { text += " " + _("Board fault: the lamps are off for safety."); }
   turn.textContent = text;
   renderResult(game, seats);
@@ -220,8 +221,12 @@ function wireTestButton() {
     try { await api("POST", "/api/sim/button", { held: value }); }
     catch (err) { showError(byId("sim-msg"), err); }
   }
-  button.addEventListener("pointerdown", function () { set(true); });
-  ["pointerup", "pointerleave", "pointercancel"].forEach(function (n) {
+  button.addEventListener("pointerdown", function (e) {
+    // Captured: a hand that drifts a few pixels off the button while holding it still holds it.
+    if (button.setPointerCapture) { try { button.setPointerCapture(e.pointerId); } catch (err) { /* gone */ } }
+    set(true);
+  });
+  ["pointerup", "pointercancel", "pointerleave", "lostpointercapture"].forEach(function (n) {
     button.addEventListener(n, function () { set(false); });
   });
   // From the keyboard: held while Space or Enter is down.

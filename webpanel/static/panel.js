@@ -32,10 +32,19 @@ function readCatalogue() {
   return { messages: {}, errors: {} };
 }
 
-// %(name)s and %(num)d placeholders, as in the Python and template strings.
+// %(name)s and %(num)d placeholders, as in the Python and template strings. In French, « de » before a
+// value that starts with a vowel or a mute h is elided: « les pions d’Ana », « de Ben » (webpanel/french.py).
+var ELIDES = /^[«“"' ]*(?:[aeiouyàâäéèêëîïôöùûüœæ]|h[aeiouyàâäéèêëîïôöùûüœæ])/i;
+
+export function elides(word) { return ELIDES.test(String(word)); }
+
 function fill(text, params) {
-  return text.replace(/%\((\w+)\)[sd]/g, function (whole, name) {
-    return params && Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole;
+  var french = LANGUAGE.slice(0, 2) === "fr";
+  return text.replace(/(\b[Dd]e )?%\((\w+)\)[sd]/g, function (whole, de, name) {
+    if (!params || !Object.prototype.hasOwnProperty.call(params, name)) { return whole; }
+    var value = String(params[name]);
+    if (!de) { return value; }
+    return french && elides(value) ? (de[0] === "D" ? "D’" : "d’") + value : de + value;
   });
 }
 

@@ -146,8 +146,17 @@ function renderReveal() {
   if (!replay.over) { text.textContent = _("Nothing is revealed before the game ends."); return; }
   if (!reveal.possible) { text.textContent = _("This game's pawn kinds were not kept: there is nothing to reveal."); return; }
   var waiting = reveal.needed.filter(function (s) { return reveal.consented.indexOf(s) < 0; });
-  text.textContent = _("Each player may reveal their own defense pawns. When every player has, the replay shows them all. Still to agree: %(names)s.",
-    { names: listOf(waiting.map(seatName)) });
+  var names = listOf(waiting.map(seatName));
+  // Exactly how, for those still to agree: here (their names below), or where they can.
+  var how;
+  if (reveal.may_consent.length) {
+    how = _("Still to agree: %(names)s. Each of them taps their name below and confirms; it cannot be taken back.", { names: names });
+  } else if (reveal.where === "board-display") {
+    how = _("Still to agree: %(names)s. Each of them does it at the board's display (the screen beside the board): open this replay there, tap your name and confirm.", { names: names });
+  } else {
+    how = _("Still to agree: %(names)s. Each of them does it on the device that holds their seat: open this replay there, tap your name and confirm.", { names: names });
+  }
+  text.textContent = _("Each player may reveal their own defense pawns. When every player has, the replay shows them all.") + " " + how;
   reveal.may_consent.forEach(function (seat) {
     var button = el("button", { type: "button" }, _("Reveal the pawns of %(name)s", { name: seatName(seat) }));
     button.addEventListener("click", function () { consent(seat); });

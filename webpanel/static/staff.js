@@ -78,6 +78,27 @@ function linkText(health, backend) {
   return { text: backend === "sim" ? _("none (simulated board)") : _("direct GPIO") };
 }
 
+/* What the board service says it is doing (its heartbeat's "status" line, hardware/service/loop.py),
+ * said again from the figures it is made of, in the page's language; its own English line only for a
+ * service too old to send them. */
+function serviceStatus(h, service) {
+  if (!service.status) { return "—"; }
+  var board = h.board || {};
+  if (typeof service.scanner_faulted !== "boolean" || !("game" in service)) { return { text: service.status, lang: "en" }; }
+  if (service.scanner_faulted) { return _("scanner faulted: the lamps are off"); }
+  var id = service.game;
+  if (id === null) { return _("%(board)s ready, no game", { board: backendName((h.health || {}).backend || board.backend) }); }
+  if (service.game_status === "over") { return _("game %(id)s over", { id: id }); }
+  if (service.game_status === "abandoned") { return _("game %(id)s abandoned", { id: id }); }
+  var anomalies = (board.anomalies || []).length;
+  if (anomalies) {
+    return ngettext("game %(id)s paused: %(num)d anomaly", "game %(id)s paused: %(num)d anomalies", anomalies, { id: id });
+  }
+  var game = board.game && board.game.view ? board.game : null;
+  var seat = game && game.view.to_move !== null ? game.view.seats[game.view.to_move] : null;
+  return seat ? _("game %(id)s: %(name)s to play", { id: id, name: seat.name }) : _("game %(id)s running", { id: id });
+}
+
 function summaryItems(h) {
   var health = h.health || {};
   var service = health.service || {};
@@ -87,7 +108,7 @@ function summaryItems(h) {
     [_("Board service"), h.service.running ? { text: _("running"), cls: "good" } : { text: _("not running"), cls: "bad" }],
     [_("Last heartbeat"), typeof h.service.heartbeat_age === "number"
       ? _("%(seconds)s s ago", { seconds: formatNumber(h.service.heartbeat_age, { maximumFractionDigits: 1 }) }) : "—"],
-    [_("Service status"), service.status ? { text: service.status, lang: "en" } : "—"],
+    [_("Service status"), serviceStatus(h, service)],
     [_("Board"), backend ? backendName(backend) : "—"],
     [_("Link"), linkText(health, backend)],
     [_("Scans per second"), typeof health.scans_per_second === "number" ? formatNumber(health.scans_per_second) : "—"],
@@ -258,6 +279,34 @@ function checkName(name) {
   return lamp ? _("Lamp %(lamp)s", { lamp: lamp[1] }) : name;
 }
 
+/* A check's detail (hardware/selftest.py) by its code, in the page's language; a check without a code
+ * (another backend's report) keeps its English sentence, marked as English. */
+function selfTestDetail(c) {
+  var v = c.values || {};
+  var n = typeof v.n === "number" ? v.n : 0;
+  switch (c.code) {
+    case "references-none": return _("No reference channels configured: a dead multiplexer holding few pawns cannot be told from an empty one.");
+    case "references-wrong": return _("Reference channels not at their level: %(channels)s.", v);
+    case "references-ok": return ngettext("%(num)d reference channel reads its expected level.", "%(num)d reference channels read their expected level.", n);
+    case "stability-unstable": return ngettext("%(num)d channel unstable: %(channels)s.", "%(num)d channels unstable: %(channels)s.", n, { channels: v.channels });
+    case "stability-ok": return ngettext("%(num)d channel reads the same on two scans, as settled.", "%(num)d channels read the same on two scans, as settled.", n);
+    case "multiplexers-dead": return _("Dead multiplexer(s): %(multiplexers)s; check the power, the signal wires and the ribbon cable.", v);
+    case "multiplexers-uniform": return _("Every channel reads one level despite its references: multiplexer(s) %(multiplexers)s.", v);
+    case "multiplexers-ok": return ngettext("%(num)d multiplexer answers.", "%(num)d multiplexers answer.", n);
+    case "contacts-bad": return _("Conduction without presence in %(slots)s.", v);
+    case "contacts-ok": return _("No slot conducts without a pawn.");
+    case "lamps-no-feedback": return _("No lamp feedback inputs configured: check the lamps by eye with the test button.");
+    case "lamp-dark": return _("Lamp %(lamp)s draws no current when on (bulb, fuse or driver).", v);
+    case "lamp-leaks": return _("Lamp %(lamp)s draws current when off (stuck relay or shorted driver).", v);
+    case "lamps-ok": return ngettext("%(num)d lamp draws current only when on.", "%(num)d lamps draw current only when on.", n);
+    case "faults-none": return _("No active fault.");
+    case "faults-active": return { text: v.faults || c.message, lang: "en" };
+    case "link-trusted": return _("Readings trusted.");
+    case "link-untrusted": return _("Readings cannot be trusted.");
+    default: return { text: c.message || "—", lang: "en" };
+  }
+}
+
 function showSelfTest(report) {
   var checks = report.checks || [];
   var failed = checks.filter(function (c) { return !c.ok; }).length;
@@ -268,7 +317,7 @@ function showSelfTest(report) {
     : ngettext("Self-test failed: %(num)d check failed.", "Self-test failed: %(num)d checks failed.", failed);
   fillTable("self-test-checks", checks.map(function (c) {
     var result = !c.ok ? { text: _("failed"), cls: "bad" } : (c.warning ? { text: _("warning"), cls: "bad" } : { text: _("passed"), cls: "good" });
-    return [checkName(c.name), result, { text: c.message || "—", lang: "en" }];
+    return [checkName(c.name), result, selfTestDetail(c)];
   }));
   byId("self-test-report").hidden = false;
 }
@@ -322,8 +371,11 @@ function showRunningGame(board) {
   var status = running
     ? (board.paused ? _("paused: put the board right") : (seats[view.to_move] ? _("%(name)s to play", { name: seats[view.to_move].name }) : ""))
     : (game.status === "abandoned" ? _("abandoned") : _("over"));
-  summary.textContent = ngettext("Game %(game)s · %(num)d move · %(status)s", "Game %(game)s · %(num)d moves · %(status)s",
-    moves, { game: game.id, status: status });
+  // Nothing to say of its state (the pre-game check, before anyone is to play): no separator left dangling.
+  summary.textContent = status
+    ? ngettext("Game %(game)s · %(num)d move · %(status)s", "Game %(game)s · %(num)d moves · %(status)s",
+      moves, { game: game.id, status: status })
+    : ngettext("Game %(game)s · %(num)d move", "Game %(game)s · %(num)d moves", moves, { game: game.id });
   seats.forEach(function (s, i) {
     list.appendChild(seatItem(s, i, game, { toMove: running && view.to_move === i, seatNumber: true }));
   });

@@ -17,17 +17,26 @@ from flask_babel.speaklater import LazyString
 from markupsafe import Markup
 
 from games.hautetension.tournament import Phase, Standing, Status
-from webpanel import i18n
+from webpanel import french, i18n
 
 
 def _(text: str, **variables: object) -> str:
-    """Flask-Babel's ``gettext``, typed: the text in the page's language."""
-    return str(flask_babel.gettext(text, **variables))
+    """Flask-Babel's ``gettext``, typed: the text in the page's language (« de » elided before a name
+    that asks for it, in French: :func:`webpanel.french.fill`)."""
+    translated = str(flask_babel.gettext(text))  # without values: not formatted yet
+    return _filled(translated, variables) if variables else translated
 
 
 def ngettext(singular: str, plural: str, num: int, **variables: object) -> str:
     """Flask-Babel's ``ngettext``, typed (``%(num)d`` is *num*)."""
-    return str(flask_babel.ngettext(singular, plural, num, **variables))
+    form = str(flask_babel.get_translations().ungettext(singular, plural, num))
+    return _filled(form, {"num": num, **variables})
+
+
+def _filled(translated: str, variables: Mapping[str, object]) -> str:
+    if str(get_locale() or "").startswith("fr"):
+        return french.fill(translated, variables)
+    return translated % variables
 
 
 STATUS = {

@@ -6,6 +6,7 @@ import re
 import sqlite3
 from typing import Any
 
+import pytest
 from flask import Flask
 
 from protocol import LiveReport
@@ -232,3 +233,29 @@ def test_a_board_result_that_cannot_hold_is_shown_to_staff_and_no_page_fails(
     assert refused.status_code == 409 and "cannot be used" in refused.get_json()["error"]
     assert staff.post(f"/api/event/results/{clash['game']}/dismiss", {}).get_json()["status"] == "dismissed"
     assert Tournaments(conn).load(tid).result(1, 1) is None
+
+
+@pytest.mark.parametrize("db_location", ["sqlite"], indirect=True)  # words: one engine is enough
+def test_what_the_staff_pages_flash_is_in_the_pages_language(
+    staff: Api, conn: sqlite3.Connection, intake: Intake
+) -> None:
+    from tests.webpanel import i18n_checks
+    from webpanel import i18n
+
+    staff.client.set_cookie(i18n.COOKIE, "fr")
+    boards_online(intake, "board-1", "board-2", "board-3")
+    tid = Tournaments(conn).create("Paris open", seed=5).id
+    for n in range(12):
+        Tournaments(conn).record(tid, lambda t, n=n: t.register(f"P{n}"), actor="test")
+
+    def flashed(path: str, **form: str) -> str:
+        page = staff.post(path, data=form, follow_redirects=True).get_data(as_text=True)
+        (message,) = re.findall(r'<p class="msg [a-z]+" role="status">(.*?)</p>', page, re.S)
+        assert i18n_checks.english_words(f'<html lang="fr"><p>{message}</p></html>') == [], message
+        return str(message)
+
+    assert "Manche faite" in flashed(f"/event/tournaments/{tid}/rounds", request_id="r1")
+    (one, _two, _three) = Assignments(conn).of_round(tid, 1)
+    assert "Tables et plateaux" in flashed(f"/event/assignments/{one.id}", board="board-2")
+    # A refusal the pages have words for is said in French too; one they have none for is marked English.
+    flashed(f"/event/assignments/{one.id}", board="board-9")

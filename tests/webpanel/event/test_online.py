@@ -13,7 +13,7 @@ from flask import Flask
 from store.event.settings import EventSettings
 from store.tournaments import Tournaments
 from tests.store.event.helpers import a_tournament
-from tests.webpanel.helpers import Api, make_settings, wait_for
+from tests.webpanel.helpers import PIN, Api, make_settings, wait_for
 from webpanel.app import close_app, create_app
 
 PUBLIC = "https://events.example.org"
@@ -101,6 +101,45 @@ def test_a_round_online_gives_each_player_a_private_link_on_the_public_address(
     assert all("join_url" not in s for s in seen["seats"])
     page = organiser.client.get(f"/event/tournaments/{tid}/rounds/1/online").get_data(as_text=True)
     assert all(s["join_url"] in page for s in tables[0]["game"]["seats"])
+
+
+@pytest.mark.parametrize("db_location", ["sqlite"], indirect=True)  # addresses: one engine is enough
+def test_without_a_public_address_the_links_name_the_host_the_staff_asked(
+    tmp_path: Path, db_location: str
+) -> None:
+    """Served on loopback only (as make event does), a link naming the machine's network address would
+    reach nothing: the links use the address the staff page was requested on."""
+    import http.cookiejar
+    import json
+    import urllib.request
+
+    from tests.webpanel.helpers import Served
+
+    app = event_server(tmp_path, db_location, LOBBY_PUBLIC_URL=None)
+    served = Served(app)
+    try:
+        tid = tournament(app)
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+        def send(path: str, body: dict[str, Any] | None = None, token: str = "") -> Any:
+            request = urllib.request.Request(
+                served.url + path,
+                data=None if body is None else json.dumps(body).encode(),
+                headers={"Content-Type": "application/json", "X-CSRF-Token": token},
+            )
+            with browser.open(request, timeout=30) as answer:
+                return json.load(answer)
+
+        token = send("/api/session")["csrf_token"]
+        token = send("/api/staff/login", {"pin": PIN}, token)["csrf_token"]
+        tables = send(f"/api/event/tournaments/{tid}/rounds/1/online", {}, token)["tables"]
+        links = [s["join_url"] for t in tables for s in t["game"]["seats"]]
+        assert links and all(link.startswith(f"{served.url}/j/") for link in links), links
+        with urllib.request.urlopen(links[0], timeout=30) as opened:  # and a player's device reaches it
+            assert opened.status == 200
+    finally:
+        served.close()
+        close_app(app)
 
 
 def test_remote_players_take_their_seats_and_come_back_after_a_drop(

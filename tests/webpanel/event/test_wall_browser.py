@@ -108,3 +108,77 @@ def test_the_wall_reads_on_a_phone(
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390  # nothing wider than the phone
     assert errors == []
+
+
+FITS = """() => ({ width: document.scrollingElement.scrollWidth,
+  height: document.scrollingElement.scrollHeight,
+  cut: Array.from(document.querySelectorAll('#wall *')).filter(e => {
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && (r.right > innerWidth + 1 || r.bottom > innerHeight + 1);
+  }).map(e => e.id || e.className || e.tagName).slice(0, 8) })"""
+
+
+def _event_with_results(conn: sqlite3.Connection, intake: Intake, boards: int, players: int) -> int:
+    """*boards* boards online, a tournament of *players* in round 2 with round 1's results in, and a game
+    running on the first board."""
+    from games.hautetension.tournament_points import Lighting
+    from store.tournaments import Tournaments
+
+    names = [f"board-{n}" for n in range(1, boards + 1)]
+    boards_online(intake, *names)
+    tid = a_tournament(conn, players)
+    store = Tournaments(conn)
+    first = store.load(tid).round(1)
+    for table in first.tables:
+        lightings = [Lighting((s,)) for s in range(1, len(table.seats))]
+        store.record(tid, lambda t, n=table.number, x=lightings: t.enter_result(1, n, x), actor="test")
+    store.record(tid, lambda t: t.next_round(), actor="test")
+    Assignments(conn).assign_round(tid)
+    last = store.load(tid).round(2).tables[-1]  # a table of this round done too: "result in"
+    lightings = [Lighting((s,)) for s in range(1, len(last.seats))]
+    store.record(tid, lambda t: t.enter_result(2, last.number, lightings), actor="test")
+    running = {"id": 1, "status": "running", "to_move": "P2", "paused": False,
+               "players": ["P1", "P2", "P3", "P4"]}
+    send(intake, "board-1", [Reports("board-1").status(game=running), _live({"f9": 0, "f8": 1}, ["N"])])
+    return tid
+
+
+@pytest.mark.parametrize("db_location", ["sqlite"], indirect=True)  # a layout: one engine is enough
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=["tv", "hd"])
+@pytest.mark.parametrize("field", [(3, 12), (10, 40)], ids=["3-boards", "10-boards"])
+def test_the_wall_fits_one_screen(
+    served_event: Served, browser: Any, conn: sqlite3.Connection, intake: Intake, tmp_path: Path,
+    size: tuple[int, int], locale: str, field: tuple[int, int],
+) -> None:
+    """A screen nobody scrolls: everything on it at TV sizes, nothing cut at the right or the bottom;
+    the standings too long for it are shown a page at a time."""
+    boards, players = field
+    _event_with_results(conn, intake, boards, players)
+    width, height = size
+    page = browser.new_context(locale=locale, viewport={"width": width, "height": height}).new_page()
+    errors = watch_errors(page)
+    page.goto(f"{served_event.url}/event/wall?kiosk=1")
+    page.wait_for_selector(f"#wall-board-board-{boards}")
+    page.wait_for_selector("#standings tr")
+    page.wait_for_selector("#tables li.state-done", state="attached")
+    page.wait_for_timeout(300)  # the boards' drawings and the pages settle
+    fit = page.evaluate(FITS)
+    page.screenshot(path=str(tmp_path / f"wall-{boards}-{locale}-{width}x{height}.png"))
+    assert (fit["width"], fit["height"]) == (width, height), fit
+    assert fit["cut"] == [], fit
+    shown = page.locator("#standings tr:not([hidden])").count()
+    if players > shown:  # the rest come page by page, as on the tournament's wall
+        label = page.locator("#wall-standings-page")
+        shown_page = label.text_content() or ""
+        at, count = (int(n) for n in shown_page.split("/"))
+        assert 1 <= at <= count and count == -(-players // shown), shown_page
+        first = page.locator("#standings tr:not([hidden]) td:nth-child(2)").first.text_content()
+        # The next page comes by itself.
+        page.wait_for_function(
+            "shown => document.getElementById('wall-standings-page').textContent !== shown", arg=shown_page,
+            timeout=25_000,
+        )
+        assert page.locator("#standings tr:not([hidden]) td:nth-child(2)").first.text_content() != first
+        assert page.evaluate(FITS)["cut"] == []
+    assert errors == []

@@ -22,6 +22,7 @@ def test_the_host_abandons_the_game_and_the_tablet_sees_it(served: Any, browser:
     display.goto(served.url + "/games")
     display.wait_for_selector(".seat-row[data-seat='1']")
     display.select_option("#game", "qttt")
+    display.select_option("#my-seat", "watch")  # the display hosts; the tablet plays
     display.click("#create-button")
     display.wait_for_url(re.compile(r"/games/\d+$"))
     game_id = int(display.url.rsplit("/", 1)[1])

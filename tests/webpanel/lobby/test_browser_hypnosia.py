@@ -39,6 +39,8 @@ def create(page: Any, url: str, seats: list[tuple[str, str]], *, hot_seat: bool,
             page.fill(f"{row} .seat-name", what)
     if hot_seat:
         page.check("#hot-seat")
+    else:
+        page.select_option("#my-seat", "watch")  # the display shows the game; the tablets play
     choose_options(page, "hypnosia", options or {})
     page.click("#create summary")  # the seed is folded away
     page.fill("#seed", str(SEED))

@@ -33,6 +33,7 @@ def test_full_game_against_the_computer(served: Any, browser: Any) -> None:
     display.select_option(".seat-row[data-seat='1'] .seat-kind", "ai")
     display.select_option(".seat-row[data-seat='1'] .seat-level", "heuristic")
     display.fill(".seat-row[data-seat='0'] .seat-name", "Ada")
+    display.select_option("#my-seat", "watch")  # the display shows the game; Ada plays from her tablet
     display.click("#create-button")
     display.wait_for_url(re.compile(r"/games/\d+$"))
     game_id = int(display.url.rsplit("/", 1)[1])
@@ -78,7 +79,9 @@ def test_full_game_against_the_computer(served: Any, browser: Any) -> None:
 
     # Both screens show the result, followed live (no reload).
     winner = final["view"]["winner"]
-    expected = "A draw" if final["outcome"]["draw"] else ("X (Ada) wins" if winner == "X" else "O (Computer")
+    expected = (
+        "A draw" if final["outcome"]["draw"] else ("Ada wins with X" if winner == "X" else "wins with O")
+    )
     for page in (tablet, display):
         page.wait_for_selector(f"#status:has-text('{expected}')")
         assert page.locator("#history li").count() == final["moves"]
@@ -99,9 +102,10 @@ def test_full_game_against_the_computer(served: Any, browser: Any) -> None:
     display.click("#rematch")
     display.wait_for_url(re.compile(rf"/games/{game_id + 1}$"))
     display.wait_for_selector(".lobby-seat[data-seat='0'] .join-link")
-    assert display.inner_text(".lobby-seat[data-seat='1'] .seat-kind") == " (computer, medium)"
+    # The computer's name says what it is, once: "Computer (medium)", not "… (computer, medium)".
+    assert display.inner_text(".lobby-seat[data-seat='1']").strip() == "Computer (medium)"
     # The algorithm is said in the level's tooltip.
-    assert "search" in (display.get_attribute(".lobby-seat[data-seat='1'] .seat-kind", "title") or "")
+    assert "search" in (display.get_attribute(".lobby-seat[data-seat='1']", "title") or "")
     assert display_errors == [] and tablet_errors == [], (display_errors, tablet_errors)
 
 

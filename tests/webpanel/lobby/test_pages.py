@@ -75,11 +75,16 @@ def test_qr_code_avoids_the_loopback_address(app: Flask, client: Any, api: Any) 
 
     game = create(api)
     code = game["seats"][0]["join_code"]
+    app.config["LISTEN_HOST"] = "0.0.0.0"  # a panel every machine on the network reaches
     with app.test_request_context("/", base_url="http://127.0.0.1:8080"):
         root = pages.public_root()
     assert re.fullmatch(r"http://[0-9.]+:8080/", root)
     lan = pages._lan_address()
     assert root == (f"http://{lan}:8080/" if lan else "http://127.0.0.1:8080/")
+    # Listening on loopback only (make run, make event): the network's address would reach nothing.
+    app.config["LISTEN_HOST"] = "127.0.0.1"
+    with app.test_request_context("/", base_url="http://127.0.0.1:8080"):
+        assert pages.public_root() == "http://127.0.0.1:8080/"
     with app.test_request_context("/", base_url="http://pi.local:8080"):
         assert pages.public_root() == "http://pi.local:8080/"
     assert client.get(f"/j/{code}/qr.svg").status_code == 200

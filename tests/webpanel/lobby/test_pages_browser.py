@@ -214,3 +214,47 @@ def test_the_options_are_controls_that_make_the_game(visitor: Any) -> None:
     message = page.inner_text("#create-message")
     assert ("nombre entier" in message) if lang == "fr" else ("whole number" in message), message
     assert page.url.endswith("/games")
+
+
+def test_creating_a_game_seats_its_creator_unless_they_watch(visitor: Any) -> None:
+    """The person who creates a game on their device takes the first free seat: the board is theirs to
+    play at once, on the screen (no "Play this seat here" to find below the fold). "Watch only" takes none."""
+    lang, page, base, _ = visitor
+    for size in ((390, 844), (820, 1180), (1920, 1080)):
+        page.set_viewport_size({"width": size[0], "height": size[1]})
+        _open(page, base, "/games", (".seat-row",))
+        page.select_option("#game", "qttt")
+        assert page.input_value("#my-seat") == "first"
+        page.click("#create-button")
+        page.wait_for_url(lambda url: "/games/" in url and url.rsplit("/", 1)[1].isdigit())
+        game_id = int(page.url.rsplit("/", 1)[1])
+        state = helpers.game_state(page, game_id)
+        assert state["you"]["seat"] == 0 and state["seats"][0]["joined"], state["you"]
+        cell = page.locator("#qttt .cell:not([disabled])").first  # the board answers this device's hand
+        cell.wait_for()
+        box = cell.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= size[1], (size, box)
+        ARTIFACTS.joinpath(lang).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / lang / f"created-seated-{size[0]}x{size[1]}.png"))
+        cell.click()  # a quantum move: two squares
+        page.locator("#qttt .cell:not([disabled])").nth(1).click()
+        page.wait_for_selector("#qttt .cell .spooky-mark")
+    # Another seat, or none.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    _open(page, base, "/games", (".seat-row",))
+    page.select_option("#game", "qttt")
+    page.select_option("#my-seat", "1")
+    page.click("#create-button")
+    page.wait_for_url(lambda url: "/games/" in url and url.rsplit("/", 1)[1].isdigit())
+    assert helpers.game_state(page, int(page.url.rsplit("/", 1)[1]))["you"]["seat"] == 1
+    _open(page, base, "/games", (".seat-row",))
+    page.select_option("#game", "qttt")
+    page.select_option("#my-seat", "watch")
+    page.click("#create-button")
+    page.wait_for_url(lambda url: "/games/" in url and url.rsplit("/", 1)[1].isdigit())
+    assert helpers.game_state(page, int(page.url.rsplit("/", 1)[1]))["you"]["seat"] is None
+    # A hot-seat game is played whole on this display: nothing to choose.
+    _open(page, base, "/games", (".seat-row",))
+    page.select_option("#game", "qttt")
+    page.check("#hot-seat")
+    assert page.locator("#my-seat").is_hidden()

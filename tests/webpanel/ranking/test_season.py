@@ -151,10 +151,10 @@ def test_the_season_page_forms(staff: Api, conn: sqlite3.Connection, season: dic
     tid = printemps(conn)
     assert form(staff, "/season/events", id="lyon-2026", name="Open de Lyon", place="Lyon",
                 starts_on="2026-03-07", ends_on="") == "ok: Event Open de Lyon is in the season."
-    assert form(staff, "/season/events", id="lyon-2026").startswith("error: there is an event")
-    assert form(staff, "/season/events", id="Lyon").startswith("error: an event's id")
+    assert form(staff, "/season/events", id="lyon-2026").startswith("error: There is an event")
+    assert form(staff, "/season/events", id="Lyon").startswith("error: An event's id")
     assert form(staff, "/season/events/lyon-2026", name="Open de Lyon", place="", starts_on="2026-03-07",
-                ends_on="2026-03-06") == "error: an event's last day cannot come before its first"
+                ends_on="2026-03-06") == "error: An event's last day cannot come before its first"
     assert form(staff, "/season/events/lyon-2026", name="Lyon Open", place="Lyon", starts_on="2026-03-07",
                 ends_on="2026-03-08") == "ok: Saved: Lyon Open."
     assert form(staff, f"/season/tournaments/{tid}", event="lyon-2026", counts="no") == (
@@ -167,8 +167,8 @@ def test_the_season_page_forms(staff: Api, conn: sqlite3.Connection, season: dic
     )
     assert (Tournaments(conn).get(tid).event, Tournaments(conn).get(tid).counts) == (None, True)
     assert form(staff, f"/season/tournaments/{tid}", event="nowhere", counts="yes").startswith(
-        "error: there is no event"
+        "error: There is no event"
     )
     staff.client.set_cookie(i18n.COOKIE, "fr")
     page = staff.get("/season").get_data(as_text=True)
-    assert "Lyon Open" in page and "Amical : ne compte pas" in page and "événement modifié" in page
+    assert "Lyon Open" in page and "Amical\u00a0: ne compte pas" in page and "événement modifié" in page

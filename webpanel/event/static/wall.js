@@ -9,6 +9,10 @@ var layouts = {};
 var cards = {};
 var pending = null;
 var fetching = false;
+// Wide enough for the wall's own layout (event.css): one screen, nothing to scroll, pages turning.
+var oneScreen = window.matchMedia("(min-width: 60.01rem)");
+var PAGE_SECONDS = 10;
+var pages = {};  // a list's id: the page it shows
 
 function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, function (_m, key) { return values[key] === undefined ? "" : values[key]; });
@@ -96,13 +100,14 @@ function renderTables(list, tables, withState) {
   });
 }
 
-var STANDINGS_SHOWN = 20;  // a TV shows the top of a big field; the tournament's page has them all
+var STANDINGS_SHOWN = 20;  // a phone shows the top of a big field; the tournament's page has them all
 
 function renderStandings(rows) {
   var body = byId("standings");
   var words = byId("status-words").content.firstElementChild.dataset;
+  var shown = oneScreen.matches ? rows.length : STANDINGS_SHOWN;  // one screen: all of them, page by page
   body.textContent = "";
-  rows.slice(0, STANDINGS_SHOWN).forEach(function (s) {
+  rows.slice(0, shown).forEach(function (s) {
     var tr = document.createElement("tr");
     tr.className = "status-" + s.status;
     [String(s.place), s.name + (s.status !== "in" ? " (" + (words[s.status] || s.status) + ")" : ""), String(s.points)]
@@ -114,12 +119,12 @@ function renderStandings(rows) {
       });
     body.appendChild(tr);
   });
-  if (rows.length > STANDINGS_SHOWN) {
+  if (rows.length > shown) {
     var more = document.createElement("tr");
     more.className = "more";
     var cell = document.createElement("td");
     cell.colSpan = 3;
-    cell.textContent = fill(body.dataset.more, { n: rows.length - STANDINGS_SHOWN });
+    cell.textContent = fill(body.dataset.more, { n: rows.length - shown });
     more.appendChild(cell);
     body.appendChild(more);
   }
@@ -142,7 +147,84 @@ async function render(view) {
   byId("next-round-card").hidden = !view.next_round;
   renderTables(byId("next-round"), view.next_round || [], false);
   renderStandings(view.standings);
+  arrange();
   root.dataset.at = String(view.at);
+}
+
+// -- one screen ---------------------------------------------------------------------------------
+
+/* The boards in as many columns as make each drawing biggest, with room for each card's words. */
+function layoutBoards() {
+  var grid = byId("boards");
+  var cards = Array.prototype.slice.call(grid.children);
+  if (!oneScreen.matches || !cards.length) {
+    grid.style.removeProperty("--cols");
+    grid.style.removeProperty("--rows");
+    return;
+  }
+  var box = grid.getBoundingClientRect();
+  var key = [cards.length, Math.round(box.width), Math.round(box.height)].join(" ");
+  var overflowing = cards.some(function (card) { return card.scrollHeight > card.clientHeight + 1; });
+  if (grid.dataset.arranged === key && !overflowing) { return; }
+  var gap = parseFloat(getComputedStyle(grid).rowGap) || 0;
+  var best = null;
+  // Each way of cutting the area, tried: the words of a card (its name, table, players, seats, state)
+  // wrap differently in each width, so they are measured, and the drawing gets what is left.
+  for (var cols = 1; cols <= cards.length; cols++) {
+    var rows = Math.ceil(cards.length / cols);
+    grid.style.setProperty("--cols", String(cols));
+    grid.style.setProperty("--rows", String(rows));
+    var side = Infinity;
+    cards.forEach(function (card) {
+      var svg = card.querySelector("svg");
+      var drawing = svg.getBoundingClientRect();
+      var words = card.scrollHeight - drawing.height;
+      side = Math.min(side, drawing.width, card.clientHeight - words);
+    });
+    if (best === null || side > best.side + 0.5) { best = { cols: cols, rows: rows, side: side }; }
+  }
+  grid.style.setProperty("--cols", String(best.cols));
+  grid.style.setProperty("--rows", String(best.rows));
+  grid.dataset.arranged = key;
+}
+
+/* Show the items of list *id* that fit its card, a page at a time ("2/3" below them). */
+function paginate(id) {
+  var list = byId(id);
+  var label = byId("wall-" + id + "-page");
+  var items = Array.prototype.slice.call(list.children);
+  items.forEach(function (item) { item.hidden = false; });
+  label.hidden = true;
+  if (!oneScreen.matches || !items.length || list.closest("[hidden]")) { return; }
+  var card = list.closest(".card");
+  var style = getComputedStyle(card);
+  var bottom = card.getBoundingClientRect().bottom - parseFloat(style.paddingBottom) - parseFloat(style.borderBottomWidth);
+  function fitting(limit) {
+    var n = 0;
+    while (n < items.length && items[n].getBoundingClientRect().bottom <= limit + 0.5) { n++; }
+    return n;
+  }
+  var size = fitting(bottom);
+  if (size >= items.length) { pages[id] = 0; return; }
+  label.textContent = "1/1";
+  label.hidden = false;
+  var room = label.getBoundingClientRect().height + parseFloat(getComputedStyle(label).marginTop);
+  size = Math.max(1, fitting(bottom - room));
+  var count = Math.ceil(items.length / size);
+  var at = (pages[id] || 0) % count;
+  pages[id] = at;
+  items.forEach(function (item, i) { item.hidden = Math.floor(i / size) !== at; });
+  label.textContent = (at + 1) + "/" + count;
+}
+
+function arrange() {
+  layoutBoards();
+  ["tables", "next-round", "standings"].forEach(paginate);
+}
+
+function turnPages() {
+  Object.keys(pages).forEach(function (id) { pages[id] += 1; });
+  arrange();
 }
 
 async function refresh() {
@@ -165,4 +247,6 @@ function follow() {
 
 refresh();
 follow();
+window.addEventListener("resize", arrange);
+setInterval(turnPages, PAGE_SECONDS * 1000);
 setInterval(refresh, 15000);  // a safety net: a lost change is shown within 15 s anyway

@@ -42,9 +42,8 @@ export function drawCourse(node, series, label) {
   ends.forEach(function (e) {
     node.appendChild(svg("text", { "class": "end", x: W - RIGHT + 8, y: e.y + 4, fill: e.s.colour }, e.s.name + " " + e.value));
   });
-  node.setAttribute("aria-label", label + ": " + series.map(function (s) {
-    return s.name + " " + s.values.join(", ");
-  }).join("; "));
+  var values = series.map(function (s) { return s.name + " " + s.values.join(", "); }).join("; ");
+  node.setAttribute("aria-label", _("%(name)s: %(move)s", { name: label, move: values }));
 }
 
 /* Draw the entanglement at a collapse on the <svg> *node*: the nine squares as a 3 × 3 grid, each

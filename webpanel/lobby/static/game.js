@@ -114,8 +114,9 @@ function renderSeats(state) {
     item.appendChild(el("span", { "class": "seat-name" }, name));
     var kind = el("span", { "class": "seat-kind" }, " (" + (seat.you ? _("%(kind)s, you", { kind: seatKind(state, seat) })
       : seatKind(state, seat)) + ")");
-    if (seat.kind === "ai") { kind.title = levelAlgorithm(state.game, seat.level); }
-    item.appendChild(kind);
+    if (seat.kind === "ai") { item.title = levelAlgorithm(state.game, seat.level); }
+    // A computer's own name says it already ("Computer (medium)"): not said twice.
+    if (!(seat.kind === "ai" && seat.default_name)) { item.appendChild(kind); }
     if (seat.join_url) {
       var join = el("div", { "class": "join" });
       join.appendChild(el("img", { "src": seat.qr_url, "alt": _("QR code to join as %(name)s", { name: name }), "class": "qr" }));

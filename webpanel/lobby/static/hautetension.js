@@ -178,7 +178,7 @@ function render(state, ctx) {
 function describe(move) {
   var view = current ? current.view : null;
   var who = view ? seatLabel(view, move.player) : _("seat %(num)d", { num: move.player + 1 });
-  return who + ": " + move.slot;
+  return _("%(name)s: %(move)s", { name: who, move: move.slot });
 }
 
 function status(state) {

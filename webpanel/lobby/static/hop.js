@@ -628,7 +628,8 @@ function describe(move, index, history) {
   if (!players || turn < 0) { return text; }
   var active = turn % players.length;
   var seat = move.block ? (active + 1) % players.length : active;  // a heat exchange: the player who just played
-  return playerName(seat) + ": " + (move.block ? _("%(move)s (for %(name)s)", { move: text, name: playerName(active) }) : text);
+  var said = move.block ? _("%(move)s (for %(name)s)", { move: text, name: playerName(active) }) : text;
+  return _("%(name)s: %(move)s", { name: playerName(seat), move: said });
 }
 
 // The result screen: every player's energy turn by turn (Master and Doctorate: Bachelor has none).

@@ -411,7 +411,7 @@ function describe(move, index, moves) {
     var seat = data && data.rolled_by ? data.rolled_by[index] : null;
     var player = current && seat !== null && seat !== undefined ? current.view.players[seat] : null;
     var roll = _("dice %(first)d · %(second)d", { first: move.roll[0], second: move.roll[1] });
-    return player ? context.seatName(seat) + ": " + roll : roll;
+    return player ? _("%(name)s: %(move)s", { name: context.seatName(seat), move: roll }) : roll;
   }
   var dice = null;
   for (var i = index - 1; i >= 0 && !dice; i--) { if (moves[i].roll) { dice = moves[i].roll; } }

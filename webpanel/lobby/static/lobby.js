@@ -92,7 +92,34 @@ function seatsChanged() {
     rows.appendChild(row);
   }
   rows.dataset.game = game;
+  mySeatChanged();
   optionsChanged();
+}
+
+/* Which seat the person creating the game takes on this device: the first free one unless they say
+ * otherwise (another seat, or none to watch). A hot-seat game is played here whole: no choice. */
+function mySeatChanged() {
+  var select = $("my-seat");
+  var before = select.value;
+  select.textContent = "";
+  select.appendChild(option("first", select.dataset.first, true));
+  document.querySelectorAll(".seat-row").forEach(function (row) {
+    if (row.querySelector(".seat-kind").value !== "human") { return; }
+    var number = Number(row.dataset.seat);
+    select.appendChild(option(String(number), _("Seat %(num)d", { num: number + 1 }), before === String(number)));
+  });
+  select.appendChild(option("watch", select.dataset.watch, before === "watch"));
+  $("my-seat-choice").hidden = $("hot-seat").checked;
+}
+
+/* The seat the creator takes in *game* (the creation's answer, which shows the host each free seat's
+ * code): null to watch, or when no seat is free. */
+function seatToTake(game) {
+  var choice = $("my-seat").value;
+  if (game.hot_seat || choice === "watch") { return null; }
+  var free = game.seats.filter(function (s) { return s.kind === "human" && !s.joined && s.join_code; });
+  var wanted = choice === "first" ? free[0] : free.find(function (s) { return String(s.seat) === choice; });
+  return wanted || null;
 }
 
 // -- the options' controls --------------------------------------------------------------------
@@ -208,6 +235,12 @@ async function create(event) {
   $("create-button").disabled = true;
   try {
     var game = await api("POST", "/api/games", body);
+    var seat = seatToTake(game);
+    if (seat) {
+      // Seated at once: the board is this device's to play as soon as the page opens.
+      try { await api("POST", "/api/games/" + game.id + "/join", { code: seat.join_code }); }
+      catch (err) { /* the game exists: its page offers the seats' codes */ }
+    }
     window.location.href = "/games/" + game.id;
   } catch (err) {
     showRefusal(msg, err);
@@ -254,6 +287,10 @@ async function load() {
 document.addEventListener("DOMContentLoaded", function () {
   $("game").addEventListener("change", gameChanged);
   $("seat-count").addEventListener("change", seatsChanged);
+  $("hot-seat").addEventListener("change", mySeatChanged);
+  $("seat-rows").addEventListener("change", function (event) {
+    if (event.target.classList.contains("seat-kind")) { mySeatChanged(); }
+  });
   $("create").addEventListener("submit", create);
   $("create").addEventListener("change", function (event) {
     if (event.target.closest(".game-options")) { optionsChanged(); }

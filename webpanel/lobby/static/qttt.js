@@ -159,7 +159,7 @@ function renderCollapse(state, ctx, interactive) {
   var closing = symbolOf(view.collapse.move) + view.collapse.move;
   box.hidden = false;
   if (!interactive) {
-    $("collapse-text").textContent = _("Mark %(mark)s closed a cycle: %(symbol)s (%(name)s) chooses where it lands.",
+    $("collapse-text").textContent = _("Mark %(mark)s closed a cycle: %(name)s, with %(symbol)s, chooses where it lands.",
       { mark: closing, symbol: view.to_act_symbol, name: ctx.seatName(view.to_act) });
     return;
   }
@@ -194,7 +194,7 @@ function describe(move, index, history) {
   }
   if (Array.isArray(move)) {
     var name = symbolOf(marks) + marks;
-    return move.length === 2 ? name + ": " + move[0] + " · " + move[1]
+    return move.length === 2 ? _("%(name)s: %(move)s", { name: name, move: move[0] + " · " + move[1] })
       : _("%(mark)s: %(num)d (classical)", { mark: name, num: move[0] });
   }
   // A collapse is chosen by the player after the mark that closed the cycle.
@@ -212,7 +212,8 @@ function status(state) {
   if (!state.outcome) { return null; }
   if (view.winner) {
     var seat = view.winner === "X" ? 0 : 1;
-    return _("%(symbol)s (%(name)s) wins", { symbol: view.winner, name: seatOf(state, seat) });
+    // The name may hold parentheses of its own ("Computer (medium)"): none around it.
+    return _("%(name)s wins with %(symbol)s", { symbol: view.winner, name: seatOf(state, seat) });
   }
   return _("A draw: the grid is full");
 }
