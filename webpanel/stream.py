@@ -146,6 +146,8 @@ class BoardFollower:
         self._start_lock = threading.Lock()
         self._watch: FileWatch | None = None
         self._nudge = threading.Event()
+        self._fresh = False
+        """Whether the snapshot was read by the reader running now (a reader that ended left it stale)."""
         self.polls = 0
         self.runs = 0
         """How many times the reader thread started (it ends when the last stream closes)."""
@@ -182,6 +184,7 @@ class BoardFollower:
             if not self._stop.is_set() and self._streams > 0:
                 return True
             self._thread = None
+            self._fresh = False  # nobody follows the board: the next reader reads it again first
             return False
 
     def _run(self) -> None:
@@ -235,6 +238,10 @@ class BoardFollower:
         running = row is not None and time.time() - float(row[1]) < self.settings.service_stale_seconds
         current = self._snapshot
         if current is not None and current.journal_id == journal_id and current.running == running:
+            if not self._fresh:
+                with self._cond:
+                    self._fresh = True
+                    self._cond.notify_all()
             return
         public = None
         if row is not None:
@@ -246,15 +253,19 @@ class BoardFollower:
             self._snapshot = Snapshot(
                 version, journal_id, running, json.dumps(board, separators=(",", ":"))
             )
+            self._fresh = True
             self._cond.notify_all()
 
     # -- what streams use --------------------------------------------------
 
     def latest(self, timeout: float = 2.0) -> Snapshot | None:
-        """The current snapshot, waiting briefly for the first poll."""
+        """The current snapshot, waiting briefly for the reader's first poll (never one a reader that
+        ended left behind: a page opened after a quiet while starts from the board as it is now). Called
+        by an open stream, whose count keeps the reader running."""
         self.start()
         with self._cond:
-            self._cond.wait_for(lambda: self._snapshot is not None or self._stop.is_set(), timeout)
+            self._cond.wait_for(lambda: (self._snapshot is not None and self._fresh) or self._stop.is_set(),
+                                timeout)
             return self._snapshot
 
     def wait_newer(self, version: int, timeout: float) -> Snapshot | None:

@@ -437,9 +437,9 @@ def publish_as(broker: MosquittoBroker, board: str, *groups: list[Message], paus
             infos = [client.publish(_topic(board, leaf), payload, qos=1, retain=retain)
                      for leaf, payload, retain in messages]
             for info in infos:
-                with contextlib.suppress(RuntimeError, ValueError):
+                with contextlib.suppress(RuntimeError, ValueError):  # the broker cut the sender
                     info.wait_for_publish(max(0.1, deadline - time.monotonic()))
-                taken += info.is_published()
+                    taken += info.is_published()
     finally:
         client.disconnect()
         client.loop_stop()
@@ -472,11 +472,17 @@ def garbage(board: ChaosBoard, rng: random.Random) -> list[Message]:
         ("outbox", json.dumps({"seq": "one", "history": 5, "kind": ["x"], "body": "?"}).encode(), False),
         ("outbox", b"\xff\xfe not json \x00", False),
         ("outbox", b"", False),
-        ("live", b"{" + b'"pawns":' + json.dumps("x" * (1 << 20)).encode() + b"}", False),
-        ("outbox", row(5, "placement", {"game": 1, "slot": "a9", "note": "x" * (1 << 20)}), False),
+        # Within the broker's packet limit, beyond the reader's bounds:
+        ("live", b"{" + b'"pawns":' + json.dumps("x" * 200_000).encode() + b"}", False),
+        ("outbox", row(5, "placement", {"game": 1, "slot": "a9", "note": "x" * 200_000}), False),
     ]
     rng.shuffle(messages)
-    return messages
+    # Beyond the broker's packet limit: it cuts the sender, so these go last (nothing after them would be
+    # sent on that connection).
+    return messages + [
+        ("live", b"{" + b'"pawns":' + json.dumps("x" * (1 << 20)).encode() + b"}", False),
+        ("outbox", row(6, "placement", {"game": 1, "slot": "a9", "note": "x" * (1 << 20)}), False),
+    ]
 
 
 # -- the event ------------------------------------------------------------------------------------

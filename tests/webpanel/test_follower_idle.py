@@ -62,3 +62,27 @@ def test_an_open_page_reads_once_per_change_and_the_last_page_ends_the_reader(tm
     finally:
         follower.close()
         journal.conn.close()
+
+
+def test_a_page_opened_after_a_quiet_while_starts_from_the_board_as_it_is_now(tmp_path: Path) -> None:
+    """What the board did while nobody followed it is what the next page is shown first, never the
+    snapshot the last reader left behind."""
+    settings = make_settings(tmp_path, poll_interval=0.01, heartbeat_seconds=30.0)
+    journal = _board_written(settings.database)
+    follower = BoardFollower(settings)
+    try:
+        assert follower.try_open_stream()
+        before = follower.latest()
+        assert before is not None
+        follower.close_stream()
+        for thread in _follower_threads():
+            thread.join(timeout=10)
+        journal.append_many([JournalEntry(JournalKind.LAMPS, {"lit": ["S"]})], state_public={"pawns": {}},
+                            state_private={})
+        assert follower.try_open_stream()
+        now = follower.latest(timeout=10)
+        assert now is not None and now.journal_id > before.journal_id
+        follower.close_stream()
+    finally:
+        follower.close()
+        journal.conn.close()

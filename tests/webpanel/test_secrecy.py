@@ -42,8 +42,8 @@ def untimed(text: str) -> str:
 
 def _event_text(app: Any, journal_id: int) -> str:
     follower = app.extensions["board_follower"]
+    assert follower.try_open_stream()  # the follower reads the board while a stream is open
     wait_for(lambda: (snap := follower.latest()) is not None and snap.journal_id == journal_id)
-    assert follower.try_open_stream()
     stream = EventStream(follower, last_event_id=None)
     events = stream._events()
     try:

@@ -46,7 +46,7 @@ def test_staff_see_what_was_refused_escaped_in_both_languages(staff: Api, intake
     assert "<script>" not in english
     assert "&lt;script&gt;alert(&#34;x &#34;)&lt;/script&gt;\\x00\\ xff{{" in english  # in groups of 16
     french = staff.get("/event?lang=fr").get_data(as_text=True)
-    assert "Messages refusés venant des plateaux" in french and "board-3 : 1 refusé" in french
+    assert "Messages refusés venant des plateaux" in french and "board-3\u00a0: 1 refusé" in french
     assert "(ligne 4)" in french and "Premiers octets" in french
 
 

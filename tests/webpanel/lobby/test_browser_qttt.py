@@ -169,8 +169,8 @@ def test_hot_seat_cycle_and_collapse_offered_to_the_chooser(served: Any, browser
 # (its largest move number 9) and O row 1 (6) in the same collapse (tests/games/qttt/test_game.py).
 BOTH_LINES = [[0, 1], [1, 3], [3, 2], [2, 4], [4, 6], [6, 5], [5, 7], [7, 8], [8, 0], {"collapse": 0}]
 WHY = {
-    "fr": ("O (", "cases 3, 4 et 5", "coup 6", "cases 0, 1 et 2", "coup 9", "le plus petit"),
-    "en": ("O (", "squares 3, 4, and 5", "move 6", "squares 0, 1, and 2", "move 9", "lower"),
+    "fr": ("gagne avec les O", "cases 3, 4 et 5", "coup 6", "cases 0, 1 et 2", "coup 9", "le plus petit"),
+    "en": ("wins with O", "squares 3, 4, and 5", "move 6", "squares 0, 1, and 2", "move 9", "lower"),
 }
 
 
