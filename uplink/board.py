@@ -66,9 +66,9 @@ COMMIT_GRACE_S = 0.25
 """After a write was seen, the database's data version is looked at for this long: the kernel tells of
 the write to the WAL before the commit is visible to readers (the writer syncs the file first)."""
 
-RECHECK_S = 0.01
-"""...every this often until the commit shows, then once more at the end of the grace (a second commit
-whose write was told of with the first)."""
+RECHECK_S = 0.001
+"""...first this long after the write was seen, then twice as long each time, until the commit shows;
+then once more at the end of the grace (a second commit whose write was told of with the first)."""
 
 IDLE_WAKE_S = 60.0
 """The longest sleep with nothing due (offline, waiting for the broker): a wake-up a minute."""
@@ -152,6 +152,7 @@ class Uplink(LinkLoop):
         self._data_version: int | None = None
         self._recheck_until = float("-inf")
         self._recheck_at = float("inf")
+        self._recheck_step = RECHECK_S
         self._state_due = float("-inf")
         """When the board's state must be looked at again with no write (status repeat, stale heartbeat,
         a live view held back by the rate limit)."""
@@ -245,9 +246,10 @@ class Uplink(LinkLoop):
         writes cannot be watched: look every turn, as every ``poll_ms``)."""
         if self.watch is None:
             return True
-        if self._written:
+        if self.watch.changed() or self._written:  # a write told of since the sleep, too
             self._written = False
             self._recheck_until = now + COMMIT_GRACE_S
+            self._recheck_step = RECHECK_S
         elif now < self._recheck_at:
             return False
         version = int(self.outbox.conn.execute("PRAGMA data_version").fetchone()[0])
@@ -258,7 +260,8 @@ class Uplink(LinkLoop):
         elif changed:
             self._recheck_at = self._recheck_until
         else:
-            self._recheck_at = min(now + RECHECK_S, self._recheck_until)
+            self._recheck_at = min(now + self._recheck_step, self._recheck_until)
+            self._recheck_step *= 2
         return changed
 
     def _state_due_after(self, board: BoardState | None, now: float, wall: float) -> float:
