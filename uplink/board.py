@@ -1,6 +1,6 @@
 """The board's uplink: the outbox, the board's status and its live view, to the event's broker.
 
-One loop (:meth:`Uplink.run`), every ``poll_ms``:
+One loop (:meth:`Uplink.run`), woken by what can change something (below):
 
 1. read what paho's thread saw (connected, a message, a PUBACK, a drop): it
    also wakes the loop, so a catch-up sends as fast as the broker takes it;
@@ -17,6 +17,16 @@ The uplink never writes the journal and never reads a private payload: what
 it sends is the outbox (public payloads) and the public board view, nothing
 else. A drop loses nothing: paho reconnects, and the next connect starts again
 from the server's acknowledgement.
+
+An idle board costs the uplink nothing: the loop sleeps until the board's
+database is written (:mod:`store.file_watch`, inotify; the board service's
+heartbeat is such a write, once a second), paho's thread has something to
+say, or one of the loop's own deadlines comes (the ack wait, the live view's
+rate limit, a resend, the board service's heartbeat going stale, the status
+repeated every ``status_every_s``). A write is looked at through SQLite's
+``data_version``, which moves only when another connection committed: the
+uplink's own writes wake it once and read nothing. Where writes cannot be
+watched, it looks every ``poll_ms`` as before.
 """
 
 from __future__ import annotations
@@ -45,6 +55,7 @@ from protocol import (
     topic,
 )
 from store.board_view import public_board
+from store.file_watch import FileWatch, open_watch
 from store.journal import BoardState, Journal
 from store.outbox import Outbox, OutboxRow, UplinkState
 from uplink.client import (
@@ -60,6 +71,30 @@ from uplink.client import (
 from uplink.settings import UplinkSettings
 
 log = logging.getLogger(__name__)
+
+
+COMMIT_GRACE_S = 0.25
+"""After a write was seen, the database's data version is looked at for this long: the kernel tells of
+the write to the WAL before the commit is visible to readers (the writer syncs the file first)."""
+
+RECHECK_S = 0.001
+"""...first this long after the write was seen, then twice as long each time, until the commit shows;
+then once more at the end of the grace (a second commit whose write was told of with the first)."""
+
+IDLE_WAKE_S = 60.0
+"""The longest sleep with nothing due (offline, waiting for the broker): a wake-up a minute."""
+
+
+class _WakingQueue(queue.Queue[LinkEvent]):
+    """paho's events, each also waking the loop's sleep on the database."""
+
+    def __init__(self, wake: Callable[[], None]) -> None:
+        super().__init__()
+        self._wake = wake
+
+    def put(self, item: LinkEvent, block: bool = True, timeout: float | None = None) -> None:
+        super().put(item, block, timeout)
+        self._wake()
 
 
 class Phase(enum.Enum):
@@ -124,17 +159,60 @@ class Uplink(LinkLoop):
         self._live: tuple[int, bool] | None = None
         self._live_at = float("-inf")
         self._told_refused: set[int] = set()
+        self.watch: FileWatch | None = None
+        """The board database's writes (from :meth:`start`); None: look every ``poll_ms``."""
+        self.turns = 0
+        """Loop turns so far (an idle board adds none)."""
+        self._written = True
+        """The database was written (or the loop was woken) since the last look at its data version."""
+        self._data_version: int | None = None
+        self._recheck_until = float("-inf")
+        self._recheck_at = float("inf")
+        self._recheck_step = RECHECK_S
+        self._state_due = float("-inf")
+        """When the board's state must be looked at again with no write (status repeat, stale heartbeat,
+        a live view held back by the rate limit)."""
+        self._rows_due = True
+        """Whether the outbox may hold rows to send: a write, room freed, the next row moved back."""
+        self.link.events = _WakingQueue(self._wake)
 
     # -- life ----------------------------------------------------------------------------
 
+    def start(self) -> None:
+        super().start()
+        path = _database_file(self.outbox.conn)
+        self.watch = open_watch(path) if path is not None else None
+
+    def _wake(self) -> None:
+        watch = self.watch
+        if watch is not None:
+            watch.wake()
+
     def pause(self) -> None:
         """Until the link has something to say (a PUBACK frees room for the next rows at once while
-        catching up, an ack, a drop), at most ``poll_ms`` (time to look at the outbox and the board)."""
+        catching up, an ack, a drop), the database is written, or a deadline of the loop comes; without
+        a watch on the database, at most ``poll_ms`` (time to look at the outbox and the board)."""
+        watch = self.watch
+        if watch is not None:
+            if watch.wait(self._next_due() - self.clock()):
+                self._written = True
+            return
         try:
             event = self.link.events.get(timeout=self.settings.poll_interval)
         except queue.Empty:
             return
         self._handle(event)
+
+    def _next_due(self) -> float:
+        """When the loop must turn again though nothing wakes it."""
+        due = [self._recheck_at]
+        if self.phase is Phase.WAITING_FOR_ACK:
+            due.append(self.ack_deadline)
+        if self.phase is not Phase.OFFLINE:
+            due.append(self._state_due)
+        if self.phase is Phase.SENDING and self.acked + 1 < self.next_seq:
+            due.append(self.progress_at + self.settings.resend_after)
+        return min(min(due), self.clock() + IDLE_WAKE_S)
 
     def farewell(self) -> tuple[str, bytes]:
         """Going offline cleanly: the retained status says so at once (no waiting for the keep-alive)."""
@@ -142,6 +220,9 @@ class Uplink(LinkLoop):
 
     def close(self) -> None:
         super().close()
+        watch, self.watch = self.watch, None
+        if watch is not None:
+            watch.close()
         if self.phase is not Phase.OFFLINE:
             self.phase = Phase.OFFLINE
             self.outbox.set_connected(False)
@@ -149,21 +230,70 @@ class Uplink(LinkLoop):
     # -- one loop turn -------------------------------------------------------------------
 
     def step(self) -> None:
+        self.turns += 1
         self._drain()
         if self.phase is Phase.OFFLINE:
             return
         if self.phase is Phase.WAITING_FOR_ACK and self.clock() >= self.ack_deadline:
             log.info("no acknowledgement from the server: sending from row %s", self.state.first_seq)
             self._start_sending(self.state.first_seq - 1)
-        if self.clock() - self._looked_at >= self.settings.poll_interval:
-            # The board's state once per poll, not on every PUBACK of a catch-up.
-            self._looked_at = self.clock()
-            board = self.journal.state()
-            self._publish_status(board)
-            self._publish_live(board)
+        now = self.clock()
+        committed = self._committed(now)
+        if committed:
+            self._rows_due = True
+        if committed or now >= self._state_due:
+            if now - self._looked_at >= self.settings.poll_interval:
+                # The board's state once per poll, not on every PUBACK of a catch-up.
+                self._looked_at, wall = now, time.time()
+                board = self.journal.state()
+                self._publish_status(board)
+                self._publish_live(board)
+                self._state_due = self._state_due_after(board, now, wall)
+            else:
+                self._state_due = min(self._state_due, self._looked_at + self.settings.poll_interval)
         if self.phase is Phase.SENDING:
             self._resend_unacknowledged()
-            self._send_rows()
+            if self._rows_due:
+                self._rows_due = False
+                self._send_rows()
+
+    def _committed(self, now: float) -> bool:
+        """Whether another connection committed to the database since the last look (always true where
+        writes cannot be watched: look every turn, as every ``poll_ms``)."""
+        if self.watch is None:
+            return True
+        if self.watch.changed() or self._written:  # a write told of since the sleep, too
+            self._written = False
+            self._recheck_until = now + COMMIT_GRACE_S
+            self._recheck_step = RECHECK_S
+        elif now < self._recheck_at:
+            return False
+        version = int(self.outbox.conn.execute("PRAGMA data_version").fetchone()[0])
+        changed = version != self._data_version
+        self._data_version = version
+        if now >= self._recheck_until:
+            self._recheck_at = float("inf")
+        elif changed:
+            self._recheck_at = self._recheck_until
+        else:
+            self._recheck_at = min(now + self._recheck_step, self._recheck_until)
+            self._recheck_step *= 2
+        return changed
+
+    def _state_due_after(self, board: BoardState | None, now: float, wall: float) -> float:
+        """When to look at the board's state again though the database was not written: the status
+        repeated, the service's heartbeat going stale, a live view the rate limit held back. *wall*:
+        the wall clock before this look, before which the status may have said "running"."""
+        if self.watch is None:
+            return now
+        due = [self._status_at + self.settings.status_every]
+        if board is not None and (stale_at := board.updated_at + self.settings.service_stale) > wall:
+            due.append(now + stale_at - wall)
+        if self._live is None or self._live[1] != self._service_running(board) or (
+            board is not None and self._live[0] != board.journal_id
+        ):
+            due.append(self._live_at + self.settings.live_interval)
+        return max(min(due), now + self.settings.poll_interval)
 
     def _resend_unacknowledged(self) -> None:
         """The broker took rows the server never acknowledged (nobody was there to store them): again."""
@@ -173,6 +303,7 @@ class Uplink(LinkLoop):
             self.next_seq = max(self.acked + 1, self.state.first_seq)
             self.progress_at = self.clock()
             self.resent += 1
+            self._rows_due = True
 
     def _drain(self) -> None:
         while True:
@@ -184,12 +315,14 @@ class Uplink(LinkLoop):
 
     def _handle(self, event: LinkEvent) -> None:
         if isinstance(event, Connected):
+            self._rows_due = True
             self.connects += 1
             self.phase = Phase.WAITING_FOR_ACK
             self.connected_at = time.time()
             self.ack_deadline = self.clock() + self.settings.ack_wait
             self.outstanding.clear()
             self._looked_at = float("-inf")
+            self._state_due = float("-inf")
             self._status = None
             self._live = None
             self.outbox.set_connected(True)
@@ -206,8 +339,11 @@ class Uplink(LinkLoop):
                 self.phase = Phase.OFFLINE
                 self.outbox.set_connected(False)
         elif isinstance(event, Published):
-            self.outstanding.discard(event.mid)
+            if event.mid in self.outstanding:  # a row's: room for the next ones (not the status's)
+                self.outstanding.discard(event.mid)
+                self._rows_due = True
         else:
+            self._rows_due = True  # an ack may move the next row back, or start the sending
             self._received(event)
 
     def _received(self, message: Received) -> None:
@@ -339,6 +475,19 @@ class Uplink(LinkLoop):
         view = public_board(board.public if board else None, journal_id=current[0], service_running=running)
         if self.link.publish(self.topics[Leaf.LIVE], dumps(view), qos=0) is not None:
             self._live, self._live_at = current, self.clock()
+
+
+def _database_file(conn: object) -> str | None:
+    """The file of the connection's main database (None: in memory, or not SQLite)."""
+    if not isinstance(conn, sqlite3.Connection):
+        return None
+    try:
+        for _seq, name, file in conn.execute("PRAGMA database_list"):
+            if name == "main":
+                return str(file) or None
+    except sqlite3.Error:
+        return None
+    return None
 
 
 def game_summary(game: Any, public: dict[str, Any]) -> dict[str, Any] | None:

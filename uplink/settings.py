@@ -80,7 +80,8 @@ class UplinkSettings:
     board_id: str = ""
     broker: BrokerSettings = field(default_factory=BrokerSettings)
     poll_interval: float = 0.1
-    """How often the outbox and the board state are read for something new."""
+    """The least time between two reads of the board state; where the database's writes cannot be
+    watched (no inotify), how often the outbox and the board state are read for something new."""
     ack_wait: float = 2.0
     """After connecting, how long to wait for the server's retained ack before sending from the start."""
     max_inflight: int = 100
