@@ -174,7 +174,7 @@ class Uplink(LinkLoop):
         a live view held back by the rate limit)."""
         self._rows_due = True
         """Whether the outbox may hold rows to send: a write, room freed, the next row moved back."""
-        self.link.events = _WakingQueue(self._wake)
+        self.link.events = _WakingQueue(self.wake)
 
     # -- life ----------------------------------------------------------------------------
 
@@ -183,7 +183,9 @@ class Uplink(LinkLoop):
         path = _database_file(self.outbox.conn)
         self.watch = open_watch(path) if path is not None else None
 
-    def _wake(self) -> None:
+    def wake(self) -> None:
+        """End the loop's sleep on the database now: a link event, or a stop (a signal's handler runs
+        between two waits, and would otherwise be seen at the loop's next deadline)."""
         watch = self.watch
         if watch is not None:
             watch.wake()

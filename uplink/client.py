@@ -92,6 +92,10 @@ class LinkLoop(abc.ABC):
         """Between two steps (a step that waits for the link itself needs no pause)."""
         return None
 
+    def wake(self) -> None:
+        """End a :meth:`pause` now (the loop is to stop, or has something to do)."""
+        return None
+
     def farewell(self) -> tuple[str, bytes] | None:
         """The retained message to publish on a clean stop, if any."""
         return None

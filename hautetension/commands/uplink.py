@@ -47,14 +47,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"hautetension uplink: {exc}", file=sys.stderr)
         return EX_CONFIG
     stop = threading.Event()
-
-    def _stop(signum: int, _frame: object) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
     try:
         with Uplink(conn, settings) as uplink:
+
+            def _stop(signum: int, _frame: object) -> None:
+                stop.set()
+                uplink.wake()  # it may sleep on the database until its next deadline
+
+            signal.signal(signal.SIGTERM, _stop)
+            signal.signal(signal.SIGINT, _stop)
             print(
                 f"hautetension uplink: board {settings.board_id} of event {settings.event} via "
                 f"{settings.broker.address.url} (history {uplink.state.history}, from row "

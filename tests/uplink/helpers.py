@@ -182,6 +182,7 @@ class UplinkThread:
 
     def close(self) -> None:
         self._stop.set()
+        self.uplink.wake()
         self._thread.join(10)
         self.uplink.close()
         self.uplink.outbox.conn.close()

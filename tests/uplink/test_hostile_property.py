@@ -73,7 +73,9 @@ PAYLOADS = st.one_of(
     STATUSES.map(encoded),
     st.integers(min_value=17, max_value=6000).map(lambda d: ("[" * d + "]" * d).encode()),
     st.integers(min_value=17, max_value=6000).map(lambda d: ('{"a":' * d).encode()),
-    st.integers(min_value=30_000, max_value=300_000).map(lambda n: b'{"pad":"' + b"x" * n + b'"}'),
+    # Beyond the reader's bounds, within the broker's packet limit (past it the broker cuts the sender:
+    # tests/uplink/test_hostile_board.py).
+    st.integers(min_value=30_000, max_value=250_000).map(lambda n: b'{"pad":"' + b"x" * n + b'"}'),
     st.integers(min_value=300, max_value=5000).map(lambda n: b'{"n":' + b"9" * n + b"}"),
 )
 MESSAGES = st.lists(st.tuples(st.sampled_from([Leaf.STATUS, Leaf.OUTBOX, Leaf.LIVE]), PAYLOADS),
