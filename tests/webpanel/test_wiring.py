@@ -287,6 +287,7 @@ def test_the_wizard_is_followed_by_hand_on_the_simulated_board(
     sim.check("#pawn-attack")
     sim.click("#board [data-slot=a9]")
     expect(instruction).to_have_text("Lift the pawn from a9, then place a defense pawn on b9.")
+    expect(sim.locator("#board [data-slot=a9].occupied")).to_have_count(1)  # drawn: a click lifts it
     sim.click("#board [data-slot=a9]")
     expect(instruction).to_have_text("Place a defense pawn on b9.")
     expect(page.locator("#wiring-progress")).to_have_text("1 of 80 slots learned")
