@@ -158,17 +158,15 @@ class BoardFollower:
         with self._start_lock:
             if self._thread is None and not self._stop.is_set():
                 self.runs += 1
-                thread = threading.Thread(target=self._run, name="board-follower", daemon=True)
-                thread.start()  # before it is seen: close() never joins a thread not yet started
-                self._thread = thread
+                self._thread = threading.Thread(target=self._run, name="board-follower", daemon=True)
+                self._thread.start()
 
     def close(self) -> None:
         self._stop.set()
         self._wake()
         with self._cond:
             self._cond.notify_all()
-        with self._start_lock:
-            thread = self._thread
+        thread = self._thread
         if thread is not None:
             thread.join(timeout=5)
 
