@@ -167,7 +167,9 @@ class BoardFollower:
         with self._cond:
             self._cond.notify_all()
         thread = self._thread
-        if thread is not None:
+        # A reader made but not started yet (a stream opening at this moment) finds the panel stopped
+        # and ends by itself: there is nothing to join.
+        if thread is not None and thread.ident is not None:
             thread.join(timeout=5)
 
     def _wake(self) -> None:

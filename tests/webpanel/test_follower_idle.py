@@ -19,8 +19,11 @@ def _board_written(database: Path) -> Journal:
     return journal
 
 
-def _follower_threads() -> list[threading.Thread]:
-    return [t for t in threading.enumerate() if t.name == "board-follower"]
+def _follower_threads(follower: BoardFollower) -> list[threading.Thread]:
+    """*follower*'s reader threads (another test's panel may still be ending its own)."""
+    return [t for t in threading.enumerate()
+            if t.name == "board-follower" and getattr(getattr(t, "_target", None), "__self__", None)
+            is follower]
 
 
 def test_no_page_open_means_no_reader_thread_and_no_read(tmp_path: Path) -> None:
@@ -29,7 +32,7 @@ def test_no_page_open_means_no_reader_thread_and_no_read(tmp_path: Path) -> None
     follower = BoardFollower(settings)
     try:
         time.sleep(0.2)  # twenty poll intervals
-        assert (follower.polls, follower.runs, _follower_threads()) == (0, 0, [])
+        assert (follower.polls, follower.runs, _follower_threads(follower)) == (0, 0, [])
     finally:
         follower.close()
 
@@ -51,9 +54,9 @@ def test_an_open_page_reads_once_per_change_and_the_last_page_ends_the_reader(tm
         assert newer is not None and newer.journal_id > first.journal_id
         assert follower.polls <= reads + 3  # the commit's few writes, not thirty polls
         follower.close_stream()
-        for thread in _follower_threads():
+        for thread in _follower_threads(follower):
             thread.join(timeout=10)
-        assert _follower_threads() == []
+        assert _follower_threads(follower) == []
         # The next page starts a reader again, which finds the board as it is now.
         assert follower.try_open_stream()
         again = follower.latest()
@@ -75,7 +78,7 @@ def test_a_page_opened_after_a_quiet_while_starts_from_the_board_as_it_is_now(tm
         before = follower.latest()
         assert before is not None
         follower.close_stream()
-        for thread in _follower_threads():
+        for thread in _follower_threads(follower):
             thread.join(timeout=10)
         journal.append_many([JournalEntry(JournalKind.LAMPS, {"lit": ["S"]})], state_public={"pawns": {}},
                             state_private={})
