@@ -54,7 +54,6 @@ from games.hautetension.game import Game  # noqa: E402
 from games.hautetension.layout import load_layout  # noqa: E402
 from games.hautetension.reported import ReportedGame  # noqa: E402
 from games.hautetension.seats import default_seats  # noqa: E402
-from games.hautetension.tournament_points import lightings_of  # noqa: E402
 from protocol import (  # noqa: E402
     Leaf,
     ReportedRow,
@@ -71,6 +70,7 @@ from store.tournaments import Tournaments  # noqa: E402
 from tests.servers.mosquitto import MosquittoBroker  # noqa: E402
 from tests.servers.process import find_binary, server_folder  # noqa: E402
 from tests.uplink.helpers import EVENT, Board, Central, broker_settings, uplink_settings  # noqa: E402
+from tournaments.points import lightings_of  # noqa: E402
 
 T = TypeVar("T")
 

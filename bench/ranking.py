@@ -34,7 +34,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.tournament_replay import median_seconds, play  # noqa: E402
-from games.hautetension.ranking import RankingRules  # noqa: E402
 from store.db import transaction  # noqa: E402
 from store.dialect import Connection  # noqa: E402
 from store.event import sql  # noqa: E402
@@ -42,6 +41,7 @@ from store.event.db import connect_event  # noqa: E402
 from store.players import identity  # noqa: E402
 from store.ranking import Ranking, TournamentCache  # noqa: E402
 from store.tournaments import Tournaments  # noqa: E402
+from tournaments.ranking import RankingRules  # noqa: E402
 
 
 def write_season(conn: Connection, players: int, tournaments: int, field: int, seed: int) -> int:

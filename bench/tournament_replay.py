@@ -31,9 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.hautetension.tournament import Lighting, Tournament  # noqa: E402
+from games.hautetension.outcome import Lighting  # noqa: E402
 from store.db import connect, transaction  # noqa: E402
 from store.tournaments import Tournaments  # noqa: E402
+from tournaments.tournament import Tournament  # noqa: E402
 
 
 def play(n_players: int, seed: int, *, names: list[str] | None = None) -> Tournament:

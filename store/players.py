@@ -22,12 +22,14 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from games.hautetension.tournament import MAX_NAME, RegistrationError, Tournament, TournamentError
-from games.hautetension.tournament import clean_name as tournament_name_rule
 from store.db import transaction
 from store.dialect import Connection
 from store.event import sql
 from store.tournaments import Recorded, Tournaments
+from tournaments.exc import RegistrationError, TournamentError
+from tournaments.names import MAX_NAME
+from tournaments.names import clean_name as tournament_name_rule
+from tournaments.tournament import Tournament
 
 MAX_PLACE = 60
 """The longest club or city name."""

@@ -1,6 +1,6 @@
 """The general ranking from the event's database: every registered player's games, in every tournament.
 
-The counting is the rules engine's (:mod:`games.hautetension.ranking`); this
+The counting is the rules engine's (:mod:`tournaments.ranking`); this
 module gathers what it counts. A tournament counts through its players'
 links to the registry (:mod:`store.players`): each game of a linked player
 is dated by the moment its table's result was first entered (a later
@@ -22,7 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.hautetension.ranking import (
+from store.dialect import Connection
+from store.event import sql
+from store.players import Player, Players, holding
+from store.season import Calendar
+from store.tournaments import AuditEntry, Tournaments
+from tournaments.ranking import (
     HandicapProposal,
     Placing,
     PlayedGame,
@@ -31,12 +36,7 @@ from games.hautetension.ranking import (
     general_ranking,
     proposed_handicap,
 )
-from games.hautetension.tournament import Tournament
-from store.dialect import Connection
-from store.event import sql
-from store.players import Player, Players, holding
-from store.season import Calendar
-from store.tournaments import AuditEntry, Tournaments
+from tournaments.tournament import Tournament
 
 
 @dataclass(frozen=True)

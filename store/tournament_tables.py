@@ -18,11 +18,11 @@ import time
 from dataclasses import dataclass
 
 from games.hautetension.digital import DigitalHauteTension
-from games.hautetension.tournament import TournamentError
-from games.hautetension.tournament_points import Lighting
+from games.hautetension.outcome import Lighting
 from store.dialect import Connection
 from store.games import GameNotFoundError, GameStore
 from store.tournaments import TournamentNotFoundError, Tournaments
+from tournaments.exc import TournamentError
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Tournaments in the shared database, kept as the list of their events.
 
 A tournament is its settings plus the events the engine
-(:mod:`games.hautetension.tournament`) produced: registrations, withdrawals,
+(:mod:`tournaments.tournament`) produced: registrations, withdrawals,
 rounds, results and corrections. Loading a tournament replays them. Every
 write happens in one ``BEGIN IMMEDIATE`` transaction that re-reads the
 events, checks the command against the current state and appends one row, so
@@ -27,20 +27,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from games.exc import GameError
-from games.hautetension.tournament import (
-    Lighting,
-    Result,
-    ResultError,
-    ResultEvent,
-    Tournament,
-    TournamentError,
-    TournamentEvent,
-    entry_kind,
-)
-from games.hautetension.tournament_points import game_points
+from games.hautetension.outcome import Lighting
 from store.db import transaction
 from store.dialect import Connection, Record, placeholders
 from store.journal import JournalKind
+from tournaments.exc import ResultError, TournamentError
+from tournaments.model import Result, ResultEvent, TournamentEvent, entry_kind
+from tournaments.points import game_points
+from tournaments.tournament import Tournament
 
 if TYPE_CHECKING:
     from store.backup import RollingBackups

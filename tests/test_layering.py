@@ -25,11 +25,12 @@ EVERYTHING = frozenset({"*"})
 ALLOWED: Mapping[str, frozenset[str]] = {
     # package: what it may import besides the standard library, itself and the config leaf
     "games": frozenset(),
+    "tournaments": frozenset({"games", "openskill"}),
     "hardware": frozenset({"games", "store", "firmware_bridge", "gpiozero"}),
     "firmware_bridge": frozenset({"serial"}),
-    "store": frozenset({"games", "protocol", "psycopg", "psycopg_pool"}),
-    "webpanel": frozenset({"games", "store", "flask", "werkzeug", "jinja2", "markupsafe", "waitress", "segno",
-                           "flask_babel", "babel", "protocol"}),
+    "store": frozenset({"games", "tournaments", "protocol", "psycopg", "psycopg_pool"}),
+    "webpanel": frozenset({"games", "tournaments", "store", "flask", "werkzeug", "jinja2", "markupsafe",
+                           "waitress", "segno", "flask_babel", "babel", "protocol"}),
     "uplink": frozenset({"store", "protocol", "paho"}),
     "hautetension": EVERYTHING,
     CONFIG_LEAF: frozenset(),
@@ -39,7 +40,9 @@ ALLOWED: Mapping[str, frozenset[str]] = {
 pool, goes with ``psycopg``; ``uplink`` holds both ends of the event network's MQTT link (the board's
 uplink and the event server's ingest); ``protocol``, the protocol leaf (the event network's wire format
 and its bounded reader), imports only the standard library and the config leaf, and is imported by
-``store``, ``uplink``, ``webpanel`` and the command. ``tests`` and ``bench`` may import everything."""
+``store``, ``uplink``, ``webpanel`` and the command; ``tournaments``, the pure tournament domain, imports
+``games`` (and ``openskill`` for the rating) and is imported by ``store`` and ``webpanel``. ``tests`` and
+``bench`` may import everything."""
 
 NOT_CHECKED = ("firmware_bridge/firmware/",)
 """MicroPython code for the microcontroller: tests/firmware_bridge/test_framing.py checks its imports."""

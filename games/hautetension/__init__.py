@@ -25,9 +25,6 @@ from games.hautetension.layout import (
     parse_layout,
     slot_name,
 )
-
-# tournament_points (the function, games.hautetension.outcome) is not re-exported: the package
-# attribute of that name is the submodule games.hautetension.tournament_points once it is imported.
 from games.hautetension.outcome import (
     BONUS_POINTS,
     NEVER_LIT_POINTS,

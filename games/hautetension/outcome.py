@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
+from games.exc import GameError
 from games.hautetension.pawn import PawnKind
 
 NEVER_LIT_POINTS = 4
@@ -105,3 +106,43 @@ def tournament_points(n_players: int, placements: Sequence[Placement]) -> tuple[
         # Kept even if the placer's own lamp lights later: the bonus was earned by that pawn.
         bonus[placement.player] += BONUS_POINTS.get(min(opponents, 3), 0)
     return tuple(r + b for r, b in zip(rank_points, bonus, strict=True))
+
+
+class ResultError(GameError, ValueError):
+    """A game result that cannot have happened (or cannot be read)."""
+
+
+MAX_GAME_POINTS = NEVER_LIT_POINTS + max(BONUS_POINTS.values())
+"""Twelve: a lamp that never lit plus the bonus for lighting three opponents' lamps at once."""
+
+
+class LightingData(TypedDict):
+    """A :class:`Lighting` as events and the JSON API carry it."""
+
+    seats: list[int]
+    by: int | None
+
+
+@dataclass(frozen=True)
+class Lighting:
+    """Players' lamps that lit on one placement, and who placed that pawn.
+
+    ``seats`` are seat numbers at the table (0 = first seat clockwise). ``by``
+    is the seat that placed the pawn; it only matters (and is then required)
+    when several lamps lit at once, because only then can it earn a bonus.
+    """
+
+    seats: tuple[int, ...]
+    by: int | None = None
+
+    def to_dict(self) -> LightingData:
+        return {"seats": list(self.seats), "by": self.by}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Lighting:
+        try:
+            seats = tuple(int(s) for s in data["seats"])
+            by = data.get("by")
+            return cls(seats=seats, by=None if by is None else int(by))
+        except (KeyError, TypeError, ValueError):
+            raise ResultError(f"a lamp lighting is {{'seats': [...], 'by': seat}}, not {data!r}") from None

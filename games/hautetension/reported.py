@@ -32,11 +32,10 @@ from games.hautetension.circuit import lit_lamps
 from games.hautetension.game import Game
 from games.hautetension.handicap import MAX_HANDICAP
 from games.hautetension.layout import Layout, available_layouts, load_layout
-from games.hautetension.outcome import Placement, tournament_points
+from games.hautetension.outcome import MAX_GAME_POINTS, Lighting, Placement, tournament_points
 from games.hautetension.pawn import ATTACK_PAWNS, DEFENSE_PAWNS, PawnKind
 from games.hautetension.record import Move, PublicGame
 from games.hautetension.seats import DEFAULT_COLOURS, MAX_PLAYERS, MIN_PLAYERS, Seat, default_lamps
-from games.hautetension.tournament_points import MAX_GAME_POINTS, Lighting
 
 MAX_PLACEMENTS = MAX_PLAYERS * (ATTACK_PAWNS + DEFENSE_PAWNS)
 """No game has more placements than every seat's pawns (a board has fewer slots anyway)."""

@@ -257,11 +257,11 @@ class Demo:
 
     def set_up_event(self, timeout: float = 60.0) -> int:
         """Wait for every board, accept them, create the tournament; its id."""
-        from games.hautetension.tournament import Tournament
         from store.event.boards import Boards
         from store.event.db import connect_event
         from store.season import Calendar
         from store.tournaments import Tournaments
+        from tournaments.tournament import Tournament
 
         deadline = time.monotonic() + timeout
         conn = None

@@ -23,13 +23,14 @@ from typing import Any
 from games.hautetension.handicap import handicap_plan
 from games.hautetension.layout import DEFAULT_LAYOUT, load_layout
 from games.hautetension.seats import DEFAULT_COLOURS
-from games.hautetension.tournament import Table, Tournament
 from store.db import transaction
 from store.dialect import Connection, Record, placeholders
 from store.event import sql
 from store.event.boards import Boards, EventBoard
 from store.event.publish import Publications
 from store.tournaments import Tournaments
+from tournaments.model import Table
+from tournaments.tournament import Tournament
 
 
 class AssignmentError(ValueError):

@@ -33,8 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from games.hautetension.outcome import Lighting
 from games.hautetension.reported import ReportedGame, ReportedGameError, check_table, judge
-from games.hautetension.tournament import Lighting, ResultEvent, Tournament
 from store.db import transaction
 from store.dialect import Connection, Record
 from store.event import sql
@@ -46,6 +46,8 @@ from store.tournaments import (
     TournamentNotFoundError,
     Tournaments,
 )
+from tournaments.model import ResultEvent
+from tournaments.tournament import Tournament
 
 STATUSES = ("waiting", "confirmed", "entered", "clash", "refused", "dismissed")
 

@@ -12,8 +12,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from configuration import Section
-from games.hautetension.ranking import RankingRules
 from store.dialect import is_postgresql
+from tournaments.ranking import RankingRules
 
 DEFAULT_EVENT_DATABASE = Path("var/central.db")
 DEFAULT_SYSTEM_EVENT_DATABASE = Path("/var/lib/hautetension/central.db")

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from games.hautetension.tournament_points import Lighting, game_points
+from games.hautetension.outcome import Lighting
 from store.commands import CommandKind, CommandStatus
 from store.outbox import Outbox
 from tests.hardware.helpers import Rig
+from tournaments.points import game_points
 
 ASSIGNMENT = "0f3c2a9be1d84c55a0b7c1d2e3f40516"
 N_COLUMN = ["f9", "f8", "f7", "f6", "f5"]  # closes N: the first seat's lamp

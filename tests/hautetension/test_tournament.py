@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from games.hautetension.tournament import Lighting
+from games.hautetension.outcome import Lighting
 from hautetension.cli import main
 from store.db import connect
 from store.tournaments import Tournaments

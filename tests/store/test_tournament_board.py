@@ -12,8 +12,8 @@ from pathlib import Path
 
 from configuration import ConfigFile
 from games.hautetension.layout import load_layout
+from games.hautetension.outcome import Lighting
 from games.hautetension.seats import DEFAULT_COLOURS
-from games.hautetension.tournament import Lighting
 from hardware.clock import SimulatedClock
 from hardware.service import BoardService, BoardSettings
 from hardware.service.sim import SimBoardFile

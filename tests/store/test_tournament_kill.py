@@ -11,9 +11,10 @@ import sys
 import time
 from pathlib import Path
 
-from games.hautetension.tournament import Lighting, Tournament
+from games.hautetension.outcome import Lighting
 from store.db import connect
 from store.tournaments import Tournaments
+from tournaments.tournament import Tournament
 
 WRITER = Path(__file__).with_name("tournament_writer.py")
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,11 +11,13 @@ from contextlib import closing
 
 import pytest
 
-from games.hautetension.tournament import Lighting, ResultError, RoundError, Tournament, TournamentError
+from games.hautetension.outcome import Lighting
 from store.dialect import Connection
 from store.event.db import connect_event
 from store.journal import Journal
 from store.tournaments import BoardGameError, TournamentNotFoundError, Tournaments, seat_order
+from tournaments.exc import ResultError, RoundError, TournamentError
+from tournaments.tournament import Tournament
 
 
 @pytest.fixture()

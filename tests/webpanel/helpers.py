@@ -27,11 +27,11 @@ from games.hautetension.game import Game
 from games.hautetension.layout import load_layout
 from games.hautetension.reported import ReportedGame
 from games.hautetension.seats import Seat, default_lamps
-from games.hautetension.tournament_points import lightings_of
 from games.hautetension.views import public_view
 from store.commands import Command, CommandKind, Commands
 from store.db import connect
 from store.journal import Journal, JournalEntry, JournalKind
+from tournaments.points import lightings_of
 from webpanel.app import close_app
 from webpanel.config import PanelSettings
 

@@ -24,11 +24,12 @@ from flask_babel import lazy_gettext
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from games.frame import AI_LEVELS
-from games.hautetension.tournament import Tournament, TournamentError
 from store.event.assignments import Assignments
 from store.games import GameEndedError, GameNotFoundError, GameRecord, GameStore, JoinError
 from store.tournament_tables import TournamentTables
 from store.tournaments import TournamentNotFoundError, Tournaments
+from tournaments.exc import TournamentError
+from tournaments.tournament import Tournament
 from webpanel import openapi
 from webpanel.auth import staff_required
 from webpanel.db import get_db

@@ -11,12 +11,12 @@ import time
 from typing import Any
 
 from games.exc import GameError
-from games.hautetension.tournament import Tournament
 from store.dialect import Connection
 from store.event.assignments import Assignment, Assignments
 from store.event.boards import Boards, EventBoard
 from store.event.results import BoardResult, Results
 from store.tournaments import TournamentInfo, TournamentNotFoundError, Tournaments
+from tournaments.tournament import Tournament
 from webpanel.tournaments.present import standings_view
 
 TABLE_STATES = ("done", "confirming", "playing", "to-start", "by-hand", "abandoned")

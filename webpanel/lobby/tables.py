@@ -24,10 +24,10 @@ from flask_babel import gettext as _
 
 from games.frame import BadOptionsError, game_class
 from games.hautetension.seats import default_lamps
-from games.hautetension.tournament import TournamentError
 from store.games import OpenGameLimits, SeatSpec
 from store.tournament_tables import TournamentTables
 from store.tournaments import TournamentNotFoundError, Tournaments
+from tournaments.exc import TournamentError
 from webpanel import openapi
 from webpanel.auth import staff_required
 from webpanel.db import get_db

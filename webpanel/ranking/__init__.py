@@ -8,7 +8,7 @@ registered twice (the audit trail keeps every value), enter registered
 players into a tournament, and link the players a tournament registered by
 name; the season (``/season``): the events tournaments belong to and which
 tournaments count for the ranking (a friendly or demonstration one does
-not). The counting is :mod:`games.hautetension.ranking`; the storage
+not). The counting is :mod:`tournaments.ranking`; the storage
 :mod:`store.players` and :mod:`store.ranking`.
 """
 

@@ -8,9 +8,9 @@ from flask import Blueprint, Flask, Response, current_app, g, request
 from flask_babel import format_date, format_decimal
 from werkzeug.exceptions import NotFound
 
-from games.hautetension.ranking import RankingRules
 from store.ranking import Ranking, Season, TournamentCache
 from store.season import Calendar, Event, EventNotFoundError
+from tournaments.ranking import RankingRules
 from webpanel.db import get_db
 from webpanel.errors import define_code, error_response
 

@@ -6,8 +6,8 @@ import csv
 import io
 from typing import Any
 
-from games.hautetension.ranking import HandicapProposal, PlayedGame, RankingLine
 from store.ranking import Season
+from tournaments.ranking import HandicapProposal, PlayedGame, RankingLine
 from webpanel.tournaments.present import _safe as safe_cell  # one rule for cells a spreadsheet would run
 
 

@@ -12,17 +12,11 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.hautetension.tournament import (
-    Lighting,
-    Standing,
-    Status,
-    Table,
-    Tournament,
-    TournamentError,
-    TournamentEvent,
-)
-from games.hautetension.tournament_points import ResultError
+from games.hautetension.outcome import Lighting
 from store.tournaments import AuditEntry, TournamentInfo
+from tournaments.exc import ResultError, TournamentError
+from tournaments.model import Standing, Status, Table, TournamentEvent
+from tournaments.tournament import Tournament
 from webpanel.tournaments import chart, words
 from webpanel.tournaments.words import _, ngettext
 

@@ -29,9 +29,8 @@ from flask.typing import ResponseReturnValue
 from flask_babel import force_locale
 
 from games.exc import GameError
+from games.hautetension.outcome import Lighting
 from games.hautetension.seats import DEFAULT_COLOURS
-from games.hautetension.tournament import Lighting, Table, Tournament, TournamentError, TournamentEvent
-from games.hautetension.tournament_points import ResultError, game_points
 from store.commands import CommandKind
 from store.season import Calendar
 from store.tournaments import (
@@ -42,6 +41,10 @@ from store.tournaments import (
     TournamentNotFoundError,
     Tournaments,
 )
+from tournaments.exc import ResultError, TournamentError
+from tournaments.model import Table, TournamentEvent
+from tournaments.points import game_points
+from tournaments.tournament import Tournament
 from webpanel import openapi
 from webpanel.auth import is_staff, staff_required
 from webpanel.db import BOARD_GAME_RUNNING, board_state, game_running, get_db, submit

@@ -16,7 +16,7 @@ from flask_babel import get_locale, lazy_gettext, lazy_pgettext
 from flask_babel.speaklater import LazyString
 from markupsafe import Markup
 
-from games.hautetension.tournament import Phase, Standing, Status
+from tournaments.model import Phase, Standing, Status
 from webpanel import french, i18n
 
 

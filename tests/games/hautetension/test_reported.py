@@ -20,7 +20,7 @@ from games.hautetension.reported import (
     judge,
 )
 from games.hautetension.seats import default_seats
-from games.hautetension.tournament_points import lightings_of
+from tournaments.points import lightings_of
 
 LAYOUT = load_layout("pinwheel-80")
 

@@ -8,13 +8,14 @@ from typing import Any
 
 from games.hautetension.game import Game
 from games.hautetension.layout import load_layout
+from games.hautetension.outcome import Lighting
 from games.hautetension.reported import ReportedGame
 from games.hautetension.seats import default_seats
-from games.hautetension.tournament_points import Lighting, lightings_of
 from protocol import ReportedRow, StatusReport
 from store.dialect import Connection
 from store.event.intake import Intake, Receipt
 from store.tournaments import Tournaments
+from tournaments.points import lightings_of
 
 
 class Reports:

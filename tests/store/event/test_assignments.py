@@ -78,7 +78,7 @@ def test_handicap_pawns_are_sent_with_their_slots(intake: Intake, conn: Connecti
 
 
 def _lamps_in_order(seats: int) -> list:  # type: ignore[type-arg]
-    from games.hautetension.tournament_points import Lighting
+    from games.hautetension.outcome import Lighting
 
     return [Lighting((s,), by=0) for s in range(1, seats)]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.hautetension.tournament import RegistrationError, TournamentError
 from store.dialect import Connection
 from store.players import Player, PlayerError, PlayerNotFoundError, Players
 from store.tournaments import Tournaments
+from tournaments.exc import RegistrationError, TournamentError
 
 STAFF = "staff@test"
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pytest_mock import MockerFixture
 
-from games.hautetension.ranking import DAY, RankingRules
-from games.hautetension.tournament import Lighting, Tournament
+from games.hautetension.outcome import Lighting
 from store.dialect import Connection
 from store.players import Players
 from store.ranking import Ranking, TournamentCache
 from store.tournaments import Tournaments
 from tests.store.event.helpers import play
+from tournaments.ranking import DAY, RankingRules
+from tournaments.tournament import Tournament
 
 STAFF = "staff@test"
 

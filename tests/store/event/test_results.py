@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from games.hautetension.tournament_points import Lighting, game_points, lightings_of
+from games.hautetension.outcome import Lighting
 from store.dialect import Connection
 from store.event.assignments import Assignment, Assignments
 from store.event.intake import Intake
@@ -14,6 +14,7 @@ from store.event.publish import Publications
 from store.event.results import Results, ResultStateError
 from store.tournaments import Tournaments
 from tests.store.event.helpers import Reports, a_tournament, boards_online, played, send, table_of
+from tournaments.points import game_points, lightings_of
 
 
 def _table(conn: Connection, tid: int, assignment: Assignment) -> dict[str, Any]:

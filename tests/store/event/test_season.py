@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from games.hautetension.ranking import RankingRules
 from store.db import MIGRATIONS, PANEL_SCHEMA_TABLE, POSTGRESQL_MIGRATIONS, apply_migrations, migrate
 from store.dialect import Connection, PgDatabase
 from store.players import Players
@@ -16,6 +15,7 @@ from store.ranking import Ranking
 from store.season import KEEP, Calendar, EventNotFoundError, SeasonError
 from store.tournaments import TournamentNotFoundError, Tournaments
 from tests.store.event.helpers import play
+from tournaments.ranking import RankingRules
 
 STAFF = "staff@test"
 

@@ -121,7 +121,7 @@ FITS = """() => ({ width: document.scrollingElement.scrollWidth,
 def _event_with_results(conn: sqlite3.Connection, intake: Intake, boards: int, players: int) -> int:
     """*boards* boards online, a tournament of *players* in round 2 with round 1's results in, and a game
     running on the first board."""
-    from games.hautetension.tournament_points import Lighting
+    from games.hautetension.outcome import Lighting
     from store.tournaments import Tournaments
 
     names = [f"board-{n}" for n in range(1, boards + 1)]

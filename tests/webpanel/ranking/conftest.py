@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from games.hautetension.ranking import RankingRules
 from store.event.settings import EventSettings
 from store.players import Players
 from store.tournaments import Tournaments
 from tests.store.event.helpers import play
 from tests.webpanel.event.conftest import conn, event_app, staff, visitor  # noqa: F401
+from tournaments.ranking import RankingRules
 
 NAMES = ("Ana", "Ben", "Chloé", "Dan", "Eve")
 

@@ -11,8 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.hautetension.pairing import displacement, split_tables, tied_pairs
-from games.hautetension.tournament import Lighting, Phase, Tournament, standings_table_sizes
+from games.hautetension.outcome import Lighting
+from tournaments.model import Phase
+from tournaments.pairing import displacement, split_tables, standings_table_sizes, tied_pairs
+from tournaments.tournament import Tournament
 
 
 def every_split(players: Sequence[int], sizes: Sequence[int]) -> list[list[list[int]]]:

@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from games.hautetension.tournament import table_handicap
+from tournaments.handicap import table_handicap
 
 DAY = 86400.0
 

@@ -10,17 +10,11 @@ from hypothesis import strategies as st
 
 from games.hautetension.game import Game
 from games.hautetension.layout import Layout
+from games.hautetension.outcome import MAX_GAME_POINTS, Lighting
 from games.hautetension.pawn import PawnKind
 from games.hautetension.seats import default_seats
-from games.hautetension.tournament_points import (
-    MAX_GAME_POINTS,
-    Lighting,
-    ResultError,
-    check_points,
-    game_points,
-    lightings_of,
-    possible_points,
-)
+from tournaments.exc import ResultError
+from tournaments.points import check_points, game_points, lightings_of, possible_points
 
 
 def L(*seats: int, by: int | None = None) -> Lighting:  # noqa: N802 - reads like the score sheet

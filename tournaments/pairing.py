@@ -4,7 +4,7 @@ The rules: « Les joueurs ex aequo au classement général ne devraient
 théoriquement pas se trouver à la même table », and for an odd count « une
 partie de trois joueurs sera mise en place entre les trois joueurs ayant le
 plus mauvais score au classement général ». The table sizes are fixed
-beforehand (:func:`games.hautetension.tournament.standings_table_sizes`);
+beforehand (:func:`standings_table_sizes`);
 this module chooses who sits where:
 
 1. **Fewest tied pairs.** The number of pairs of players level on points who
@@ -37,6 +37,8 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
+
+from tournaments.exc import RoundError
 
 __all__ = ["displacement", "split_tables", "tied_pairs"]
 
@@ -173,3 +175,41 @@ def _relax(
         if not queued[b]:
             queued[b] = True
             queue.append(b)
+
+
+# -- table sizes ------------------------------------------------------------
+
+
+def drawn_table_sizes(n: int) -> list[int]:
+    """Rounds 1 and 2: tables of four, plus one or two tables of two or three for the exact count.
+
+    Two more than a multiple of four makes two tables of three rather than a
+    duel (a duel only for two players); one more makes a three and a duel.
+    """
+    if n < 2:
+        raise RoundError(f"{n} player(s) cannot make a table")
+    if n == 2:
+        return [2]
+    small = {0: [], 3: [3], 2: [3, 3], 1: [3, 2]}[n % 4]
+    return [4] * ((n - sum(small)) // 4) + small
+
+
+def standings_table_sizes(n: int) -> list[int]:
+    """Rounds seated by the standings (best tables first).
+
+    Multiple of four → fours; multiple of three → threes; odd → the three
+    lowest at a table of three and the rest by the same rules; what is left
+    (2 more than a multiple of four) → fours and two tables of three, or a duel
+    for two players.
+    """
+    if n < 2:
+        raise RoundError(f"{n} player(s) cannot make a table")
+    if n % 4 == 0:
+        return [4] * (n // 4)
+    if n % 3 == 0:
+        return [3] * (n // 3)
+    if n % 2 == 1:
+        return standings_table_sizes(n - 3) + [3]
+    if n == 2:
+        return [2]
+    return [4] * ((n - 6) // 4) + [3, 3]

@@ -10,58 +10,18 @@ and the same game played on the board always score the same.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, TypedDict
+from collections.abc import Iterable, Sequence
 
-from games.exc import GameError
 from games.hautetension.outcome import (
     BONUS_POINTS,
     NEVER_LIT_POINTS,
     RANK_POINTS,
+    Lighting,
     Placement,
+    ResultError,
     tournament_points,
 )
 from games.hautetension.pawn import PawnKind
-
-MAX_GAME_POINTS = NEVER_LIT_POINTS + max(BONUS_POINTS.values())
-"""Twelve: a lamp that never lit plus the bonus for lighting three opponents' lamps at once."""
-
-
-class ResultError(GameError, ValueError):
-    """A game result that cannot have happened (or cannot be read)."""
-
-
-class LightingData(TypedDict):
-    """A :class:`Lighting` as events and the JSON API carry it."""
-
-    seats: list[int]
-    by: int | None
-
-
-@dataclass(frozen=True)
-class Lighting:
-    """Players' lamps that lit on one placement, and who placed that pawn.
-
-    ``seats`` are seat numbers at the table (0 = first seat clockwise). ``by``
-    is the seat that placed the pawn; it only matters (and is then required)
-    when several lamps lit at once, because only then can it earn a bonus.
-    """
-
-    seats: tuple[int, ...]
-    by: int | None = None
-
-    def to_dict(self) -> LightingData:
-        return {"seats": list(self.seats), "by": self.by}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Lighting:
-        try:
-            seats = tuple(int(s) for s in data["seats"])
-            by = data.get("by")
-            return cls(seats=seats, by=None if by is None else int(by))
-        except (KeyError, TypeError, ValueError):
-            raise ResultError(f"a lamp lighting is {{'seats': [...], 'by': seat}}, not {data!r}") from None
 
 
 def check_lightings(n_seats: int, lightings: Sequence[Lighting]) -> None:

@@ -14,7 +14,7 @@ where it is silent are in docs/tournaments.md ("Rules notes"). In short:
 - Later rounds are seated by the standings: table sizes by the rules (fours
   for a multiple of four, threes for a multiple of three, the three lowest at
   a table of three for an odd count), as few tied players at one table as the
-  sizes allow (:mod:`games.hautetension.pairing`), players in increasing order
+  sizes allow (:mod:`tournaments.pairing`), players in increasing order
   of their place, the lowest-placed starts.
 - Handicap (an option): the best player(s) of each table carry 1 to 3 attack
   pawns, by their lead over the table's next-best player.
@@ -32,387 +32,38 @@ carries its full pairings: history never depends on how pairings are computed.
 from __future__ import annotations
 
 import copy
-import enum
 import json
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple, NotRequired, TypeAlias, TypedDict
+from typing import Any
 
 from games.exc import GameError
 from games.hautetension.draw import draw_first_player
-from games.hautetension.handicap import MAX_HANDICAP
-from games.hautetension.pairing import split_tables, tied_pairs
+from games.hautetension.outcome import Lighting
 from games.hautetension.seats import default_lamps
-from games.hautetension.tournament_points import (
-    Lighting,
-    LightingData,
-    ResultError,
-    check_points,
-    game_points,
+from tournaments.exc import RegistrationError, ResultError, RoundError, TournamentError
+from tournaments.handicap import DEFAULT_HANDICAP_STEP, table_handicap
+from tournaments.model import (
+    FINAL_SIZE,
+    MIN_PLAYERS,
+    Contenders,
+    GameLine,
+    Phase,
+    RegisterEvent,
+    Result,
+    ResultEvent,
+    Round,
+    RoundEvent,
+    Standing,
+    Status,
+    Table,
+    TournamentEvent,
+    WithdrawEvent,
+    result_event,
 )
-
-__all__ = [
-    "FINAL_SIZE",
-    "MIN_PLAYERS",
-    "Lighting",
-    "Phase",
-    "RegisterEvent",
-    "RegistrationError",
-    "Result",
-    "ResultError",
-    "ResultEvent",
-    "Round",
-    "RoundError",
-    "RoundEvent",
-    "Standing",
-    "Status",
-    "Table",
-    "Tournament",
-    "TournamentError",
-    "TournamentEvent",
-    "WithdrawEvent",
-    "clean_name",
-    "drawn_table_sizes",
-    "entry_kind",
-    "standings_table_sizes",
-    "table_handicap",
-    "tied_pairs",
-]
-
-MIN_PLAYERS = 4
-"""The final is a four-player affair; fewer players make no tournament."""
-FINAL_SIZE = 4
-MAX_NAME = 24
-"""The longest player name the board's game set-up takes."""
-DEFAULT_HANDICAP_STEP = 4
-"""Points of lead over the table's next-best player per handicap pawn (4 = one game's worth)."""
-
-
-class TournamentError(GameError):
-    """Base class of the tournament's errors."""
-
-
-class RegistrationError(TournamentError, ValueError):
-    """A player cannot be registered (or withdrawn) this way."""
-
-
-class RoundError(TournamentError, RuntimeError):
-    """A round cannot be made now, or names a table that does not exist."""
-
-
-class Phase(enum.StrEnum):
-    """How a round's tables were made (a string in events and JSON: ``"drawn"``, …)."""
-
-    DRAWN = "drawn"
-    """Rounds 1 and 2: tables and first players drawn from the seed."""
-    STANDINGS = "standings"
-    """Seated by the general standings; a player whose lamp lights first is out."""
-    FINAL = "final"
-    """The final: no elimination."""
-
-
-class Status(enum.StrEnum):
-    """A player's status in the general standings (a string in JSON and CSV: ``"in"``, …)."""
-
-    IN = "in"
-    """Still in contention."""
-    OUT = "out"
-    """Eliminated."""
-    WITHDRAWN = "withdrawn"
-    FINALIST = "finalist"
-    WINNER = "winner"
-
-
-# -- events: what a store keeps -------------------------------------------------
-
-
-class ResultData(TypedDict):
-    """A table's result as events carry it (:meth:`Result.to_dict`)."""
-
-    points: list[int]
-    lightings: list[LightingData] | None
-    source: dict[str, Any]
-
-
-class TableData(TypedDict):
-    """One table of a round as events carry it (:meth:`Table.to_dict`)."""
-
-    table: int
-    seats: list[int]
-    first: int
-    lamps: list[str]
-    handicap: dict[str, int]
-    handicap_lead: int
-    handicap_over: list[int]
-
-
-class RoundData(TypedDict):
-    """A round's tables as events carry them (:meth:`Round.to_dict`)."""
-
-    round: int
-    phase: Phase
-    tables: list[TableData]
-    eliminated: list[int]
-    spared: list[int]
-    finalists: list[int]
-
-
-class RegisterEvent(TypedDict):
-    kind: Literal["register"]
-    player: int
-    name: str
-
-
-class WithdrawEvent(TypedDict):
-    kind: Literal["withdraw"]
-    player: int
-
-
-class RoundEvent(TypedDict):
-    kind: Literal["round"]
-    data: RoundData
-
-
-class ResultEvent(TypedDict):
-    kind: Literal["result"]
-    round: int
-    table: int
-    result: ResultData
-    correction: NotRequired[bool]
-    """Present (True) when the entry replaces a recorded result."""
-    previous: NotRequired[ResultData | None]
-    """With a correction: the result it replaced, kept for the audit trail."""
-
-
-TournamentEvent: TypeAlias = RegisterEvent | WithdrawEvent | RoundEvent | ResultEvent
-"""Every change to a tournament: what :meth:`Tournament.apply` folds in and a store keeps."""
-
-
-def result_event(
-    number: int, table: int, result: Result, *, correction: bool, previous: Result | None
-) -> ResultEvent:
-    """The event of a table's result; a correction keeps the result it replaces."""
-    event: ResultEvent = {"kind": "result", "round": number, "table": table, "result": result.to_dict()}
-    if correction:
-        event["correction"] = True
-        event["previous"] = None if previous is None else previous.to_dict()
-    return event
-
-
-def entry_kind(event: TournamentEvent) -> str:
-    """What an audit trail calls the entry: its kind, or "correction" for a corrected result."""
-    if event["kind"] == "result" and event.get("correction"):
-        return "correction"
-    return event["kind"]
-
-
-# -- table sizes ------------------------------------------------------------
-
-
-def drawn_table_sizes(n: int) -> list[int]:
-    """Rounds 1 and 2: tables of four, plus one or two tables of two or three for the exact count.
-
-    Two more than a multiple of four makes two tables of three rather than a
-    duel (a duel only for two players); one more makes a three and a duel.
-    """
-    if n < 2:
-        raise RoundError(f"{n} player(s) cannot make a table")
-    if n == 2:
-        return [2]
-    small = {0: [], 3: [3], 2: [3, 3], 1: [3, 2]}[n % 4]
-    return [4] * ((n - sum(small)) // 4) + small
-
-
-def standings_table_sizes(n: int) -> list[int]:
-    """Rounds seated by the standings (best tables first).
-
-    Multiple of four → fours; multiple of three → threes; odd → the three
-    lowest at a table of three and the rest by the same rules; what is left
-    (2 more than a multiple of four) → fours and two tables of three, or a duel
-    for two players.
-    """
-    if n < 2:
-        raise RoundError(f"{n} player(s) cannot make a table")
-    if n % 4 == 0:
-        return [4] * (n // 4)
-    if n % 3 == 0:
-        return [3] * (n // 3)
-    if n % 2 == 1:
-        return standings_table_sizes(n - 3) + [3]
-    if n == 2:
-        return [2]
-    return [4] * ((n - 6) // 4) + [3, 3]
-
-
-# -- data model -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Result:
-    """A table's game: points per seat, and how they were obtained."""
-
-    points: tuple[int, ...]
-    lightings: tuple[Lighting, ...] | None
-    """Lamp order when entered by hand (None for an imported total)."""
-    source: Mapping[str, Any]
-    """Where it came from: ``{"kind": "tablet"}`` or ``{"kind": "board", "game_id": …}``."""
-
-    def to_dict(self) -> ResultData:
-        return {
-            "points": list(self.points),
-            "lightings": None if self.lightings is None else [x.to_dict() for x in self.lightings],
-            "source": dict(self.source),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Result:
-        lightings = data.get("lightings")
-        return cls(
-            points=tuple(int(p) for p in data["points"]),
-            lightings=None if lightings is None else tuple(Lighting.from_dict(x) for x in lightings),
-            source=dict(data.get("source") or {"kind": "tablet"}),
-        )
-
-
-@dataclass(frozen=True)
-class Table:
-    """One game of a round: who sits where (clockwise), who starts, lamps and handicap."""
-
-    number: int
-    seats: tuple[int, ...]
-    """Player ids, clockwise: the turn order."""
-    first: int
-    """Seat (index into ``seats``) that plays first."""
-    lamps: tuple[str, ...]
-    handicap: Mapping[str, int] = field(default_factory=dict)
-    """Lamp → attack pawns placed on its direct rows before play (the lamps of the table's best)."""
-    handicap_lead: int = 0
-    """Why: the carriers' lead in points over the table's next-best player when the round was made."""
-    handicap_over: tuple[int, ...] = ()
-    """The next-best player(s) that lead is counted over."""
-
-    def to_dict(self) -> TableData:
-        return {
-            "table": self.number,
-            "seats": list(self.seats),
-            "first": self.first,
-            "lamps": list(self.lamps),
-            "handicap": dict(self.handicap),
-            "handicap_lead": self.handicap_lead,
-            "handicap_over": list(self.handicap_over),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Table:
-        return cls(
-            number=int(data["table"]),
-            seats=tuple(int(p) for p in data["seats"]),
-            first=int(data["first"]),
-            lamps=tuple(str(x) for x in data["lamps"]),
-            handicap={str(k): int(v) for k, v in dict(data.get("handicap") or {}).items()},
-            handicap_lead=int(data.get("handicap_lead", 0)),
-            handicap_over=tuple(int(p) for p in data.get("handicap_over", ())),
-        )
-
-    def seat_of(self, player: int) -> int:
-        return self.seats.index(player)
-
-    def carriers(self) -> tuple[int, ...]:
-        """The players who carry handicap pawns (their lamps are in :attr:`handicap`)."""
-        return tuple(p for p, lamp in zip(self.seats, self.lamps, strict=True) if lamp in self.handicap)
-
-
-@dataclass(frozen=True)
-class Round:
-    number: int
-    phase: Phase
-    tables: tuple[Table, ...]
-    eliminated: tuple[int, ...] = ()
-    """Players put out by the previous round's first lamps when this round was made."""
-    spared: tuple[int, ...] = ()
-    """Players whose lamp lit first in the previous round, kept in so that four players remain."""
-    finalists: tuple[int, ...] = ()
-    """Set on the final's rounds: the finalists in standings order at the start of the final."""
-
-    def players(self) -> tuple[int, ...]:
-        return tuple(p for table in self.tables for p in table.seats)
-
-    def table(self, number: int) -> Table:
-        for table in self.tables:
-            if table.number == number:
-                return table
-        raise RoundError(f"round {self.number} has no table {number}", code="no_such_table", table=number)
-
-    def to_dict(self) -> RoundData:
-        return {
-            "round": self.number,
-            "phase": self.phase,
-            "tables": [t.to_dict() for t in self.tables],
-            "eliminated": list(self.eliminated),
-            "spared": list(self.spared),
-            "finalists": list(self.finalists),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Round:
-        return cls(
-            number=int(data["round"]),
-            phase=Phase(data["phase"]),
-            tables=tuple(Table.from_dict(t) for t in data["tables"]),
-            eliminated=tuple(int(p) for p in data.get("eliminated", ())),
-            spared=tuple(int(p) for p in data.get("spared", ())),
-            finalists=tuple(int(p) for p in data.get("finalists", ())),
-        )
-
-
-@dataclass(frozen=True)
-class GameLine:
-    """One game in a player's history."""
-
-    round: int
-    table: int
-    seat: int
-    points: int | None
-    """None while the table's result is not in."""
-
-
-@dataclass(frozen=True)
-class Standing:
-    """A player's line in the general standings."""
-
-    place: int
-    player: int
-    name: str
-    points: int
-    games: tuple[GameLine, ...]
-    status: Status
-    out_in_round: int | None
-    """Round whose first lamp put the player out."""
-    lot: float
-    """The seeded draw that breaks ties on points."""
-    out_at_table: int | None = None
-    """The table of that round where the player's lamp lit first."""
-    note: str = ""
-    """Why the player is out, withdrawn or spared, in English words (empty for the others); the
-    fields below are the same facts for a page to say in its own language."""
-    out_as_stood: bool = False
-    """Put out by a result as it stood when the next round was made (a correction since then
-    says their lamp did not light first; who played a round already made is history)."""
-    spared_in_round: int | None = None
-    """Round whose first lamp would have put the player out, had four not been needed for the final."""
-    spared_at_table: int | None = None
-    withdrew_in_round: int | None = None
-    """Rounds made when the player withdrew (0: before round 1); None if they did not."""
-
-
-class Contenders(NamedTuple):
-    """After a round: who plays on, who its first lamps put out, and who they spared to make four."""
-
-    active: list[int]
-    out: tuple[int, ...] = ()
-    spared: tuple[int, ...] = ()
-
+from tournaments.names import clean_name, name_text
+from tournaments.pairing import drawn_table_sizes, split_tables, standings_table_sizes
+from tournaments.points import check_points, game_points
 
 # -- the tournament ---------------------------------------------------------
 
@@ -501,7 +152,7 @@ class Tournament:
         event: RegisterEvent = {
             "kind": "register",
             "player": int(data["player"]),
-            "name": _text(data["name"]),
+            "name": name_text(data["name"]),
         }
         if self.rounds:
             raise RegistrationError(
@@ -1031,62 +682,3 @@ _HANDLERS: dict[str, Callable[[Tournament, Mapping[str, Any]], TournamentEvent]]
     "result": Tournament._apply_result,
 }
 """Each kind of event: it reads the JSON data into the typed event, checks it and folds it in."""
-
-
-def _text(value: object) -> str:
-    if not isinstance(value, str):
-        raise RegistrationError("a player needs a name", code="name_missing")
-    return value
-
-
-def clean_name(name: object) -> str:
-    """A player's name as the board takes it (spaces collapsed), or a RegistrationError saying why not."""
-    if not isinstance(name, str) or not name.strip():
-        raise RegistrationError("a player needs a name", code="name_missing")
-    cleaned = " ".join(name.split())
-    if len(cleaned) > MAX_NAME:
-        raise RegistrationError(
-            f"a player's name is at most {MAX_NAME} characters (as on the board)",
-            code="name_too_long",
-            maximum=MAX_NAME,
-            name=cleaned,
-        )
-    if any(not ch.isprintable() for ch in cleaned):
-        raise RegistrationError("a player's name must not contain control characters", code="name_control")
-    return cleaned
-
-
-class TableHandicap(NamedTuple):
-    """The handicap of one table: who carries how many pawns, and why."""
-
-    pawns: int
-    """Attack pawns each carrier's lamp gets (0: no handicap at this table)."""
-    carriers: tuple[int, ...]
-    """The table's best players (level players share it)."""
-    lead: int
-    """Their lead in points over the table's next-best player."""
-    over: tuple[int, ...]
-    """The next-best player(s)."""
-
-
-def table_handicap(points: Mapping[int, int], step: int) -> TableHandicap:
-    """The handicap of a table whose players have these points (rules notes, docs/tournaments.md).
-
-    The best players -- those with the table's most points, players level
-    sharing it -- carry one attack pawn per started *step* points of lead over
-    the table's next-best player, at most three: with a step of 4 (one game's
-    worth), a lead of 1–4 points is one pawn, 5–8 two, 9 or more three. A
-    table whose players are all level has no best player: no handicap.
-    """
-    top = max(points.values())
-    below = [value for value in points.values() if value < top]
-    if not below:
-        return TableHandicap(0, (), 0, ())
-    runner_up = max(below)
-    lead = top - runner_up
-    return TableHandicap(
-        pawns=min(MAX_HANDICAP, -(-lead // step)),
-        carriers=tuple(p for p, value in points.items() if value == top),
-        lead=lead,
-        over=tuple(p for p, value in points.items() if value == runner_up),
-    )

@@ -18,21 +18,13 @@ from hypothesis import strategies as st
 from games.exc import GameError
 from games.hautetension.handicap import handicap_plan
 from games.hautetension.layout import load_layout
-from games.hautetension.pairing import split_tables, tied_pairs
-from games.hautetension.tournament import (
-    Lighting,
-    Phase,
-    RegistrationError,
-    ResultError,
-    RoundError,
-    Status,
-    Tournament,
-    TournamentError,
-    drawn_table_sizes,
-    standings_table_sizes,
-    table_handicap,
-)
-from games.hautetension.tournament_points import MAX_GAME_POINTS, possible_points
+from games.hautetension.outcome import MAX_GAME_POINTS, Lighting
+from tournaments.exc import RegistrationError, ResultError, RoundError, TournamentError
+from tournaments.handicap import table_handicap
+from tournaments.model import Phase, Status
+from tournaments.pairing import drawn_table_sizes, split_tables, standings_table_sizes, tied_pairs
+from tournaments.points import possible_points
+from tournaments.tournament import Tournament
 
 # -- table sizes --------------------------------------------------------------
 
@@ -583,7 +575,7 @@ def test_the_handicap_rule(
 
 
 def test_ties_at_a_standings_table_are_as_few_as_the_table_sizes_allow() -> None:
-    # Against a brute force over every split: tests/games/hautetension/test_pairing.py.
+    # Against a brute force over every split: tests/tournaments/test_pairing.py.
     t, _ = play_tournament(40, 11)
     checked = 0
     for made in t.rounds:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.hautetension.ranking import (
+from tournaments.ranking import (
     DAY,
     Placing,
     PlayedGame,
