@@ -74,7 +74,9 @@ BOUNCES_PER_MOVE = 2.0
 SLOW_SETTLE_MS = 100.0
 MIN_MOVES_MEASURED = 5
 RECENT_MOVES = 50
-OVERRUNS_PER_MILLE = 10
+OVERRUNS_PER_MILLE = 50
+"""A turn late now and then is invisible (a lamp a few milliseconds late); one in twenty means the Pi is busy
+with something else."""
 CLEAN_CHANGES = 2
 """Raw changes of a clean move: presence, then conduction (one, when they change in the same scan)."""
 

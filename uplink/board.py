@@ -58,6 +58,7 @@ from store.board_view import public_board
 from store.file_watch import FileWatch, open_watch
 from store.journal import BoardState, Journal
 from store.outbox import Outbox, OutboxRow, UplinkState
+from store.slot_health import SlotHealthStore
 from uplink.client import (
     Connected,
     Disconnected,
@@ -127,6 +128,7 @@ class Uplink(LinkLoop):
         self.clock = clock
         self.outbox = Outbox(conn)
         self.journal = Journal(conn)
+        self.slot_health = SlotHealthStore(conn)
         self.state: UplinkState = self.outbox.enroll(settings.event, settings.board_id)
         self.topics = {leaf: topic(settings.event, settings.board_id, leaf) for leaf in Leaf}
         self.link = LinkClient(
@@ -455,8 +457,13 @@ class Uplink(LinkLoop):
             "first": self.state.first_seq,
             "layout": public.get("layout"),
             "game": game_summary(public.get("game"), public),
-            "health": {"ok": not faults, "faults": faults},
+            "health": {"ok": not faults, "faults": faults, "slots": self._slot_findings()},
         }
+
+    def _slot_findings(self) -> list[dict[str, Any]]:
+        """What the slot health asks staff to check (from finished games only: the board service writes it
+        when a game ends), the worst first, bounded (protocol/health.py)."""
+        return [finding.to_json() for finding in self.slot_health.findings()]
 
     def _service_running(self, board: BoardState | None) -> bool:
         return board is not None and time.time() - board.updated_at < self.settings.service_stale
