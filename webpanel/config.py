@@ -63,6 +63,9 @@ class PanelSettings:
     """The front server's address: only from it is ``X-Forwarded-For`` taken as the client's address."""
     language: str = LANGUAGES[0]
     """The pages' language when neither the visitor's switch nor their browser chooses one."""
+    metrics_from: str = "127.0.0.1/8, ::1/128"
+    """The networks ``GET /metrics`` answers (comma-separated, CIDR): staff information, the machine itself by
+    default; add the Prometheus server's address."""
 
     @classmethod
     def from_config(cls, config: ConfigFile) -> PanelSettings:
@@ -105,6 +108,7 @@ class PanelSettings:
             connection_limit=s.integer("connection_limit", cls.connection_limit, minimum=0),
             trusted_proxy=s.text("trusted_proxy", cls.trusted_proxy),
             language=s.choice("language", LANGUAGES, cls.language),
+            metrics_from=s.text("metrics_from", cls.metrics_from),
         )
         s.check(settings.problems())
         return settings
@@ -121,7 +125,17 @@ class PanelSettings:
             )
         if self.trusted_proxy and not _is_ip_address(self.trusted_proxy):
             problems.append(f"trusted_proxy must be an IP address, not {self.trusted_proxy!r}")
+        for network in self.metrics_networks:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError:
+                problems.append(f"metrics_from lists networks like 192.168.1.0/24, not {network!r}")
         return problems
+
+    @property
+    def metrics_networks(self) -> list[str]:
+        """The networks of :attr:`metrics_from`."""
+        return [part.strip() for part in self.metrics_from.split(",") if part.strip()]
 
     @property
     def worker_threads(self) -> int:

@@ -5,15 +5,19 @@ pages say nothing of it."""
 
 from __future__ import annotations
 
+import functools
 import html
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
+from prometheus_client.parser import text_string_to_metric_families
 
 from hardware.settings import Signal
 from hardware.slot_health import GAMES_NO_CONDUCTION
+from hautetension.commands.central import ingest_report
 from store.event.settings import EventSettings
 from store.slot_health import SlotHealthStore
 from tests.hardware.helpers import LiveService
@@ -81,10 +85,25 @@ def event(tmp_path: Path, central: Central) -> Iterator[Api]:
     """The event server's pages, staff logged in."""
     settings = EventSettings(event=EVENT, database=central.path, confirm_timeout=60)
     app = create_app({"PANEL": make_settings(tmp_path / "server"), "EVENT": settings, "TESTING": True})
+    ingest, supervisor = central.ingest, central.supervisor
+    assert ingest is not None and supervisor is not None
+    # As hautetension central wires it: this process's ingest, for /api/event/ingest and /metrics.
+    app.extensions["ingest_counts"] = functools.partial(ingest_report, ingest, supervisor, "central")
     staff = Api(app.test_client())
     assert staff.login().status_code == 200
     yield staff
     close_app(app)
+
+
+def scrape(client: FlaskClient) -> dict[str, dict[tuple[tuple[str, str], ...], float]]:
+    """``/metrics``, read with Prometheus' own parser: each sample by name and labels."""
+    response = client.get("/metrics")
+    assert response.status_code == 200
+    samples: dict[str, dict[tuple[tuple[str, str], ...], float]] = {}
+    for family in text_string_to_metric_families(response.get_data(as_text=True)):
+        for sample in family.samples:
+            samples.setdefault(sample.name, {})[tuple(sorted(sample.labels.items()))] = sample.value
+    return samples
 
 
 def overview(event: Api) -> str:
@@ -118,3 +137,17 @@ def test_a_worn_contact_is_flagged_on_the_staff_page_after_the_stated_number_of_
     assert health["games"] == GAMES_NO_CONDUCTION
     texts = [f["text"] for f in health["findings"] if f["slot"]]
     assert texts == [f"slot {WORN}: no conduction in the last 12 games — check its contact"]
+    # /metrics says it too, on the event server and on the board.
+    server = scrape(event.client)
+    worn = (("board", "board-1"), ("kind", "no-conduction"), ("part", WORN))
+    assert server["hautetension_slot_health_finding"][worn] == GAMES_NO_CONDUCTION
+    assert server["hautetension_event_boards_online"][()] == 1
+    assert server["hautetension_event_board_online"][(("board", "board-1"),)] == 1
+    assert server["hautetension_event_rows_pending"][(("board", "board-1"),)] == 0
+    assert server["hautetension_event_ingest_batches_total"][()] >= 1
+    assert server["hautetension_event_ingest_stored_total"][()] >= 1
+    assert server["hautetension_event_ingest_refused_total"][()] == 0
+    on_board = scrape(board.staff.client)
+    assert on_board["hautetension_slot_health_finding"][(("kind", "no-conduction"), ("part", WORN))] == 12
+    assert on_board["hautetension_games_counted_total"][()] == GAMES_NO_CONDUCTION
+    assert on_board["hautetension_uplink_connected"][()] == 1
