@@ -33,6 +33,7 @@ from protocol.health import (
     Finding,
 )
 from store.slot_health import BOARD_PART, SlotHealthStore
+from webpanel import openapi
 from webpanel.auth import staff_required
 from webpanel.db import get_db
 
@@ -106,3 +107,16 @@ def api_slot_health() -> Response:
             colours.setdefault(finding.part, colour)
     games = store.counters().get(BOARD_PART, {}).get("games", 0)
     return jsonify({"games": games, "findings": [finding_view(f) for f in findings], "slots": colours})
+
+
+openapi.add_paths(
+    {
+        "/api/staff/slot-health": {
+            "get": {
+                "summary": "The board's slot health over its last finished games: each finding in words, each"
+                " slot's colour for the health page's drawing (staff only)",
+                "responses": {"200": openapi.json_response("Slot health")},
+            }
+        },
+    }
+)
