@@ -71,7 +71,8 @@ class SlotHealthStore:
     def findings(self, limit: int = MAX_FINDINGS) -> list[Finding]:
         """What staff should check, the worst first (:func:`worst_first`), at most *limit*."""
         found: list[Finding] = []
-        for row in self.conn.execute("SELECT findings FROM slot_health ORDER BY part"):
+        # Most parts have none: only those that have are read (the uplink asks at every status).
+        for row in self.conn.execute("SELECT findings FROM slot_health WHERE findings <> '[]' ORDER BY part"):
             try:
                 found += parse_findings(json.loads(row["findings"]), "a slot health row")
             except (ValueError, MessageError):

@@ -9,10 +9,28 @@ from pathlib import Path
 import pytest
 
 from games.hautetension.pawn import PawnKind
+from hardware.events import Fault, FaultKind
 from hardware.settings import Signal
-from hardware.slot_health import BOUNCES_PER_MOVE, GAMES_NO_CONDUCTION, MIN_MOVES
+from hardware.slot_health import (
+    BOUNCES_PER_MOVE,
+    GAMES_NO_CONDUCTION,
+    GAMES_WATCHED,
+    MIN_MOVES,
+    SLOW_SETTLE_MS,
+    SlotHealth,
+)
 from store.commands import CommandKind
-from store.slot_health import BOUNCES, NO_CONDUCTION, Finding, SlotHealthStore
+from store.slot_health import (
+    BOUNCES,
+    LAMP,
+    NO_CONDUCTION,
+    OVERRUNS,
+    REFERENCE,
+    SLOW_SETTLE,
+    STUCK,
+    Finding,
+    SlotHealthStore,
+)
 from tests.hardware.helpers import Rig
 
 NORTH_ROW = ["f9", "f8", "f7", "f6", "f5"]
@@ -98,3 +116,52 @@ def test_bouncing_contacts_are_found(rig: Rig) -> None:
     found = {f.kind: f for f in findings(rig) if f.part == "a1"}
     assert found[BOUNCES].n > 10 * BOUNCES_PER_MOVE
     assert {f.part for f in findings(rig)} == {"a1"}  # the worn contact needs its games yet
+
+
+def test_slow_contacts_are_found(rig: Rig) -> None:
+    board = rig.backend.virtual_board
+    for _ in range(6):
+        board.place("a1", PawnKind.ATTACK, bounce=0.3)
+        rig.run(0.6)
+        board.lift("a1", bounce=0.3)
+        rig.run(0.6)
+    play_game(rig)
+    kinds = {f.kind: f.n for f in findings(rig) if f.part == "a1"}
+    assert kinds[SLOW_SETTLE] > SLOW_SETTLE_MS
+
+
+def test_faults_seen_in_a_game_are_findings_for_the_next_twelve_games() -> None:
+    health = SlotHealth(["a1", "b1"])
+    health.saw([
+        Fault(FaultKind.CONDUCTION_WITHOUT_PRESENCE, "", 1.0, slot="a1"),
+        Fault(FaultKind.REFERENCE_MISMATCH, "", 1.0, multiplexer=3, channel=15),
+        Fault(FaultKind.LAMP_FEEDBACK, "lamp N is on but draws no current", 1.0),
+    ])
+    assert health.report() == []  # nothing before the game ends
+    assert health.game_ended(MIN_MOVES)
+    assert health.report() == [Finding("a1", STUCK, 1), Finding("ref 3.15", REFERENCE, 1),
+                               Finding("lamps", LAMP, 1)]
+    for _ in range(GAMES_WATCHED - 1):
+        health.game_ended(MIN_MOVES)
+    assert {f.n for f in health.report()} == {GAMES_WATCHED}
+    health.game_ended(MIN_MOVES)
+    assert health.report() == []
+
+
+def test_a_game_whose_loop_overran_is_a_finding() -> None:
+    health = SlotHealth(["a1"])
+    for turn in range(1000):
+        health.turned(0.011 if turn % 10 == 0 else 0.005, 0.005)
+    health.game_ended(MIN_MOVES)
+    assert health.report() == [Finding("scan", OVERRUNS, 100)]
+    assert (health.turns, health.overruns) == (1000, 100)
+    for _ in range(1000):
+        health.turned(0.005, 0.005)
+    health.game_ended(MIN_MOVES)
+    assert health.report() == []
+
+
+def test_a_short_game_counts_for_nothing() -> None:
+    health = SlotHealth(["a1"])
+    assert not health.game_ended(MIN_MOVES - 1)
+    assert health.counters == {}
