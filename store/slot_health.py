@@ -79,11 +79,6 @@ class SlotHealthStore:
                 continue  # a row this version cannot read says nothing
         return worst_first(found)[:limit]
 
-    def clear(self) -> None:
-        """Forget every count (a board whose contacts were all replaced starts again)."""
-        with transaction(self.conn):
-            self.conn.execute("DELETE FROM slot_health")
-
 
 SEVERITY = (STUCK, NO_CONDUCTION, NO_PRESENCE, REFERENCE, LAMP, BOUNCES, SLOW_SETTLE, OVERRUNS)
 """Which findings come first when a status or a page must leave some out."""
