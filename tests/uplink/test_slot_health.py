@@ -107,7 +107,7 @@ def scrape(client: FlaskClient) -> dict[str, dict[tuple[tuple[str, str], ...], f
 
 
 def overview(event: Api) -> str:
-    response = event.get("/event")
+    response = event.get("/event", headers={"Accept-Language": "en"})
     assert response.status_code == 200
     return html.unescape(response.get_data(as_text=True))
 
@@ -132,7 +132,7 @@ def test_a_worn_contact_is_flagged_on_the_staff_page_after_the_stated_number_of_
     public = board.staff.client.get("/api/board").get_data(as_text=True)
     assert "no-conduction" not in public
     # The board's service mode shows it on its drawing, with what to check.
-    health = board.staff.get("/api/staff/slot-health").get_json()
+    health = board.staff.get("/api/staff/slot-health", headers={"Accept-Language": "en"}).get_json()
     assert health["slots"] == {WORN: "fault"}
     assert health["games"] == GAMES_NO_CONDUCTION
     texts = [f["text"] for f in health["findings"] if f["slot"]]
