@@ -23,7 +23,7 @@ from hardware.events import BoardEvent
 
 if TYPE_CHECKING:
     from hardware.settings import HardwareSettings
-    from hardware.virtual import VirtualBoard
+    from hardware.virtual.board import VirtualBoard
 
 
 class RawChannels(Protocol):

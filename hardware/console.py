@@ -36,7 +36,7 @@ from hardware.settings import HardwareSettings, check_wiring, gpio_roles
 
 if TYPE_CHECKING:
     # Only the sim backend has one; importing it would import gpiozero's mock pins for every command.
-    from hardware.virtual import VirtualBoard
+    from hardware.virtual.board import VirtualBoard
 
 BAD_CONFIG = 2
 FAILED = 1

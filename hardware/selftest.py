@@ -68,7 +68,7 @@ class SelftestReport:
 
 
 def run_selftest(backend: Any) -> SelftestReport:
-    """Run the self-test on *backend* (a :class:`~hardware.gpio_backend.GpioBoard` or any backend)."""
+    """Run the self-test on *backend* (a :class:`~hardware.backends.gpio.GpioBoard` or any backend)."""
     if hasattr(backend, "scanner") and hasattr(backend, "monitor"):
         return _gpio_selftest(backend)
     if callable(getattr(backend, "selftest", None)):
