@@ -203,7 +203,11 @@ def event_dict(event: BoardEvent) -> dict[str, Any]:
 
 @contextmanager
 def stop_on_term() -> Iterator[None]:
-    """SIGTERM ends the loop like Ctrl-C, so lamps go off on the way out."""
+    """SIGTERM ends the loop like Ctrl-C, so lamps go off on the way out.
+
+    Only while the loop runs, and the caller's handler is put back: the scan also runs inside other
+    programs (the tests call the command in their own process). The long-running commands install
+    theirs for good (``hautetension/stopping.py``), which this package may not import."""
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
