@@ -10,7 +10,7 @@ requests) and returns what happened as link events: :class:`LinkUp`,
 The link never raises once opened: a pulled cable, a device reset, a silent
 device or a damaged frame become events, and the driver reconnects with
 backoff on its own. It is meant for one thread (the board service loop);
-:mod:`hardware.serial_backend` turns its events into board events.
+:mod:`hardware.backends.serial` turns its events into board events.
 """
 
 from __future__ import annotations

@@ -316,6 +316,15 @@ def gpio_roles(settings: HardwareSettings) -> list[tuple[int, str]]:
     return roles
 
 
+def channel_roles(settings: HardwareSettings, layout: Layout) -> dict[ChannelRef, str]:
+    """Every wired multiplexer channel, with what is wired there (``"i7 presence (multiplexer 3 channel
+    4)"``, ``"reference multiplexer 9 channel 15"``): the self-test's and ``scan --raw``'s names."""
+    roles = {ref: f"{slot} {signal.value} ({ref})" for slot, w in settings.slot_map(layout).items()
+             for signal in Signal if (ref := w.channel_of(signal)) is not None}
+    roles.update({r.ref: f"reference {r.ref}" for r in settings.references})
+    return roles
+
+
 def _check_gpios(settings: HardwareSettings) -> list[str]:
     problems = []
     seen: dict[int, str] = {}

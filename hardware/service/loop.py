@@ -34,14 +34,14 @@ from hardware.service.referee import LampState, Referee
 from hardware.service.settings import BoardSettings
 from hardware.service.sim import SimBoardFile
 from hardware.service.writer import JournalWriteError, JournalWriter
-from hardware.wiring_session import WiringSession, wiring_command
+from hardware.wiring.session import WiringSession, wiring_command
 from store.commands import Command, CommandKind, Commands
 from store.file_watch import FileWatch, open_watch
 from store.journal import Journal, JournalEntry, JournalKind
 from store.wiring import WiringProgress
 
 if TYPE_CHECKING:
-    from hardware.virtual import VirtualBoard
+    from hardware.virtual.board import VirtualBoard
     from store.backup import RollingBackups
 
 COMMANDS_AT_LEAST_EVERY_S = 1.0

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games.hautetension.pawn import PawnKind
-from hardware.wiring_demo import SimulatedBuilder
+from hardware.wiring.demo import SimulatedBuilder
 from store.commands import CommandKind, CommandStatus
 from store.journal import JournalKind
 from store.wiring import WiringProgress
@@ -140,9 +140,9 @@ def test_channels_closed_on_the_empty_board_are_left_out_by_command(rig: Rig) ->
 
 
 def test_the_serial_board_has_no_raw_channels_for_the_wizard() -> None:
+    from hardware.backends.serial import SerialBackend
     from hardware.exc import WiringError
-    from hardware.serial_backend import SerialBackend
-    from hardware.wiring_session import WiringSession
+    from hardware.wiring.session import WiringSession
 
     assert SerialBackend.raw_channels is None
     with pytest.raises(WiringError, match="reads its channels itself"):

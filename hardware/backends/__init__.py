@@ -1,10 +1,16 @@
-"""Opening a board backend by name: ``gpio``, ``sim`` (alias ``mock``) or ``serial``.
+"""The board backends, one module each, and opening one by name: ``gpio``, ``sim`` (alias ``mock``)
+or ``serial``.
+
+:mod:`~hardware.backends.gpio` drives the multiplexers, lamps and button on the
+Pi's pins, :mod:`~hardware.backends.sim` is the same on the virtual board, and
+:mod:`~hardware.backends.serial` listens to a scanning microcontroller; each
+implements :class:`hardware.backend.BoardBackend`.
 
 Each backend's modules are imported only when that backend is opened: the
 ``serial`` backend never imports gpiozero, the ``gpio`` backend not the
 virtual board and its mock pins, and a process that opens no board (the
 panel, the one-shot commands) none of them. ``sim`` is the real GPIO backend
-on the virtual board's mock pins (:mod:`hardware.sim_backend`), so it needs
+on the virtual board's mock pins (:mod:`hardware.backends.sim`), so it needs
 gpiozero too.
 """
 
@@ -31,7 +37,7 @@ def open_backend(
 ) -> BoardBackend:
     """Open the board backend *kind* as *config* describes it."""
     if kind == "serial":
-        from hardware.serial_backend import open_serial_backend
+        from hardware.backends.serial import open_serial_backend
 
         backend: BoardBackend = open_serial_backend(config, layout=layout, port=port)
         return backend
@@ -41,10 +47,10 @@ def open_backend(
 
     settings = load_settings(config, layout)
     if kind in ("sim", "mock"):
-        from hardware.sim_backend import SimBoard
+        from hardware.backends.sim import SimBoard
 
         return SimBoard(settings, layout)
-    from hardware.gpio_backend import GpioBoard
+    from hardware.backends.gpio import GpioBoard
 
     if pin_factory is None:
         pin_factory = make_pin_factory(settings.pin_factory)

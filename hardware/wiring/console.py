@@ -36,10 +36,10 @@ from hardware.backend import BoardBackend
 from hardware.clock import Clock, MonotonicClock
 from hardware.exc import WiringError
 from hardware.settings import HardwareSettings
-from hardware.wiring import LearnedWiring, LearnTiming, Progress, WiringLearner
-from hardware.wiring_config import changed_slots, diff, reference_advice, updated_text, write
-from hardware.wiring_demo import SimulatedBuilder
-from hardware.wiring_session import WiringSession
+from hardware.wiring.config import changed_slots, diff, reference_advice, updated_text, write
+from hardware.wiring.demo import SimulatedBuilder
+from hardware.wiring.learner import LearnedWiring, LearnTiming, Progress, WiringLearner
+from hardware.wiring.session import WiringSession
 from store.commands import CommandKind, Commands, CommandStatus
 from store.journal import Journal
 from store.wiring import WiringProgress

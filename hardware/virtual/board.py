@@ -535,7 +535,7 @@ class VirtualBoard:
 
     # ---------------------------------------------------------------- another Pi-side driver
 
-    # The virtual lgpio (:mod:`hardware.virtual_lgpio`) drives the same wires as the
+    # The virtual lgpio (:mod:`hardware.virtual.lgpio`) drives the same wires as the
     # mock pins do, through these three calls. A call that touches a scanner line counts
     # one operation, however many lines it covers: that is what a group call costs.
 

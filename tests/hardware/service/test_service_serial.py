@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from firmware_bridge.simulator import SimulatedDevice
-from hardware.serial_backend import open_serial_backend
+from hardware.backends.serial import open_serial_backend
 from hardware.service import BoardService, BoardSettings
 from tests.firmware_bridge.helpers import fast_config
 

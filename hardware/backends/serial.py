@@ -56,7 +56,7 @@ from store.claim import holder_of_path
 
 if TYPE_CHECKING:
     from configuration import ConfigFile
-    from hardware.virtual import VirtualBoard
+    from hardware.virtual.board import VirtualBoard
 
 
 class SerialBackend:

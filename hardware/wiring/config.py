@@ -19,7 +19,7 @@ from pathlib import Path
 from configuration.edit import back_up, replace_table, write_atomically
 from games.hautetension.layout import Layout
 from hardware.settings import ChannelRef, HardwareSettings, Signal, SlotWiring
-from hardware.wiring import LearnedWiring
+from hardware.wiring.learner import LearnedWiring
 
 TABLE = "hardware.slots"
 

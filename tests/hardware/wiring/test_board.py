@@ -13,8 +13,8 @@ from games.hautetension.pawn import PawnKind
 from hardware.clock import SimulatedClock
 from hardware.scanner import MultiplexerScanner
 from hardware.settings import ChannelRef, HardwareSettings, ReferenceChannel, Signal, SlotWiring
-from hardware.virtual import VirtualBoard
-from hardware.wiring_demo import SimulatedBuilder, scramble
+from hardware.virtual.board import VirtualBoard
+from hardware.wiring.demo import SimulatedBuilder, scramble
 
 # An eleventh multiplexer (signal on GPIO 11) that the computed map leaves unwired.
 ELEVEN = HardwareSettings(signal_gpios=(4, 17, 18, 27, 22, 23, 24, 10, 9, 25, 11))

@@ -14,9 +14,9 @@ from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
 from hardware.backend import BoardBackend
 from hardware.backends import make_pin_factory, open_backend
+from hardware.backends.gpio import GpioBoard
+from hardware.backends.sim import SimBoard
 from hardware.exc import BoardClaimedError, HardwareConfigError, PinAccessError, UnknownBackendError
-from hardware.gpio_backend import GpioBoard
-from hardware.sim_backend import SimBoard
 
 
 @pytest.mark.parametrize("kind", ["sim", "mock"])
@@ -85,9 +85,9 @@ def test_unknown_pin_factory_name() -> None:
 
 def test_serial_is_delegated(pinwheel: Layout, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    fake = types.ModuleType("hardware.serial_backend")
+    fake = types.ModuleType("hardware.backends.serial")
     fake.open_serial_backend = lambda config, *, layout, port: calls.append((config, layout, port)) or "link"
-    monkeypatch.setitem(sys.modules, "hardware.serial_backend", fake)
+    monkeypatch.setitem(sys.modules, "hardware.backends.serial", fake)
     config = ConfigFile()
     assert open_backend("serial", config, layout=pinwheel, port="/dev/ttyACM0") == "link"
     assert calls == [(config, pinwheel, "/dev/ttyACM0")]

@@ -1,4 +1,4 @@
-"""The wiring wizard's logic (:mod:`hardware.wiring`) on synthetic raw levels: what it learns, and
+"""The wiring wizard's logic (:mod:`hardware.wiring.learner`) on synthetic raw levels: what it learns, and
 every mistake it explains."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hardware.settings import ChannelRef, HardwareSettings, SlotWiring
-from hardware.wiring import LearnTiming, Problem, ProblemKind, Progress, Task, WiringLearner
+from hardware.wiring.learner import LearnTiming, Problem, ProblemKind, Progress, Task, WiringLearner
 
 TIMING = LearnTiming(hold=0.1, patience=2.0, bounce_window=0.5, bounce_limit=4)
 SLOTS = ("a9", "b9", "c9", "d9", "e9", "f9")

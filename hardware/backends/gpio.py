@@ -40,7 +40,7 @@ from hardware.settings import HardwareSettings, check_wiring
 from store.claim import Claim, ClaimedError
 
 if TYPE_CHECKING:
-    from hardware.virtual import VirtualBoard
+    from hardware.virtual.board import VirtualBoard
 
 FEEDBACK_EVERY = 10
 """Lamp-current feedback inputs are read every this many scans (4 reads; lamps change rarely)."""

@@ -1,8 +1,8 @@
 """The ``sim`` board backend: the real GPIO backend on the virtual board's mock pins.
 
-The scanner, debounce, lamps and button are :class:`~hardware.gpio_backend.GpioBoard`'s,
+The scanner, debounce, lamps and button are :class:`~hardware.backends.gpio.GpioBoard`'s,
 in real time; the pins are gpiozero's mock pins wired to a
-:class:`~hardware.virtual.VirtualBoard`. Its :attr:`SimBoard.virtual_board`
+:class:`~hardware.virtual.board.VirtualBoard`. Its :attr:`SimBoard.virtual_board`
 is how the board service (and the panel's simulated-board page, through the
 service) places and lifts pawns and presses the button by hand.
 
@@ -20,14 +20,14 @@ from __future__ import annotations
 from typing import Any
 
 from games.hautetension.layout import Layout
+from hardware.backends.gpio import GpioBoard, require_valid
 from hardware.clock import Clock, MonotonicClock
-from hardware.gpio_backend import GpioBoard, require_valid
 from hardware.settings import HardwareSettings
-from hardware.virtual import VirtualBoard
+from hardware.virtual.board import VirtualBoard
 
 
 class SimBoard(GpioBoard):
-    """The ``sim`` backend: :class:`GpioBoard` on a :class:`~hardware.virtual.VirtualBoard`.
+    """The ``sim`` backend: :class:`GpioBoard` on a :class:`~hardware.virtual.board.VirtualBoard`.
 
     *groups* False reads the virtual board one pin per call through gpiozero's mock pins (the path
     RPi.GPIO takes on a real board)."""

@@ -6,8 +6,8 @@ import tomllib
 
 from games.hautetension.layout import Layout
 from hardware.settings import ChannelRef, HardwareSettings, ReferenceChannel, SlotWiring
-from hardware.wiring import LearnedWiring
-from hardware.wiring_config import changed_slots, reference_advice, slot_overrides, updated_text
+from hardware.wiring.config import changed_slots, reference_advice, slot_overrides, updated_text
+from hardware.wiring.learner import LearnedWiring
 
 
 def moved(layout: Layout, settings: HardwareSettings) -> dict[str, SlotWiring]:

@@ -360,8 +360,8 @@ def test_the_service_is_a_context_manager_that_releases_the_board(tmp_path: Path
 
 def test_backends_declare_what_the_service_may_ask_of_them(tmp_path: Path) -> None:
     from hardware.backend import BoardBackend
-    from hardware.gpio_backend import GpioBoard
-    from hardware.serial_backend import SerialBackend
+    from hardware.backends.gpio import GpioBoard
+    from hardware.backends.serial import SerialBackend
 
     rig = Rig(tmp_path, start=False)
     assert isinstance(rig.backend, BoardBackend) and rig.backend.virtual_board is not None

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from hardware.virtual_lgpio import VirtualLgpio
+from hardware.virtual.lgpio import VirtualLgpio
 
 
 class Wires:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hardware.virtual import STATES_KEPT, VirtualBoard
+from hardware.virtual.board import STATES_KEPT, VirtualBoard
 
 
 def _history_lengths(board: VirtualBoard) -> dict[str, int]:

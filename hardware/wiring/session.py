@@ -27,7 +27,7 @@ from typing import Any
 from games.hautetension.layout import Layout
 from hardware.backend import BoardBackend, RawChannels
 from hardware.exc import WiringError
-from hardware.wiring import LearnTiming, Notice, Progress, WiringLearner
+from hardware.wiring.learner import LearnTiming, Notice, Progress, WiringLearner
 from store.commands import WIRING_ACTIONS
 from store.wiring import WiringProgress
 

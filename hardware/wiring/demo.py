@@ -3,7 +3,7 @@ do as the wizard says.
 
 :func:`scramble` wires a board the way a builder might have: the
 multiplexers' signal wires swapped, each chip's inputs in another order, and
-one slot's two contacts crossed. :meth:`hardware.virtual.VirtualBoard.rewire`
+one slot's two contacts crossed. :meth:`hardware.virtual.board.VirtualBoard.rewire`
 puts those wires on the virtual board, so the configuration describes a board
 that is not there. :class:`SimulatedBuilder` then places and lifts pawns as
 the wizard's view asks (``hautetension wiring learn --backend sim --demo``,
@@ -19,7 +19,7 @@ from typing import Any
 from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
 from hardware.settings import ChannelRef, HardwareSettings, SlotWiring
-from hardware.virtual import VirtualBoard
+from hardware.virtual.board import VirtualBoard
 
 
 def scramble(settings: HardwareSettings, layout: Layout, *, seed: int,

@@ -10,16 +10,16 @@ from pathlib import Path
 from configuration import load_config
 from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
+from hardware.backends.gpio import GpioBoard
 from hardware.clock import SimulatedClock
-from hardware.gpio_backend import GpioBoard
 from hardware.selftest import run_selftest
 from hardware.service import BoardService, BoardSettings
 from hardware.settings import HardwareSettings, load_settings
-from hardware.virtual import VirtualBoard
-from hardware.wiring import LearnTiming
-from hardware.wiring_config import updated_text, write
-from hardware.wiring_demo import SimulatedBuilder, scramble
-from hardware.wiring_session import WiringSession
+from hardware.virtual.board import VirtualBoard
+from hardware.wiring.config import updated_text, write
+from hardware.wiring.demo import SimulatedBuilder, scramble
+from hardware.wiring.learner import LearnTiming
+from hardware.wiring.session import WiringSession
 from store.commands import CommandKind, Commands
 from store.db import connect
 from store.journal import Journal, JournalKind
