@@ -32,6 +32,7 @@ from tournaments.exc import TournamentError
 from tournaments.tournament import Tournament
 from webpanel import openapi
 from webpanel.auth import staff_required
+from webpanel.codes import TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
 from webpanel.db import get_db
 from webpanel.errors import ApiError, bad_field, json_object
 from webpanel.event.blueprint import bp
@@ -39,7 +40,6 @@ from webpanel.lobby.remote import give_to_computer, seat_link
 from webpanel.lobby.seats import host_cookie, set_token_cookie
 from webpanel.lobby.tables import create_table_game
 from webpanel.refusals import refusal_text
-from webpanel.tournaments.views import TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
 
 LEVEL_NAMES = {
     "random": lazy_gettext("random moves"),

@@ -30,6 +30,7 @@ from store.tournaments import TournamentNotFoundError, Tournaments
 from tournaments.exc import TournamentError
 from webpanel import openapi
 from webpanel.auth import staff_required
+from webpanel.codes import RESULT_EXISTS, TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
 from webpanel.db import get_db
 from webpanel.errors import ApiError, json_object
 from webpanel.ids import path_id
@@ -39,7 +40,6 @@ from webpanel.lobby.codes import BAD_OPTIONS, LAYOUT_NOT_FOUND, NOT_A_TABLE, TAB
 from webpanel.lobby.seats import host_cookie, set_token_cookie
 from webpanel.openapi import CSRF_PARAMETER, error, json_body, json_response
 from webpanel.refusals import refusal_text
-from webpanel.tournaments.views import RESULT_EXISTS, TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
 
 TABLE_OPTIONS = {"turn_timer", "default_action", "layout"}
 """What staff may choose for a table's game; seats, first player and handicap come from the table."""

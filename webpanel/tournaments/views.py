@@ -46,7 +46,8 @@ from tournaments.model import Table, TournamentEvent
 from tournaments.points import game_points
 from tournaments.tournament import Tournament
 from webpanel import openapi
-from webpanel.auth import is_staff, staff_required
+from webpanel.auth import actor, is_staff, staff_required
+from webpanel.codes import RESULT_EXISTS, TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
 from webpanel.db import BOARD_GAME_RUNNING, board_state, game_running, get_db, submit
 from webpanel.errors import ApiError, bad_field, define_code, json_object
 from webpanel.ids import path_id
@@ -61,11 +62,6 @@ bp = Blueprint(
     static_url_path="/tournaments/static",
 )
 
-TOURNAMENT_NOT_FOUND = define_code("tournament_not_found", "No tournament has this id.")
-TABLE_NOT_FOUND = define_code("table_not_found", "The tournament has no such round or table.")
-RESULT_EXISTS = define_code(
-    "result_exists", "The table already has a result: send correction: true to replace it."
-)
 NO_RESULT_YET = define_code("no_result_yet", "The table has no result to correct yet.")
 IMPOSSIBLE_RESULT = define_code("impossible_result", "A lamp order that cannot have happened at this table.")
 NOTHING_TO_UNDO = define_code("nothing_to_undo", "The tournament has no entry left to undo.")
@@ -78,10 +74,6 @@ ENTRY_ERRORS = (GameError, BoardGameError, ValueError)
 
 def store() -> Tournaments:
     return Tournaments(get_db(), backups=current_app.config.get("BACKUPS"))
-
-
-def actor() -> str:
-    return f"staff@{request.remote_addr or 'unknown'}"
 
 
 def _load(tid: int) -> tuple[TournamentInfo, Tournament]:
