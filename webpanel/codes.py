@@ -4,7 +4,7 @@ A tournament, a round's table and its result are asked for by the tournament
 pages, the lobby (a table played as a digital game), the event server's online
 rounds and the season's ranking: each answers a missing one with the same code.
 An area's own codes stay in the area (``webpanel/lobby/codes.py``, beside its
-routes), a core module's beside it (:mod:`webpanel.auth`).
+routes), a core module's beside it (:mod:`webpanel.auth`, :mod:`webpanel.seats`).
 """
 
 from __future__ import annotations
