@@ -1,22 +1,26 @@
-"""Who is asking: the seat token and host token a request carries.
+"""Who is asking a digital game: the seat token and host token a request carries.
 
 A device that joins a seat gets the seat's token in an HttpOnly cookie (and
 in the answer, for API clients, which send it back in ``X-Seat-Token``); the
 device that creates a game gets the host token the same way (cookie, or
 ``X-Host-Token``). Tokens never leave the device that received them: pages
 cannot read the cookies, and the database keeps only their hashes.
+
+The lobby's games (``webpanel/lobby/``), their replays (``webpanel/replay/``)
+and the event server's online rounds (``webpanel/event/online.py``, which
+makes the games of a round's tables on the staff device that then hosts them)
+all ask who a request is, or hand a device its token.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Response, current_app, request
+from flask import Flask, Response, current_app, request
 
 from store.games import GameRecord
-from webpanel.errors import ApiError
+from webpanel.errors import ApiError, define_code
 from webpanel.guesses import Attempt, GuessLimiter, GuessPolicy, TooManyGuesses
-from webpanel.lobby.codes import TOO_MANY_WRONG_CODES, WRONG_TOKEN
 
 SEAT_HEADER = "X-Seat-Token"
 HOST_HEADER = "X-Host-Token"
@@ -29,6 +33,12 @@ none in years (docs/games-lobby.md)."""
 GUESS_WINDOW = 3600.0
 MAX_GUESS_DELAY = 60.0
 
+WRONG_TOKEN = define_code("wrong_token", "The seat or host token sent is not this game's.")
+TOO_MANY_WRONG_CODES = define_code(
+    "too_many_wrong_codes",
+    "Too many wrong join codes or tokens from this address: wait params.retry_after seconds.",
+)
+
 
 def make_guess_limiter() -> GuessLimiter:
     return GuessLimiter(
@@ -37,8 +47,12 @@ def make_guess_limiter() -> GuessLimiter:
     )
 
 
+def init_app(app: Flask) -> None:
+    app.extensions["seat_guesses"] = make_guess_limiter()
+
+
 def guesses() -> GuessLimiter:
-    value: GuessLimiter = current_app.extensions["lobby_guesses"]
+    value: GuessLimiter = current_app.extensions["seat_guesses"]
     return value
 
 

@@ -1,4 +1,8 @@
-"""What the tournament pages say, in the page's language (Flask-Babel).
+"""What the panel says of a tournament, in the page's language (Flask-Babel).
+
+The tournament pages speak these words, and so do the areas that show a
+tournament's standings (the event server's pages: :mod:`webpanel.standings`)
+or refuse a tournament's entry (:mod:`webpanel.refusals`).
 
 Everything here is built from the tournament's facts (statuses, rounds,
 tables, the error ``code`` and ``details`` of the engine's errors), never by
