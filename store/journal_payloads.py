@@ -16,8 +16,8 @@ cannot read; the public board view (:mod:`store.board_view`) keeps its own allow
 Public payloads never carry a pawn's kind nor anything derived from it; kinds are in the private ones.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations``: ``NotRequired`` must be seen when the class is made, so
+# that ``__required_keys__`` and ``__optional_keys__`` are right (the contract's tests read them).
 from typing import Any, Literal, NotRequired, TypedDict
 
 from games.hautetension.outcome import LightingData, OutcomeData
