@@ -57,5 +57,6 @@ def test_a_game_end_without_status_an_older_version_wrote_ends_the_game(tmp_path
     )
     _crash(before)
     after = Rig(tmp_path)
-    assert not after.service.recovery.resumed and "is over: nothing to resume" in after.service.recovery.message
+    recovery = after.service.recovery
+    assert recovery is not None and not recovery.resumed and "is over: nothing to resume" in recovery.message
     after.close()
