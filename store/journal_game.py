@@ -248,8 +248,12 @@ def _game_start(entry: Entry) -> Start:
 
 
 def _start_seat(value: Any) -> StartSeat:
+    """A seat of ``game-start``: an object with a name, a lamp and a colour (a bare name is read too: its
+    lamp and colour are then unknown, ``?``)."""
     if isinstance(value, Mapping):
         return StartSeat(str(value.get("name")), str(value.get("lamp")), str(value.get("colour")))
+    if isinstance(value, str):
+        return StartSeat(value, "?", "?")
     raise Unreadable(f"a player is an object with a name, a lamp and a colour, not {_shown(value)}")
 
 

@@ -90,6 +90,9 @@ def test_a_game_journaled_the_old_way_reads(journal: Journal) -> None:
     assert game.moves[0].kind is None  # no private payload: the kind is not known
     assert game.end is not None and game.end.status is Status.OVER and game.end.players == ("Cy", "Di")
     assert game.end.termination is None and game.end.winners == ()
+    journal.append("game-start", {"game": 5, "players": ["Ed", "Flo"]}, game_id=5)  # bare names
+    start = read_game(journal.game_entries(5)).start
+    assert start is not None and [(s.name, s.lamp) for s in start.players] == [("Ed", "?"), ("Flo", "?")]
 
 
 MALFORMED: list[tuple[str, Any, str]] = [
@@ -105,7 +108,7 @@ MALFORMED: list[tuple[str, Any, str]] = [
     ("result-confirmed", {"game": 3, "seats": [True]}, "seats is a whole number"),
     ("game-end", {"game": 3, "status": "lost"}, "status is over or abandoned"),
     ("game-start", {"game": 3, "players": "Ada and Bob"}, "players is a list"),
-    ("game-start", {"game": 3, "players": ["Ada"]}, "a player is an object"),
+    ("game-start", {"game": 3, "players": [["Ada"]]}, "a player is an object"),
 ]
 
 
