@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.exc import GameError
+from games.hautetension.game import Game
 from games.hautetension.pawn import PawnKind
 from games.hautetension.setup import GameSetup
 from hardware.service.pregame import PregameCheck
@@ -31,8 +32,8 @@ from hardware.service.referee import (
     GameStatus,
     Referee,
 )
-from store.journal import Journal, JournalEntry, JournalKind
-from store.journal_game import JournalGame, read_game
+from store.journal import Entry, Journal, JournalEntry, JournalKind
+from store.journal_game import JournalGame, Start, read_game
 
 
 class RecoveryError(RuntimeError):
@@ -46,19 +47,10 @@ def last_game(journal: Journal, referee: Referee) -> BoardGame | None:
         return None
     read = read_game(journal.game_entries(last.game_id))
     _refuse_unreadable(read)
-    start = read.start
-    try:
-        if start is None or start.setup is None:
-            raise ValueError("its game-start or its setup cannot be read")
-        setup = start.setup
-        game = GameSetup.from_record(setup).start(referee.layout)
-    except (GameError, KeyError, TypeError, ValueError) as exc:
-        raise RecoveryError(
-            f"journal entry {last.id}: cannot set up game {last.game_id} again ({exc})"
-        ) from exc
-    board_game = BoardGame(last.game_id, game, dict(setup), assignment=start.assignment,
+    start, game = _set_up_again(last, read, referee)
+    board_game = BoardGame(last.game_id, game, dict(start.setup or {}), assignment=start.assignment,
                            confirmed=set(read.confirmed))
-    if "pregame_check" in setup:  # a game set up before the check existed had none
+    if "pregame_check" in board_game.setup:  # a game set up before the check existed had none
         sensed = referee.sensed_lamps & frozenset(referee.layout.lamps)
         board_game.check = PregameCheck(last.game_id, referee.layout.lamps, sensed)
         for verdict in read.verdicts:
@@ -73,6 +65,18 @@ def last_game(journal: Journal, referee: Referee) -> BoardGame | None:
     if read.end is not None:
         board_game.status = GameStatus(read.end.status.value)
     return board_game
+
+
+def _set_up_again(last: Entry, read: JournalGame, referee: Referee) -> tuple[Start, Game]:
+    """The game's start and the game as its setup starts it again (*last*: its ``game-start``)."""
+    try:
+        if read.start is None or read.start.setup is None:
+            raise ValueError("its game-start or its setup cannot be read")
+        return read.start, GameSetup.from_record(read.start.setup).start(referee.layout)
+    except (GameError, KeyError, TypeError, ValueError) as exc:
+        raise RecoveryError(
+            f"journal entry {last.id}: cannot set up game {last.game_id} again ({exc})"
+        ) from exc
 
 
 def _refuse_unreadable(read: JournalGame) -> None:

@@ -95,9 +95,13 @@ def board_game(journal: Journal, game_id: int) -> KeptGame:
         lines=tuple(line for event in game.events if (line := _line(event, start.at)) is not None),
         result=_result(game.end),
     )
-    kinds = tuple(move.kind for move in game.moves)
-    known = tuple(kind for kind in kinds if kind is not None)
-    return KeptGame(record, known if len(known) == len(kinds) else None, layout, game.end is not None)
+    return KeptGame(record, _kinds(game), layout, game.end is not None)
+
+
+def _kinds(game: journal_game.JournalGame) -> tuple[str, ...] | None:
+    """Each move's pawn kind, for the reveal (None: the journal does not keep every one)."""
+    kinds = tuple(move.kind for move in game.moves if move.kind is not None)
+    return kinds if len(kinds) == len(game.moves) else None
 
 
 def _tenths(start: float, at: float) -> int:
