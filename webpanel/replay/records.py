@@ -85,7 +85,9 @@ def board_game(journal: Journal, game_id: int) -> KeptGame:
     game = read_game(journal.game_entries(game_id))
     start = game.start
     if start is None:
-        raise NoRecordError(f"there is no board game {game_id}")
+        unreadable = game.skipped_of(JournalKind.GAME_START)
+        reason = f": its start cannot be read ({unreadable[0].reason})" if unreadable else ""
+        raise NoRecordError(f"there is no board game {game_id}{reason}")
     layout = load_layout(start.layout or _board_layout(journal) or DEFAULT_LAYOUT)
     record = GameRecord(
         event=EVENT, site=EVENT, started_at=int(start.at), board=_backend(journal, start.entry) or "?",
