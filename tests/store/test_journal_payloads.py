@@ -13,11 +13,11 @@ import pytest
 
 from configuration import ConfigFile
 from games.hautetension.layout import load_layout
+from hardware.backends.sim import SimBoard
 from hardware.clock import SimulatedClock
 from hardware.service import BoardService, BoardSettings
 from hardware.service.sim import SimBoardFile
 from hardware.settings import load_settings
-from hardware.sim_backend import SimBoard
 from store import board_view
 from store.commands import CommandKind, Commands, CommandStatus
 from store.db import connect
