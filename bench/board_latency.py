@@ -37,9 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from configuration import ConfigFile  # noqa: E402
 from games.hautetension.layout import load_layout  # noqa: E402
 from games.hautetension.pawn import PawnKind  # noqa: E402
+from hardware.backends.sim import SimBoard  # noqa: E402
 from hardware.service import BoardService, BoardSettings  # noqa: E402
 from hardware.settings import load_settings  # noqa: E402
-from hardware.sim_backend import SimBoard  # noqa: E402
 from store.commands import Commands  # noqa: E402
 from store.db import connect  # noqa: E402
 from store.journal import Journal  # noqa: E402

@@ -74,12 +74,17 @@ import signal, sys, threading
 sys.path.insert(0, ".")
 from configuration import ConfigFile
 from games.hautetension.layout import load_layout
-from hardware.gpio_backend import GpioBoard
 from hardware.clock import MonotonicClock
 from hardware.service import BoardService
 from hardware.settings import load_settings
-from hardware.virtual import VirtualBoard
-from hardware.virtual_lgpio import PI5_LINES, VirtualLgpio, installed, lgpio_pin_factory
+try:
+    from hardware.backends.gpio import GpioBoard
+    from hardware.virtual.board import VirtualBoard
+    from hardware.virtual.lgpio import PI5_LINES, VirtualLgpio, installed, lgpio_pin_factory
+except ImportError:  # a tree from before hardware/ had its backends and virtual board in subpackages
+    from hardware.gpio_backend import GpioBoard
+    from hardware.virtual import VirtualBoard
+    from hardware.virtual_lgpio import PI5_LINES, VirtualLgpio, installed, lgpio_pin_factory
 from store.commands import Commands
 from store.db import connect
 from store.journal import Journal
@@ -275,8 +280,11 @@ def measure_cpu(tree: Path, seconds: float, rounds: int) -> list[dict[str, dict[
 
 # ---------------------------------------------------------------------------------------------- part 2
 
-DRIVERS = ("hardware/virtual.py", "hardware/virtual_lgpio.py", "gpiozero/pins/mock.py", "/lgpio.py")
-"""Where the pins' driver lives (the virtual electronics here, lgpio on a Pi): a call into it counts one."""
+DRIVERS = ("hardware/virtual/board.py", "hardware/virtual/lgpio.py", "hardware/virtual.py",
+           "hardware/virtual_lgpio.py", "gpiozero/pins/mock.py", "/lgpio.py")
+"""Where the pins' driver lives (the virtual electronics here, lgpio on a Pi): a call into it counts one
+(``hardware/virtual.py`` and ``hardware/virtual_lgpio.py``: a tree from before the virtual board had a
+subpackage)."""
 
 
 class CallCounter:
@@ -320,6 +328,14 @@ class Counts:
     peak_bytes: int
 
 
+def _module(name: str, flat: str) -> Any:
+    """The module *name*, or *flat*, its name in a tree from before hardware/ had subpackages."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError:
+        return importlib.import_module(flat)
+
+
 @contextmanager
 def board_on(path: str, tree: Path) -> Iterator[tuple[Any, Any]]:
     """(the board backend, the virtual board) on *path*, on a simulated clock, settled and idle."""
@@ -331,17 +347,18 @@ def board_on(path: str, tree: Path) -> Iterator[tuple[Any, Any]]:
     settings = settings_mod.HardwareSettings(bank_read="off" if per_pin else "auto")
     with ExitStack() as stack:
         if path.startswith("lgpio"):
-            virtual_lgpio = importlib.import_module("hardware.virtual_lgpio")
-            virtual = importlib.import_module("hardware.virtual").VirtualBoard(settings, layout, clock=clock)
+            virtual_lgpio = _module("hardware.virtual.lgpio", "hardware.virtual_lgpio")
+            board_module = _module("hardware.virtual.board", "hardware.virtual")
+            virtual = board_module.VirtualBoard(settings, layout, clock=clock)
             stack.callback(virtual.close)
             lgpio = virtual_lgpio.VirtualLgpio({0: (virtual_lgpio.PI5_LINES, virtual)})
             stack.enter_context(virtual_lgpio.installed(lgpio))
             factory = virtual_lgpio.lgpio_pin_factory()
             stack.callback(factory.close)
-            board = importlib.import_module("hardware.gpio_backend").GpioBoard(
+            board = _module("hardware.backends.gpio", "hardware.gpio_backend").GpioBoard(
                 settings, layout, pin_factory=factory, clock=clock)
         else:
-            sim = importlib.import_module("hardware.sim_backend").SimBoard
+            sim = _module("hardware.backends.sim", "hardware.sim_backend").SimBoard
             try:
                 board = sim(settings, layout, clock=clock, groups=not per_pin)
             except TypeError:  # a tree whose sim backend had one path only

@@ -62,13 +62,13 @@ from gpiozero import DigitalOutputDevice, InputDevice  # noqa: E402
 from games.hautetension.circuit import Circuit  # noqa: E402
 from games.hautetension.layout import Layout, load_layout  # noqa: E402
 from games.hautetension.pawn import PawnKind  # noqa: E402
+from hardware.backends.sim import SimBoard  # noqa: E402
 from hardware.clock import SimulatedClock  # noqa: E402
 from hardware.events import PawnPlaced  # noqa: E402
 from hardware.scanner import MultiplexerScanner  # noqa: E402
 from hardware.settings import HardwareSettings  # noqa: E402
-from hardware.sim_backend import SimBoard  # noqa: E402
-from hardware.virtual import VirtualBoard  # noqa: E402
-from hardware.virtual_lgpio import PI5_LINES, VirtualLgpio, installed, lgpio_pin_factory  # noqa: E402
+from hardware.virtual.board import VirtualBoard  # noqa: E402
+from hardware.virtual.lgpio import PI5_LINES, VirtualLgpio, installed, lgpio_pin_factory  # noqa: E402
 
 SCANNERS = ("baseline", "mock per-pin", "lgpio per-pin", "pigpio bank", "lgpio group")
 

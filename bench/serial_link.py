@@ -37,8 +37,8 @@ from configuration import ConfigFile  # noqa: E402
 from firmware_bridge import framing, messages  # noqa: E402
 from firmware_bridge.simulator import SimulatedDevice  # noqa: E402
 from games.hautetension.layout import load_layout  # noqa: E402
+from hardware.backends.serial import open_serial_backend  # noqa: E402
 from hardware.events import PawnLifted, PawnPlaced  # noqa: E402
-from hardware.serial_backend import open_serial_backend  # noqa: E402
 
 
 def snapshot_stream(count: int) -> bytes:

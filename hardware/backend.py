@@ -7,7 +7,7 @@ scanning microcontroller, :mod:`firmware_bridge`) and ``sim`` (the virtual
 board on gpiozero's mock pin factory).
 
 What a backend can do beyond scanning and the lamps is declared here too, so
-the board service asks instead of probing: :attr:`BoardBackend.virtual_board`
+the board service and the commands ask instead of probing: :attr:`BoardBackend.virtual_board`
 (only ``sim`` has hands that place pawns),
 :attr:`BoardBackend.selftest_on_long_press` and :attr:`BoardBackend.raw_channels` (the wiring
 wizard reads every multiplexer channel; the ``serial`` device reads its own).
@@ -22,19 +22,26 @@ from games.hautetension.pawn import PawnKind
 from hardware.events import BoardEvent
 
 if TYPE_CHECKING:
-    from hardware.settings import HardwareSettings
-    from hardware.virtual import VirtualBoard
+    from hardware.settings import ChannelRef, HardwareSettings
+    from hardware.virtual.board import VirtualBoard
 
 
 class RawChannels(Protocol):
-    """The scanner's raw level of every multiplexer channel (the wiring wizard reads them)."""
+    """The scanner's raw level of every multiplexer channel (the wiring wizard and ``scan --raw`` read
+    them)."""
 
     settings: HardwareSettings
     channels: int
     """Channels per multiplexer."""
+    snapshot: int
+    """The last scan's levels, one bit per channel (:meth:`position`): two scans that read the same are
+    equal ints, so a change is found with one comparison."""
     @property
     def levels(self) -> list[bool]:
         """The last scan's electrical levels (True = high), index ``multiplexer * channels + channel``."""
+
+    def position(self, ref: ChannelRef) -> int:
+        """The channel's bit in :attr:`snapshot`."""
 
     def read_every_channel(self, on: bool = True) -> None:
         """Read every channel from the next scan on, wired or not (or only the wired ones again)."""

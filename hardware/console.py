@@ -20,7 +20,7 @@ from games.exc import LayoutError
 from games.hautetension.circuit import evaluate
 from games.hautetension.layout import DEFAULT_LAYOUT, Layout, load_layout
 from games.hautetension.pawn import PawnKind
-from hardware.backend import BoardBackend
+from hardware.backend import BoardBackend, RawChannels
 from hardware.events import (
     BoardEvent,
     ButtonLongPress,
@@ -32,11 +32,11 @@ from hardware.events import (
     PawnPlaced,
 )
 from hardware.exc import HardwareConfigError, HardwareError
-from hardware.settings import HardwareSettings, check_wiring, gpio_roles
+from hardware.settings import ChannelRef, HardwareSettings, channel_roles, check_wiring, gpio_roles
 
 if TYPE_CHECKING:
     # Only the sim backend has one; importing it would import gpiozero's mock pins for every command.
-    from hardware.virtual import VirtualBoard
+    from hardware.virtual.board import VirtualBoard
 
 BAD_CONFIG = 2
 FAILED = 1
@@ -203,7 +203,11 @@ def event_dict(event: BoardEvent) -> dict[str, Any]:
 
 @contextmanager
 def stop_on_term() -> Iterator[None]:
-    """SIGTERM ends the loop like Ctrl-C, so lamps go off on the way out."""
+    """SIGTERM ends the loop like Ctrl-C, so lamps go off on the way out.
+
+    Only while the loop runs, and the caller's handler is put back: the scan also runs inside other
+    programs (the tests call the command in their own process). The long-running commands install
+    theirs for good (``hautetension/stopping.py``), which this package may not import."""
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
 
@@ -216,13 +220,6 @@ def stop_on_term() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
-
-
-def channel_names(board: Any) -> dict[int, str]:
-    """Level index → what is wired there (``"i7 presence (multiplexer 3 channel 4)"``)."""
-    from hardware.selftest import _channel_names
-
-    return _channel_names(board)
 
 
 def run_scan(backend: BoardBackend, layout: Layout, *, out: TextIO, scans: int | None = None,
@@ -241,9 +238,9 @@ def run_scan(backend: BoardBackend, layout: Layout, *, out: TextIO, scans: int |
                          "scan_period": backend.scan_period},
           f"scanning the {health.get('backend')} board every {backend.scan_period * 1000:g} ms, "
           f"{health.get('gpio_ops_per_scan', '?')} GPIO operations per scan (Ctrl-C stops)")
-    scanner: Any = getattr(backend, "scanner", None)
-    names = channel_names(backend) if raw and scanner is not None else {}
-    previous: list[bool] = []
+    channels = backend.raw_channels if raw else None  # None where the Pi reads no multiplexer (serial)
+    names = channel_roles(channels.settings, layout) if channels is not None else {}
+    previous: int | None = None
     started = now()
     count = 0
     attack: set[str] = set()
@@ -257,8 +254,8 @@ def run_scan(backend: BoardBackend, layout: Layout, *, out: TextIO, scans: int |
                     step.action(virtual)  # type: ignore[arg-type]
                     _emit(out, as_json, {"event": "demo", "action": step.what}, f"[demo] {step.what}")
                 events = backend.poll()
-                if names:
-                    previous = _print_raw(out, as_json, names, scanner.levels, previous, now() - started)
+                if channels is not None and names:
+                    previous = _print_raw(out, as_json, names, channels, previous, now() - started)
                 for event in events:
                     _emit(out, as_json, event_dict(event), f"{event.at - started:8.3f}  {describe(event)}")
                     if isinstance(event, PawnPlaced) and event.kind is PawnKind.ATTACK:
@@ -286,16 +283,20 @@ def run_scan(backend: BoardBackend, layout: Layout, *, out: TextIO, scans: int |
     return 0
 
 
-def _print_raw(out: TextIO, as_json: bool, names: dict[int, str], levels: list[bool],
-               previous: list[bool], elapsed: float) -> list[bool]:
-    """Every wired channel whose level changed since the last scan, undebounced."""
-    for index in sorted(names):
-        if not previous or levels[index] != previous[index]:
-            level = "high" if levels[index] else "low"
-            if previous:  # the first scan is the baseline, not a change
-                _emit(out, as_json, {"event": "raw", "channel": names[index], "level": level},
-                      f"{elapsed:8.3f}  raw {names[index]}: {level}")
-    return list(levels)
+def _print_raw(out: TextIO, as_json: bool, names: Mapping[ChannelRef, str], channels: RawChannels,
+               previous: int | None, elapsed: float) -> int:
+    """Every wired channel whose level changed since the last scan, undebounced: the scanner's snapshot
+    says which (its bits that differ from the last one), so an idle board costs one comparison."""
+    snapshot = channels.snapshot
+    changed = 0 if previous is None else snapshot ^ previous  # the first scan is the baseline, not a change
+    if changed:
+        for ref in sorted(names):
+            bit = channels.position(ref)
+            if changed >> bit & 1:
+                level = "high" if snapshot >> bit & 1 else "low"
+                _emit(out, as_json, {"event": "raw", "channel": names[ref], "level": level},
+                      f"{elapsed:8.3f}  raw {names[ref]}: {level}")
+    return snapshot
 
 
 def _emit(out: TextIO, as_json: bool, data: dict[str, Any], text: str) -> None:

@@ -123,7 +123,7 @@ class LineGroups(Protocol):
     """The select lines as one output group and the signal lines as one input group.
 
     lgpio's groups on a Pi (:class:`~hardware.lgpio_group.LgpioGroups`), the
-    virtual board's in the ``sim`` backend (:class:`~hardware.virtual.VirtualGroups`).
+    virtual board's in the ``sim`` backend (:class:`~hardware.virtual.board.VirtualGroups`).
     :attr:`group_write` and :attr:`group_read` are the two calls a scan makes,
     in lgpio's shapes, bound to the groups so that a step is one call each.
     """

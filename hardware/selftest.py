@@ -23,7 +23,7 @@ from typing import Any
 
 from hardware.events import Fault, FaultKind
 from hardware.monitor import Reading
-from hardware.settings import Signal
+from hardware.settings import channel_roles
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class SelftestReport:
 
 
 def run_selftest(backend: Any) -> SelftestReport:
-    """Run the self-test on *backend* (a :class:`~hardware.gpio_backend.GpioBoard` or any backend)."""
+    """Run the self-test on *backend* (a :class:`~hardware.backends.gpio.GpioBoard` or any backend)."""
     if hasattr(backend, "scanner") and hasattr(backend, "monitor"):
         return _gpio_selftest(backend)
     if callable(getattr(backend, "selftest", None)):
@@ -124,14 +124,9 @@ def _references(board: Any, levels: list[bool], report: SelftestReport, now: flo
 
 
 def _channel_names(board: Any) -> dict[int, str]:
-    names = {}
-    for slot, w in board.settings.slot_map(board.layout).items():
-        for signal in Signal:
-            ref = w.channel_of(signal)
-            names[board.scanner.index(ref)] = f"{slot} {signal.value} ({ref})"
-    for r in board.settings.references:
-        names[board.scanner.index(r.ref)] = f"reference {r.ref}"
-    return names
+    """Level index → what is wired there."""
+    roles = channel_roles(board.settings, board.layout)
+    return {board.scanner.index(ref): role for ref, role in roles.items()}
 
 
 def _stability(board: Any, first: list[bool], second: list[bool]) -> Check:

@@ -21,9 +21,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import ClassVar
 
-from configuration import ConfigFile, Section
+from configuration import ConfigError, ConfigFile, Section, SectionSettings
 from games.hautetension.layout import Layout
 from hardware.exc import HardwareConfigError
 
@@ -111,8 +111,11 @@ class DebounceSettings:
 
 
 @dataclass(frozen=True)
-class HardwareSettings:
+class HardwareSettings(SectionSettings):
     """Typed ``[hardware]`` settings; see the module docstring."""
+
+    section: ClassVar[str] = "hardware"
+    error: ClassVar[type[ConfigError]] = HardwareConfigError
 
     select_gpios: tuple[int, ...] = DEFAULT_SELECT_GPIOS
     signal_gpios: tuple[int, ...] = DEFAULT_SIGNAL_GPIOS
@@ -172,17 +175,6 @@ class HardwareSettings:
                 conduction=override.get(Signal.CONDUCTION, conduction),
             )
         return result
-
-    @classmethod
-    def from_config(cls, config: ConfigFile) -> HardwareSettings:
-        """Parse ``[hardware]`` of *config*; raise :class:`HardwareConfigError` listing every bad key."""
-        with config.read("hardware", error=HardwareConfigError) as section:
-            return cls.read(section)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, source: str = "[hardware]") -> HardwareSettings:
-        with Section(data, name="[hardware]", source=source, error=HardwareConfigError) as section:
-            return cls.read(section)
 
     @classmethod
     def read(cls, s: Section) -> HardwareSettings:
@@ -313,6 +305,15 @@ def gpio_roles(settings: HardwareSettings) -> list[tuple[int, str]]:
         if wiring.feedback_gpio is not None:
             roles.append((wiring.feedback_gpio, f"lamp {lamp} feedback"))
     roles.append((settings.button_gpio, "test button"))
+    return roles
+
+
+def channel_roles(settings: HardwareSettings, layout: Layout) -> dict[ChannelRef, str]:
+    """Every wired multiplexer channel, with what is wired there (``"i7 presence (multiplexer 3 channel
+    4)"``, ``"reference multiplexer 9 channel 15"``): the self-test's and ``scan --raw``'s names."""
+    roles = {ref: f"{slot} {signal.value} ({ref})" for slot, w in settings.slot_map(layout).items()
+             for signal in Signal if (ref := w.channel_of(signal)) is not None}
+    roles.update({r.ref: f"reference {r.ref}" for r in settings.references})
     return roles
 
 

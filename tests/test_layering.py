@@ -3,6 +3,10 @@
 Every module's imports are read with :mod:`ast` — at the top, inside
 functions, under ``if TYPE_CHECKING:`` and in ``try`` blocks alike — so a
 late import cannot hide a dependency the table forbids, nor a cycle.
+
+Inside the panel, its areas (``webpanel/<area>/``, one blueprint each) import
+only the panel's core (``webpanel/*.py``), never one another, and the core
+imports no area: docs/architecture.md, "The panel's areas".
 """
 
 from __future__ import annotations
@@ -188,6 +192,79 @@ def test_only_the_command_package_reads_the_configuration_file() -> None:
     assert readers == []
 
 
+# -- the panel's areas ------------------------------------------------------------------------------
+
+PANEL = "webpanel"
+
+AREA_EXCEPTIONS: Mapping[str, frozenset[str]] = {}
+"""Modules of the panel that may import an area not their own: module → those areas. None needs to:
+``webpanel/app.py`` registers the areas by name (``BLUEPRINTS``, ``BOARD_ONLY``, ``EVENT_ONLY``: strings
+it imports with :mod:`importlib` when it makes the app), and what areas share is in the core. An entry
+here must be needed (checked below): the list stays exact."""
+
+
+def panel_areas(root: Path) -> frozenset[str]:
+    """The panel's areas: its sub-packages (``webpanel/<area>/__init__.py``)."""
+    return frozenset(path.parent.name for path in (root / PANEL).glob("*/__init__.py"))
+
+
+def area_of(name: str, areas: frozenset[str]) -> str | None:
+    """The area a module of the panel belongs to; None for the panel's core (``webpanel/*.py``)."""
+    parts = name.split(".")
+    return parts[1] if parts[0] == PANEL and len(parts) > 1 and parts[1] in areas else None
+
+
+def imports_across_areas(
+    modules: Mapping[str, Path], areas: frozenset[str], exceptions: Mapping[str, frozenset[str]]
+) -> list[str]:
+    """Every import of an area by another area or by the core that *exceptions* do not allow, as
+    ``file:line: …``; and every exception no import needs."""
+    problems = []
+    used: set[tuple[str, str]] = set()
+    for name, path in modules.items():
+        if name.split(".")[0] != PANEL:
+            continue
+        mine = area_of(name, areas)
+        for target, line in imports_of(name, path, modules):
+            theirs = area_of(target, areas)
+            if theirs is None or theirs == mine:
+                continue
+            if theirs in exceptions.get(name, frozenset()):
+                used.add((name, theirs))
+                continue
+            who = f"the area {mine}" if mine else f"the core module {name}"
+            problems.append(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}:{line}: "
+                            f"{who} may not import {target} (an area imports only the panel's core)")
+    problems += [f"{name} needs no exception for the area {area}"
+                 for name, allowed in exceptions.items()
+                 for area in sorted(allowed) if (name, area) not in used]
+    return problems
+
+
+AREAS = panel_areas(ROOT)
+
+
+def test_the_panel_has_its_areas() -> None:
+    assert {"lobby", "event", "ranking", "tournaments", "replay", "table"} <= AREAS
+
+
+def test_an_area_imports_only_the_panel_core_and_the_core_no_area() -> None:
+    assert imports_across_areas(MODULES, AREAS, AREA_EXCEPTIONS) == []
+
+
+def test_the_app_registers_every_area_by_name() -> None:
+    # How the core reaches the areas without importing one: their names, imported when the app is made.
+    tree = ast.parse((ROOT / PANEL / "app.py").read_text(encoding="utf-8"))
+    named = {area_of(node.value.partition(":")[0], AREAS)
+             for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    assert named >= AREAS
+
+
+def test_the_architecture_page_names_every_area() -> None:
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert [area for area in sorted(AREAS) if f"`webpanel/{area}/`" not in page] == []
+
+
 # -- the checks themselves, on a small made-up project ------------------------------------------------
 
 
@@ -219,3 +296,47 @@ def test_the_checks_find_forbidden_imports_and_cycles_anywhere_in_a_file(project
         "webpanel may not import gpiozero (DESIGN §2)",
     ]
     assert import_cycles(modules) == [["games.rules", "games.views"]]  # through TYPE_CHECKING
+
+
+@pytest.fixture
+def panel(tmp_path: Path) -> Path:
+    files = {
+        "webpanel/__init__.py": "",
+        "webpanel/app.py": 'BLUEPRINTS = ["webpanel.lobby:bp", "webpanel.event:bp"]\n',
+        "webpanel/errors.py": "",
+        "webpanel/refusals.py": "def text():\n    from webpanel.tournaments.words import error_text\n",
+        "webpanel/lobby/__init__.py": "from webpanel import errors\nfrom webpanel.lobby import seats\n",
+        "webpanel/lobby/seats.py": "",
+        "webpanel/event/__init__.py": "from . import online\n",
+        "webpanel/event/online.py": "import webpanel.errors\nimport webpanel.lobby.seats\n",
+        "webpanel/ranking/__init__.py": "",
+        "webpanel/ranking/season.py": "from webpanel.event import online\n",
+        "webpanel/tournaments/__init__.py": "",
+        "webpanel/tournaments/words.py": "",
+    }
+    for relative, text in files.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text)
+    return tmp_path
+
+
+def test_the_area_check_finds_an_area_imported_by_another_or_by_the_core(panel: Path) -> None:
+    modules = project_modules(panel, [PANEL])
+    areas = panel_areas(panel)
+    assert areas == {"lobby", "event", "ranking", "tournaments"}
+    assert [area_of(name, areas) for name in ("webpanel", "webpanel.app", "webpanel.lobby.seats")] == [
+        None, None, "lobby"
+    ]
+    problems = [p.split(": ", 1)[1] for p in imports_across_areas(modules, areas, {})]
+    assert problems == [
+        "the area event may not import webpanel.lobby.seats (an area imports only the panel's core)",
+        "the area ranking may not import webpanel.event.online (an area imports only the panel's core)",
+        "the core module webpanel.refusals may not import webpanel.tournaments.words"
+        " (an area imports only the panel's core)",  # inside a function
+    ]
+    allowed = {"webpanel.refusals": frozenset({"tournaments"}), "webpanel.app": frozenset({"lobby"})}
+    assert [p.split(": ", 1)[-1] for p in imports_across_areas(modules, areas, allowed)] == [
+        problems[0],
+        problems[1],
+        "webpanel.app needs no exception for the area lobby",  # it names the lobby, imports it not
+    ]

@@ -19,7 +19,7 @@ from typing import Any
 from flask import Blueprint, Flask
 
 from store.event.settings import EventSettings
-from webpanel import csrf, db, errors, i18n, ids, outage, security, stream
+from webpanel import csrf, db, errors, i18n, ids, outage, seats, security, stream
 from webpanel.auth import PinChecker, is_staff, make_limiter
 from webpanel.config import PanelSettings
 from webpanel.stream import BoardFollower
@@ -94,6 +94,7 @@ def create_app(
     csrf.init_app(app)
     db.init_app(app)
     i18n.init_app(app)
+    seats.init_app(app)  # the join codes and tokens guessed, for every area that asks who is asking
     app.jinja_env.globals["is_staff"] = is_staff
     # Areas link themselves in the shared navigation only when they are registered.
     app.jinja_env.globals["has_endpoint"] = lambda endpoint: endpoint in app.view_functions

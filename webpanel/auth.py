@@ -346,3 +346,9 @@ def staff_required(view: F) -> F:
 
     guarded._staff_only = True  # type: ignore[attr-defined]  # read by the OpenAPI document
     return guarded  # type: ignore[return-value]
+
+
+def actor() -> str:
+    """Who did a staff action, as the audit trails keep it: ``staff@<address>`` (the pages say "staff at
+    <address>")."""
+    return f"staff@{request.remote_addr or 'unknown'}"

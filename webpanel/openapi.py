@@ -127,6 +127,9 @@ NAME_BLOCKS = ((0x21, 0x52F), (0x3040, 0x30FF), (0x4E00, 0x9FFF), (0xAC00, 0xD7A
 """Where a player's name for the board takes its characters: Latin, Greek and Cyrillic letters,
 digits, punctuation and symbols, kana, CJK ideographs, Hangul (their printable ones). A class of
 every printable character would be 700 ranges long, too slow for a fuzzer to draw from."""
+LABEL_BLOCKS = (*NAME_BLOCKS, (0x2010, 0x205E))
+"""A label's characters (a board's label, a season event's name and place): a player's name's
+(:data:`NAME_BLOCKS`) and the general punctuation (dashes, quotes, bullets: "Table 2 — by the window")."""
 
 
 def name_pattern(max_length: int, blocks: tuple[tuple[int, int], ...] = NAME_BLOCKS) -> str:

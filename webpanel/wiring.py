@@ -34,7 +34,7 @@ LIVE_S = 5.0
 """A wizard whose row was written this recently is running (its runner writes it every 2 s at least)."""
 MIN_HOLD_S, MAX_HOLD_S = 0.02, 5.0
 """How long the contacts must stay still, at least and at most (``start``'s ``hold``): the wizard's
-own range (hardware.wiring_session.HOLD_RANGE, which the panel may not import), checked here so
+own range (hardware.wiring.session.HOLD_RANGE, which the panel may not import), checked here so
 that the API refuses what its document refuses."""
 IN_SERVICE = "board service"
 """Who runs the wizard, when the board service does (``store.wiring``'s ``running``)."""

@@ -36,7 +36,8 @@ from hardware.service.settings import BoardSettings
 from hardware.service.sim import SimBoardFile
 from hardware.service.writer import JournalWriteError, JournalWriter
 from hardware.slot_health import SlotHealth
-from hardware.wiring_session import WiringSession, wiring_command
+from hardware.wiring.session import WiringSession, wiring_command
+from store import journal_payloads as payloads
 from store.commands import Command, CommandKind, Commands
 from store.file_watch import FileWatch, open_watch
 from store.journal import Journal, JournalEntry, JournalKind
@@ -44,7 +45,7 @@ from store.slot_health import SlotHealthStore
 from store.wiring import WiringProgress
 
 if TYPE_CHECKING:
-    from hardware.virtual import VirtualBoard
+    from hardware.virtual.board import VirtualBoard
     from store.backup import RollingBackups
 
 COMMANDS_AT_LEAST_EVERY_S = 1.0
@@ -409,7 +410,7 @@ class BoardService:
         self._show_status()
         return written
 
-    def _public_state(self) -> dict[str, Any]:
+    def _public_state(self) -> payloads.BoardStatePublic:
         public = self.referee.public_state(self.backend.name)
         board = self.backend.virtual_board
         if self.wiring is not None and board is not None:
@@ -570,7 +571,7 @@ class BoardService:
     def _self_test(self, payload: Mapping[str, Any]) -> CommandOutcome:
         self._refuse_during_game("the self-test")
         report = dict(self.selftest(self.backend))
-        summary = {"ok": report.get("ok"), "checks": len(report.get("checks", []))}
+        summary: payloads.SelfTest = {"ok": report.get("ok"), "checks": len(report.get("checks", []))}
         return report, [JournalEntry(JournalKind.SELF_TEST, summary)]
 
     def _wiring(self, payload: Mapping[str, Any]) -> CommandOutcome:
@@ -720,8 +721,8 @@ def _fault_key(event: Fault | FaultCleared) -> str:
     return f"{event.kind.value}:{event.slot or ''}:{'' if event.multiplexer is None else event.multiplexer}"
 
 
-def _fault_public(event: Fault | FaultCleared) -> dict[str, Any]:
-    public: dict[str, Any] = {
+def _fault_public(event: Fault | FaultCleared) -> payloads.Fault:
+    public: payloads.Fault = {
         "kind": event.kind.value,
         "message": event.message,
         "slot": event.slot,

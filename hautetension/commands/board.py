@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import signal
 import sys
 import threading
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from configuration import CONFIG_OPTION_HELP, EX_CONFIG
+from hautetension.stopping import stop_on_signals
 
 
 def register(subparsers: Any) -> None:
@@ -132,12 +132,7 @@ def _serve(args: argparse.Namespace, setup: _Setup, conn: Any, held: contextlib.
         print(f"hautetension board: the {settings.backend} backend is not available ({exc})", file=sys.stderr)
         return EX_CONFIG
     stop = threading.Event()
-
-    def _stop(signum: int, _frame: object) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, _stop)
+    stop_on_signals(stop.set)
     try:
         with BoardService(
             backend,

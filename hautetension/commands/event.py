@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from hautetension.children import Children, Stopped, own_session_dying_with_parent
+from hautetension.stopping import interrupt, stop_on_signals
 
 DEMO_PIN = "246810"
 PLAYERS = [
@@ -361,12 +362,7 @@ def run_demo(args: argparse.Namespace) -> int:
         )
         return 1
     demo = Demo(args, binaries)
-
-    def _terminate(signum: int, _frame: object) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, _terminate)
-    signal.signal(signal.SIGINT, _terminate)
+    stop_on_signals(interrupt)
     try:
         demo.prepare()
         demo.start()

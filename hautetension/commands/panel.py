@@ -7,12 +7,12 @@ import contextlib
 import functools
 import os
 import platform
-import signal
 import sys
 from collections.abc import Mapping
 from typing import Any
 
 from configuration import CONFIG_OPTION_HELP, EX_CONFIG, ConfigError, ConfigFile, load_config
+from hautetension.stopping import interrupt, stop_on_signals
 
 MALLOC_TUNABLES = {"glibc.malloc.arena_max": "2", "glibc.malloc.tcache_count": "0"}
 """glibc's allocator settings the panel runs with (``GLIBC_TUNABLES``), read by glibc when a process starts.
@@ -131,10 +131,7 @@ def serve(server: Any, app: Any) -> None:
     """Run *server* until SIGTERM (systemd) or SIGINT, then close *app*."""
     from webpanel.app import close_app
 
-    # Stop cleanly on SIGTERM and on SIGINT even when the parent
-    # started us with SIGINT ignored (a background job inherits SIG_IGN).
-    signal.signal(signal.SIGTERM, _interrupt)
-    signal.signal(signal.SIGINT, _interrupt)
+    stop_on_signals(interrupt)
     try:
         server.run()
     except KeyboardInterrupt:
@@ -151,10 +148,6 @@ def configured_pin_hash(config: ConfigFile) -> str:
         with contextlib.suppress(ConfigError):
             started_with = load_config(config.path).section("panel").get("staff_pin_hash", "")
     return started_with if isinstance(started_with, str) else ""
-
-
-def _interrupt(_signum: int, _frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 def _pin_is_set(app: Any) -> bool:

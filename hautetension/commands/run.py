@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from hautetension.children import Children, Stopped
+from hautetension.stopping import interrupt, stop_on_signals
 from store.claim import EX_CLAIMED
 
 DEMO_PLAYERS = [{"name": "Ana", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
@@ -160,13 +161,7 @@ def start_demo_game(db: Path) -> str:
 def run(args: argparse.Namespace) -> int:
     db = Path(args.db)
     controller = Controller(args)
-
-    def _terminate(signum: int, _frame: object) -> None:
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, _terminate)
-    # Ctrl-C must work even if we were started with SIGINT ignored (a background job).
-    signal.signal(signal.SIGINT, _terminate)
+    stop_on_signals(interrupt)
     try:
         board = controller.start_board()
         problem = _wait_for_heartbeat(db, board.pid, controller)

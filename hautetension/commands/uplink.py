@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 import threading
 from typing import Any
 
 from configuration import CONFIG_OPTION_HELP, EX_CONFIG
+from hautetension.stopping import stop_on_signals
 
 
 def register(subparsers: Any) -> None:
@@ -50,12 +50,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         with Uplink(conn, settings) as uplink:
 
-            def _stop(signum: int, _frame: object) -> None:
+            def _stop() -> None:
                 stop.set()
                 uplink.wake()  # it may sleep on the database until its next deadline
 
-            signal.signal(signal.SIGTERM, _stop)
-            signal.signal(signal.SIGINT, _stop)
+            stop_on_signals(_stop)
             print(
                 f"hautetension uplink: board {settings.board_id} of event {settings.event} via "
                 f"{settings.broker.address.url} (history {uplink.state.history}, from row "

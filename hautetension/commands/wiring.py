@@ -77,14 +77,14 @@ def run_learn(args: argparse.Namespace) -> int:
     from games.exc import LayoutError
     from hardware.console import layout_for
     from hardware.exc import HardwareError
-    from hardware.wiring import LearnTiming
-    from hardware.wiring_console import (
+    from hardware.wiring.console import (
         TypedLines,
         learn_here,
         learn_through_service,
         refuse_during_game,
         service_running,
     )
+    from hardware.wiring.learner import LearnTiming
     from store.db import DatabaseError
     from store.wiring import WiringProgress
 
@@ -152,7 +152,7 @@ def _open(args: argparse.Namespace, config: ConfigFile, layout: Any) -> Any:
     """The board this command learns on its own (no board service), or an exit status."""
     from hardware.backends import open_backend
     from hardware.exc import HardwareError
-    from hardware.wiring_demo import scramble
+    from hardware.wiring.demo import scramble
 
     board = config.data.get("board", {})
     kind = args.backend or (board.get("backend") if isinstance(board, dict) else None) or "sim"
@@ -178,7 +178,7 @@ def _finish(args: argparse.Namespace, config: ConfigFile, layout: Any, progress:
     from hardware.console import run_selftest_command
     from hardware.exc import HardwareError
     from hardware.settings import HardwareSettings
-    from hardware.wiring_console import Finish, finish, learned
+    from hardware.wiring.console import Finish, finish, learned
 
     path = config.path
     if path is None:
@@ -220,8 +220,8 @@ def run_apply(args: argparse.Namespace) -> int:
     from games.exc import LayoutError
     from hardware.console import layout_for
     from hardware.exc import HardwareError
-    from hardware.wiring import Progress
-    from hardware.wiring_console import TypedLines, service_running
+    from hardware.wiring.console import TypedLines, service_running
+    from hardware.wiring.learner import Progress
     from store.db import DatabaseError
     from store.wiring import WiringProgress
 
@@ -258,7 +258,7 @@ def run_apply(args: argparse.Namespace) -> int:
 def run_reset(args: argparse.Namespace) -> int:
     from configuration import ConfigError
     from hardware.exc import WiringError
-    from hardware.wiring_console import send, service_running
+    from hardware.wiring.console import send, service_running
     from store.db import DatabaseError
     from store.wiring import WiringProgress
 

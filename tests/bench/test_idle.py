@@ -37,7 +37,7 @@ def test_the_call_counter_counts_a_driver_call_once(idle: ModuleType) -> None:
     assert (counter.calls, counter.builtins) == (3, 2)  # outer, inner twice; len twice
     from games.hautetension.layout import load_layout
     from hardware.settings import ChannelRef, HardwareSettings
-    from hardware.virtual import VirtualBoard
+    from hardware.virtual.board import VirtualBoard
 
     board = VirtualBoard(HardwareSettings(), load_layout())
     try:

@@ -18,8 +18,8 @@ from firmware_bridge.exc import ToolMissingError
 from firmware_bridge.framing import Frame
 from firmware_bridge.simulator import SimulatedDevice
 from firmware_bridge.toolchain import MicroPython, find_micropython
+from hardware.backends.serial import SerialBackend, open_serial_backend
 from hardware.events import BoardEvent
-from hardware.serial_backend import SerialBackend, open_serial_backend
 from tests.firmware_bridge.helpers import fast_config
 
 

@@ -14,6 +14,7 @@ from firmware_bridge import messages
 from firmware_bridge.simulator import WDT_RESET, LineNoise, SimulatedDevice
 from games.hautetension.pawn import PawnKind
 from hardware.backend import BoardBackend
+from hardware.backends.serial import SerialBackend
 from hardware.events import (
     BoardEvent,
     ButtonLongPress,
@@ -25,7 +26,6 @@ from hardware.events import (
     PawnLifted,
     PawnPlaced,
 )
-from hardware.serial_backend import SerialBackend
 
 Collect = Callable[..., list[BoardEvent]]
 Opener = Callable[..., SerialBackend]

@@ -13,8 +13,8 @@ from configuration import ConfigFile
 from firmware_bridge.exc import LinkConfigError
 from firmware_bridge.host import LinkSettings
 from firmware_bridge.simulator import SimulatedDevice
+from hardware.backends.serial import serial_settings
 from hardware.exc import HardwareConfigError
-from hardware.serial_backend import serial_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -22,13 +22,13 @@ from typing import Any
 import pytest
 
 from games.hautetension.layout import Layout
+from hardware.backends.gpio import GpioBoard
+from hardware.backends.sim import SimBoard
 from hardware.clock import Clock, SimulatedClock
 from hardware.events import BoardEvent
-from hardware.gpio_backend import GpioBoard
 from hardware.settings import HardwareSettings
-from hardware.sim_backend import SimBoard
-from hardware.virtual import VirtualBoard
-from hardware.virtual_lgpio import PI5_LINES, VirtualLgpio, installed, lgpio_pin_factory
+from hardware.virtual.board import VirtualBoard
+from hardware.virtual.lgpio import PI5_LINES, VirtualLgpio, installed, lgpio_pin_factory
 
 PIN_PATHS = ("gpiozero", "lgpio-pins", "lgpio-group", "sim-group")
 

@@ -17,11 +17,11 @@ import pytest
 
 from configuration import ConfigFile
 from games.hautetension.layout import load_layout
+from hardware.backends.sim import SimBoard
 from hardware.clock import SimulatedClock
 from hardware.service import BoardService, BoardSettings
 from hardware.service.sim import SimBoardFile
 from hardware.settings import load_settings
-from hardware.sim_backend import SimBoard
 from store.commands import Command, CommandKind, Commands, CommandStatus
 from store.db import connect
 from store.journal import Journal
@@ -96,7 +96,7 @@ class Rig:
 
     def new_game(self, names: tuple[str, ...] = ("Ana", "Ben"), **extra: Any) -> Command:
         """Start a game; without ``pregame_check="ask"`` staff skip the pre-game check (most tests
-        are about what comes after it: tests/hardware/test_pregame.py is about the check)."""
+        are about what comes after it: tests/hardware/service/test_pregame.py is about the check)."""
         players = [
             {"name": n, "colour": c} for n, c in zip(names, ("red", "blue", "black", "white"), strict=False)
         ]

@@ -13,11 +13,11 @@ import pytest
 from configuration import ConfigFile
 from firmware_bridge.simulator import SimulatedDevice
 from games.hautetension.layout import Layout
-from hardware import gpio_backend
+from hardware.backends import gpio as gpio_backend
 from hardware.backends import open_backend
 from hardware.exc import BoardClaimedError, PinAccessError
-from hardware.virtual import VirtualBoard
-from hardware.virtual_lgpio import PI5_LINES, VirtualLgpio, installed, lgpio_pin_factory
+from hardware.virtual.board import VirtualBoard
+from hardware.virtual.lgpio import PI5_LINES, VirtualLgpio, installed, lgpio_pin_factory
 from store.claim import EX_CLAIMED, Claim, ClaimedError, lock_path
 from store.commands import CommandKind
 from tests.firmware_bridge.helpers import fast_config

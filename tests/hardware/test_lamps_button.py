@@ -129,7 +129,7 @@ def test_slot_change_to_lamp_end_to_end(rig: Any, pinwheel: Any) -> None:
 
 
 def test_lamps_go_off_when_the_process_exits(rig: Any) -> None:
-    from hardware.gpio_backend import _lamps_off_at_exit
+    from hardware.backends.gpio import _lamps_off_at_exit
 
     rig.board.set_lamps(frozenset({"N", "E"}))
     _lamps_off_at_exit()  # what atexit runs

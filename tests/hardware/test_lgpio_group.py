@@ -21,15 +21,15 @@ from hypothesis import strategies as st
 
 from games.hautetension.layout import Layout
 from games.hautetension.pawn import PawnKind
+from hardware.backends.gpio import GpioBoard
+from hardware.backends.sim import SimBoard
 from hardware.clock import SimulatedClock
 from hardware.exc import PinAccessError
-from hardware.gpio_backend import GpioBoard
 from hardware.lgpio_group import gpiozero_held
 from hardware.scanner import MultiplexerScanner
 from hardware.settings import HardwareSettings, LampWiring, Signal
-from hardware.sim_backend import SimBoard
-from hardware.virtual import VirtualBoard
-from hardware.virtual_lgpio import PI5_LINES, PI5_REVISION, VirtualLgpio, installed, lgpio_pin_factory
+from hardware.virtual.board import VirtualBoard
+from hardware.virtual.lgpio import PI5_LINES, PI5_REVISION, VirtualLgpio, installed, lgpio_pin_factory
 
 pytestmark = pytest.mark.pin_paths("lgpio-group")
 

@@ -21,7 +21,7 @@ from games.hautetension.pawn import PawnKind
 from hardware.clock import SimulatedClock
 from hardware.scanner import MultiplexerScanner, bank_reader_for, gray_codes
 from hardware.settings import HardwareSettings, Signal
-from hardware.virtual import VirtualBoard
+from hardware.virtual.board import VirtualBoard
 
 pytestmark = pytest.mark.pin_paths("gpiozero", "lgpio-pins", "lgpio-group", "sim-group")
 

@@ -15,12 +15,12 @@ import pytest
 
 from configuration import ConfigFile, load_config
 from games.hautetension.layout import Layout, load_layout
+from hardware.backends.sim import SimBoard
 from hardware.service import BoardService, BoardSettings
 from hardware.settings import HardwareSettings, load_settings
-from hardware.sim_backend import SimBoard
-from hardware.wiring import Progress
-from hardware.wiring_console import Finish, finish, learn_through_service, learned
-from hardware.wiring_demo import SimulatedBuilder, scramble
+from hardware.wiring.console import Finish, finish, learn_through_service, learned
+from hardware.wiring.demo import SimulatedBuilder, scramble
+from hardware.wiring.learner import Progress
 from hautetension.cli import main
 from store.commands import Commands
 from store.db import connect

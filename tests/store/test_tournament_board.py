@@ -14,11 +14,11 @@ from configuration import ConfigFile
 from games.hautetension.layout import load_layout
 from games.hautetension.outcome import Lighting
 from games.hautetension.seats import DEFAULT_COLOURS
+from hardware.backends.sim import SimBoard
 from hardware.clock import SimulatedClock
 from hardware.service import BoardService, BoardSettings
 from hardware.service.sim import SimBoardFile
 from hardware.settings import load_settings
-from hardware.sim_backend import SimBoard
 from store.commands import CommandKind, Commands, CommandStatus
 from store.db import connect
 from store.journal import Journal

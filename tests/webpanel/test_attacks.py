@@ -146,7 +146,7 @@ def test_forty_wrong_pins_at_once_meet_the_limit_of_five(tmp_path: Path) -> None
 
 
 def test_forty_wrong_join_codes_at_once_meet_the_limit_of_ten(served: Served, app: Flask) -> None:
-    from webpanel.lobby.seats import GUESSES_AT_ONCE
+    from webpanel.seats import GUESSES_AT_ONCE
 
     game = Lobby(app, "qttt").create(HUMANS)
     token, cookie = _session(served.port)

@@ -48,7 +48,7 @@ def test_fill_elides_only_a_de_that_is_a_word() -> None:
 def test_the_tournament_words_elide_in_french_only(app: Flask) -> None:
     from flask_babel import force_locale
 
-    from webpanel.tournaments.words import _
+    from webpanel.tournament_words import _
 
     with app.test_request_context("/"):
         with force_locale("fr"):

@@ -314,7 +314,7 @@ TRANSLATING = {"_", "gettext", "ngettext", "pgettext", "npgettext", "refusal_tex
 language (by its code) or mark its English as English."""
 
 
-BABEL_GETTEXT = {"flask_babel", "webpanel.tournaments.words"}  # the second: Flask-Babel's gettext, typed
+BABEL_GETTEXT = {"flask_babel", "webpanel.tournament_words"}  # the second: Flask-Babel's gettext, typed
 
 
 def flashed_messages_left_in_english(source: str) -> list[tuple[int, str]]:

@@ -14,8 +14,8 @@ from games.exc import GameError
 from store.db import connect
 from store.tournaments import Tournaments
 from tests.webpanel import i18n_checks
+from webpanel import tournament_words as words
 from webpanel.config import PanelSettings
-from webpanel.tournaments import words
 
 
 def _form(api: Any, url: str, data: dict[str, str] | None = None) -> Any:

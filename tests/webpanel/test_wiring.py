@@ -11,10 +11,10 @@ import pytest
 
 from games.hautetension.layout import load_layout
 from games.hautetension.pawn import PawnKind
+from hardware.backends.sim import SimBoard
 from hardware.service import BoardService, BoardSettings
 from hardware.settings import HardwareSettings, SlotWiring
-from hardware.sim_backend import SimBoard
-from hardware.wiring_demo import scramble
+from hardware.wiring.demo import scramble
 from store.commands import Commands
 from store.db import connect
 from store.journal import Journal
@@ -116,7 +116,7 @@ def test_bad_requests_are_refused_and_change_nothing(staff: Api, board: Board, b
 
 
 def test_the_panel_takes_the_wizards_own_hold_range() -> None:
-    from hardware.wiring_session import HOLD_RANGE
+    from hardware.wiring.session import HOLD_RANGE
     from webpanel.wiring import MAX_HOLD_S, MIN_HOLD_S
 
     assert (MIN_HOLD_S, MAX_HOLD_S) == HOLD_RANGE
@@ -233,7 +233,7 @@ def test_the_page_has_words_for_every_problem_the_wizard_explains() -> None:
     """A problem kind without its words on the page would be shown in the service's English."""
     from pathlib import Path
 
-    from hardware.wiring import ProblemKind
+    from hardware.wiring.learner import ProblemKind
 
     script = (Path(__file__).parents[2] / "webpanel" / "static" / "wiring.js").read_text()
     assert [kind.value for kind in ProblemKind if f'case "{kind.value}":' not in script] == []

@@ -12,7 +12,8 @@ from store.event.quarantine import Quarantine
 from store.event.results import ResultNotFoundError, Results, ResultStateError
 from store.tournaments import TournamentNotFoundError
 from webpanel import openapi
-from webpanel.auth import staff_required
+from webpanel.auth import actor, staff_required
+from webpanel.codes import TOURNAMENT_NOT_FOUND
 from webpanel.db import get_db
 from webpanel.errors import (
     MAX_WHOLE,
@@ -24,11 +25,10 @@ from webpanel.errors import (
     whole_number,
 )
 from webpanel.event import present
-from webpanel.event.blueprint import actor, bp
+from webpanel.event.blueprint import bp
 from webpanel.event.follow import ChangeStream, EventFollower
 from webpanel.ids import path_id
 from webpanel.stream import sse_response, take_place
-from webpanel.tournaments.views import TOURNAMENT_NOT_FOUND
 
 RESULT_ACTIONS = ("confirm", "use-board", "dismiss")
 
@@ -37,9 +37,6 @@ BAD_LABEL = define_code(
     "bad_label",
     f"A board's label is 1 to {MAX_LABEL} letters, digits, spaces, punctuation or symbols, not only spaces.",
 )
-LABEL_BLOCKS = (*openapi.NAME_BLOCKS, (0x2010, 0x205E))
-"""A label's characters: a player's name's (openapi.NAME_BLOCKS) and the general punctuation
-(dashes, quotes, bullets: "Table 2 — by the window")."""
 ASSIGNMENT_NOT_FOUND = define_code("assignment_not_found", "No table assignment has this id.")
 ASSIGNMENT_REFUSED = define_code(
     "assignment_refused",
@@ -66,7 +63,7 @@ def api_accept(board: str) -> Response:
     label = body["label"]
     if not isinstance(label, str):
         raise bad_field("label", "label must be a string")
-    if not openapi.matches_name(label, MAX_LABEL, LABEL_BLOCKS):
+    if not openapi.matches_name(label, MAX_LABEL, openapi.LABEL_BLOCKS):
         raise ApiError(422, f"a label is 1 to {MAX_LABEL} letters, digits, spaces, punctuation or symbols, "
                             "like “Table 3”", code=BAD_LABEL)
     try:
@@ -281,7 +278,7 @@ openapi.add_paths(
                         "type": "object",
                         "required": ["label"],
                         "additionalProperties": False,
-                        "properties": {"label": openapi.printable_name(MAX_LABEL, LABEL_BLOCKS)},
+                        "properties": {"label": openapi.printable_name(MAX_LABEL, openapi.LABEL_BLOCKS)},
                     }
                 ),
                 "responses": {

@@ -17,10 +17,6 @@ def settings() -> EventSettings:
     return value
 
 
-def actor() -> str:
-    return f"staff@{request.remote_addr or 'unknown'}"
-
-
 def requested_tournament() -> int | None:
     """``?t=ID`` (else the event's own choice: see :func:`webpanel.event.present.event_tournament`)."""
     try:

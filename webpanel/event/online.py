@@ -32,14 +32,13 @@ from tournaments.exc import TournamentError
 from tournaments.tournament import Tournament
 from webpanel import openapi
 from webpanel.auth import staff_required
+from webpanel.codes import TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
 from webpanel.db import get_db
 from webpanel.errors import ApiError, bad_field, json_object
 from webpanel.event.blueprint import bp
-from webpanel.lobby.remote import give_to_computer, seat_link
-from webpanel.lobby.seats import host_cookie, set_token_cookie
-from webpanel.lobby.tables import create_table_game
 from webpanel.refusals import refusal_text
-from webpanel.tournaments.views import TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
+from webpanel.seats import host_cookie, set_token_cookie
+from webpanel.table_games import table_games
 
 LEVEL_NAMES = {
     "random": lazy_gettext("random moves"),
@@ -110,7 +109,7 @@ def _seat(record: GameRecord, number: int) -> dict[str, Any]:
         "joined": seat.joined,
     }
     if record.is_open() and not seat.is_ai and not seat.joined and seat.join_code:
-        entry.update(seat_link(seat.join_code))
+        entry.update(table_games().seat_link(seat.join_code))
     return entry
 
 
@@ -128,7 +127,7 @@ def make_online(tid: int, number: int, turn_timer: float) -> tuple[list[int], li
     made: list[int] = []
     tokens: list[tuple[int, str]] = []
     for table in to_play_online(online_tables(tid, number)):
-        record, _game, host_token = create_table_game(tid, number, table, {"turn_timer": turn_timer})
+        record, host_token = table_games().create(tid, number, table, {"turn_timer": turn_timer})
         made.append(table)
         tokens.append((record.id, host_token))
     return made, tokens
@@ -144,7 +143,7 @@ def fill_round(tid: int, number: int, level: Any, table: int | None = None) -> i
         record = GameStore(get_db()).get(game["id"])
         empty = [s.seat for s in record.seats if not s.is_ai and not s.joined]
         if empty:
-            give_to_computer(record, level, empty)
+            table_games().give_to_computer(record, level, empty)
             filled += len(empty)
     return filled
 

@@ -17,7 +17,7 @@ from store.event.boards import Boards, EventBoard
 from store.event.results import BoardResult, Results
 from store.tournaments import TournamentInfo, TournamentNotFoundError, Tournaments
 from tournaments.tournament import Tournament
-from webpanel.tournaments.present import standings_view
+from webpanel.standings import standings_view
 
 TABLE_STATES = ("done", "confirming", "playing", "to-start", "by-hand", "abandoned")
 """Where a table of the round stands (the pages say it in words)."""

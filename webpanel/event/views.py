@@ -19,10 +19,10 @@ from store.event.boards import BoardNotFoundError, Boards
 from store.event.quarantine import Quarantine
 from store.event.results import ResultNotFoundError, Results, ResultStateError
 from store.tournaments import TournamentNotFoundError, Tournaments
-from webpanel.auth import staff_required
+from webpanel.auth import actor, staff_required
 from webpanel.db import get_db
 from webpanel.event import present
-from webpanel.event.blueprint import actor, bp, requested_tournament, settings
+from webpanel.event.blueprint import bp, requested_tournament, settings
 from webpanel.refusals import refusal_text
 from webpanel.slot_health import finding_text
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from flask import Flask
 
+from webpanel import table_games
+
 # The route modules, each adding its routes to the blueprint and its paths to the API description.
 # Named here, and only here: no route module registers another as a side effect of an import.
 from webpanel.lobby import (  # noqa: F401
@@ -25,7 +27,7 @@ from webpanel.lobby import (  # noqa: F401
 from webpanel.lobby.blueprint import bp, lobby_settings
 from webpanel.lobby.cache import GameCache
 from webpanel.lobby.runner import AiRunner
-from webpanel.lobby.seats import make_guess_limiter
+from webpanel.lobby.tables import LobbyTableGames
 
 
 def init_app(app: Flask) -> None:
@@ -35,7 +37,7 @@ def init_app(app: Flask) -> None:
     app.extensions["lobby_ai"] = AiRunner(app.config["PANEL"].database, games=games,
                                           workers=settings.computer_workers,
                                           thinking_seconds=settings.thinking_seconds)
-    app.extensions["lobby_guesses"] = make_guess_limiter()
+    table_games.provide(app, LobbyTableGames())  # the event server's online rounds (webpanel/event/online.py)
 
 
 __all__ = ["bp", "init_app"]

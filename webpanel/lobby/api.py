@@ -68,7 +68,7 @@ from webpanel.lobby.codes import (
 )
 from webpanel.lobby.names import default_seat_name
 from webpanel.lobby.runner import computer_to_act, dice_entered, settle_chance
-from webpanel.lobby.seats import (
+from webpanel.seats import (
     Caller,
     client_address,
     guess,

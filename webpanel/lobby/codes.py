@@ -34,11 +34,6 @@ NO_SEAT = define_code("no_seat", "The caller holds no seat in this game: join on
 HOST_ONLY = define_code("host_only", "Only the display that created this hot-seat game plays it.")
 CODE_NOT_FOUND = define_code("code_not_found", "No seat of this game opens with this join code.")
 SEAT_TAKEN = define_code("seat_taken", "The seat is taken, or this device already holds a seat of the game.")
-WRONG_TOKEN = define_code("wrong_token", "The seat or host token sent is not this game's.")
-TOO_MANY_WRONG_CODES = define_code(
-    "too_many_wrong_codes",
-    "Too many wrong join codes or tokens from this address: wait params.retry_after seconds.",
-)
 WRONG_GAME_KIND = define_code("wrong_game_kind", "This operation is for another game than this one.")
 NOT_A_TABLE = define_code("not_a_table", "The digital game is not a tournament table.")
 LAYOUT_NOT_FOUND = define_code("layout_not_found", "No board layout has this name.")

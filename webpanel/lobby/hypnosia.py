@@ -24,8 +24,8 @@ from webpanel.lobby.api import cached_json, load_game
 from webpanel.lobby.apidoc import GAME_ID, HOST_TOKEN, SEAT_TOKEN
 from webpanel.lobby.blueprint import bp
 from webpanel.lobby.codes import WRONG_GAME_KIND
-from webpanel.lobby.seats import identify
 from webpanel.openapi import error, json_response
+from webpanel.seats import identify
 
 
 def landings(game: Hypnosia) -> list[dict[str, Any]] | None:

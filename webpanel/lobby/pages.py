@@ -23,7 +23,7 @@ from webpanel.lobby.api import known_games
 from webpanel.lobby.blueprint import bp, lobby_settings, store
 from webpanel.lobby.names import RULES, names_json, seat_name, title
 from webpanel.lobby.options import form_options
-from webpanel.lobby.seats import guess, right_guess
+from webpanel.seats import guess, right_guess
 
 BOARDS = Path(__file__).parent / "templates" / "lobby" / "boards"
 

@@ -25,7 +25,7 @@ from webpanel.lobby.api import game_ended, game_json, load_record, poke_if_compu
 from webpanel.lobby.blueprint import bp, games, store
 from webpanel.lobby.codes import GAME_OVER
 from webpanel.lobby.pages import public_root
-from webpanel.lobby.seats import Caller, identify
+from webpanel.seats import Caller, identify
 
 ORGANISER_ONLY = define_code(
     "organiser_only", "Only the display that created this game, or staff, may change its seats."

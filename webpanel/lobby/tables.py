@@ -22,30 +22,33 @@ from flask import Response, flash, jsonify, make_response, redirect, request, ur
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
-from games.frame import BadOptionsError, game_class
+from games.frame import BadOptionsError, DigitalGame, game_class
 from games.hautetension.seats import default_lamps
-from store.games import OpenGameLimits, SeatSpec
+from store.games import GameRecord, OpenGameLimits, SeatSpec
 from store.tournament_tables import TournamentTables
 from store.tournaments import TournamentNotFoundError, Tournaments
 from tournaments.exc import TournamentError
 from webpanel import openapi
 from webpanel.auth import staff_required
+from webpanel.codes import RESULT_EXISTS, TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
 from webpanel.db import get_db
 from webpanel.errors import ApiError, json_object
 from webpanel.ids import path_id
+from webpanel.lobby import remote
 from webpanel.lobby.api import create_game, created_response
 from webpanel.lobby.blueprint import bp, lobby_settings
 from webpanel.lobby.codes import BAD_OPTIONS, LAYOUT_NOT_FOUND, NOT_A_TABLE, TABLE_BEING_PLAYED
-from webpanel.lobby.seats import host_cookie, set_token_cookie
 from webpanel.openapi import CSRF_PARAMETER, error, json_body, json_response
 from webpanel.refusals import refusal_text
-from webpanel.tournaments.views import RESULT_EXISTS, TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
+from webpanel.seats import host_cookie, set_token_cookie
 
 TABLE_OPTIONS = {"turn_timer", "default_action", "layout"}
 """What staff may choose for a table's game; seats, first player and handicap come from the table."""
 
 
-def create_table_game(tid: int, number: int, table: int, chosen: dict[str, Any]) -> tuple[Any, Any, str]:
+def create_table_game(
+    tid: int, number: int, table: int, chosen: dict[str, Any]
+) -> tuple[GameRecord, DigitalGame, str]:
     """Create a table's game: (record, game, host token); an ApiError says why not."""
     conn = get_db()
     try:
@@ -80,6 +83,21 @@ def create_table_game(tid: int, number: int, table: int, chosen: dict[str, Any])
                                      limits=limits)
     links.link(record.id, tid, number, table)
     return record, game, host_token
+
+
+class LobbyTableGames:
+    """The lobby's :class:`~webpanel.table_games.TableGames`: what the event server's online rounds ask of
+    it (provided by the lobby's ``init_app``)."""
+
+    def create(self, tid: int, number: int, table: int, options: dict[str, Any]) -> tuple[GameRecord, str]:
+        record, _game, host_token = create_table_game(tid, number, table, options)
+        return record, host_token
+
+    def give_to_computer(self, record: GameRecord, level: Any, seats: list[int] | None) -> GameRecord:
+        return remote.give_to_computer(record, level, seats)
+
+    def seat_link(self, code: str) -> dict[str, str]:
+        return remote.seat_link(code)
 
 
 @bp.post("/api/tournaments/<id:tid>/rounds/<id:number>/tables/<id:table>/digital")

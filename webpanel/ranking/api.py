@@ -11,11 +11,11 @@ from games.exc import GameError
 from store.players import PlayerError, PlayerNotFoundError, Players
 from store.tournaments import TournamentNotFoundError
 from webpanel import openapi
-from webpanel.auth import staff_required
+from webpanel.auth import actor, staff_required
 from webpanel.db import get_db
 from webpanel.errors import BAD_QUERY, MAX_WHOLE, ApiError, bad_field, define_code, json_object, whole_number
 from webpanel.ranking import present
-from webpanel.ranking.blueprint import actor, bp, season
+from webpanel.ranking.blueprint import bp, season
 
 PLAYER_FIELDS = {"name", "club", "city"}
 PLAYER_NOT_FOUND = define_code("player_not_found", "No registered player (or tournament) has this id.")

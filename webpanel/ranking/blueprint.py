@@ -58,10 +58,6 @@ def _no_such_event(exc: EventNotFoundError) -> Response | NotFound:
     return error_response(404, str(exc), EVENT_NOT_FOUND)
 
 
-def actor() -> str:
-    return f"staff@{request.remote_addr or 'unknown'}"
-
-
 @bp.app_template_filter("day")
 def day(at: float) -> str:
     """A Unix time as a date in the page's language."""

@@ -8,7 +8,7 @@ from typing import Any
 
 from store.ranking import Season
 from tournaments.ranking import HandicapProposal, PlayedGame, RankingLine
-from webpanel.tournaments.present import _safe as safe_cell  # one rule for cells a spreadsheet would run
+from webpanel.spreadsheet import safe_cell
 
 
 def line_json(season: Season, line: RankingLine) -> dict[str, Any]:

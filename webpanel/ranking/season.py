@@ -29,14 +29,13 @@ from store.season import (
 )
 from store.tournaments import TournamentNotFoundError, Tournaments
 from webpanel import openapi
-from webpanel.auth import staff_required
+from webpanel.auth import actor, staff_required
+from webpanel.codes import TOURNAMENT_NOT_FOUND
 from webpanel.db import get_db
 from webpanel.errors import ApiError, bad_field, define_code, json_object
-from webpanel.event.api import LABEL_BLOCKS
 from webpanel.ids import path_id
-from webpanel.ranking.blueprint import EVENT_NOT_FOUND, actor, bp
+from webpanel.ranking.blueprint import EVENT_NOT_FOUND, bp
 from webpanel.refusals import refusal_text
-from webpanel.tournaments.views import TOURNAMENT_NOT_FOUND
 
 EVENT_FIELDS = {"name", "place", "starts_on", "ends_on"}
 EVENT_REFUSED = define_code(
@@ -77,14 +76,14 @@ def _event_fields(body: dict[str, Any]) -> dict[str, Any]:
     fields = {k: body[k] for k in EVENT_FIELDS if k in body}
     name, place = fields.get("name"), fields.get("place")
     if "name" in fields and not (
-        isinstance(name, str) and openapi.matches_name(name, MAX_EVENT_NAME, LABEL_BLOCKS)
+        isinstance(name, str) and openapi.matches_name(name, MAX_EVENT_NAME, openapi.LABEL_BLOCKS)
     ):
         raise ApiError(
             422, f"an event's name is 1 to {MAX_EVENT_NAME} printable characters", code=EVENT_REFUSED
         )
     if "place" in fields and not (
         isinstance(place, str)
-        and (place == "" or openapi.matches_name(place, MAX_EVENT_PLACE, LABEL_BLOCKS))
+        and (place == "" or openapi.matches_name(place, MAX_EVENT_PLACE, openapi.LABEL_BLOCKS))
     ):
         raise ApiError(422, f"an event's place is at most {MAX_EVENT_PLACE} printable characters",
                        code=EVENT_REFUSED)
@@ -248,8 +247,8 @@ def place_tournament(tid: int) -> ResponseReturnValue:
 _EVENT_ID = {"type": "string", "pattern": EVENT_ID.pattern}
 _DAY = {"type": ["string", "null"], "format": "date", "description": "YYYY-MM-DD; null: not known"}
 _EVENT_BODY = {
-    "name": openapi.printable_name(MAX_EVENT_NAME, LABEL_BLOCKS),
-    "place": {"anyOf": [{"const": ""}, openapi.printable_name(MAX_EVENT_PLACE, LABEL_BLOCKS)]},
+    "name": openapi.printable_name(MAX_EVENT_NAME, openapi.LABEL_BLOCKS),
+    "place": {"anyOf": [{"const": ""}, openapi.printable_name(MAX_EVENT_PLACE, openapi.LABEL_BLOCKS)]},
     "starts_on": _DAY,
     "ends_on": _DAY,
 }

@@ -16,11 +16,11 @@ from flask_babel import gettext as _
 from store.players import PlayerNotFoundError, Players
 from store.season import Calendar
 from store.tournaments import Tournaments
-from webpanel.auth import staff_required
+from webpanel.auth import actor, staff_required
 from webpanel.db import get_db
 from webpanel.ranking import present
 from webpanel.ranking.api import MAX_TABLE, REFUSED
-from webpanel.ranking.blueprint import actor, bp, requested_event, season
+from webpanel.ranking.blueprint import bp, requested_event, season
 from webpanel.refusals import refusal_text
 
 

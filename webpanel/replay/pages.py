@@ -30,9 +30,9 @@ from webpanel import openapi
 from webpanel.auth import is_staff
 from webpanel.db import get_db
 from webpanel.errors import BAD_QUERY, NOT_FOUND, ApiError, bad_field, define_code, json_object
-from webpanel.lobby.seats import identify
 from webpanel.replay.records import KeptGame, NoRecordError, board_game, board_games, lobby_game
 from webpanel.replay.timeline import timeline
+from webpanel.seats import identify
 
 bp = Blueprint("replay", __name__, template_folder="templates")
 

@@ -34,7 +34,7 @@ from enum import StrEnum
 
 from markupsafe import Markup, escape
 
-from webpanel.tournaments.words import _, points
+from webpanel.tournament_words import _, points
 
 LEADER_COLOURS = ("#ffcc33", "#8cc8ff", "#7bd88f", "#ffb199")
 """Yellow, blue, green, salmon: one per leader, all at least 3:1 on the panel's cards (#1b2128)."""

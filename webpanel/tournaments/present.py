@@ -1,6 +1,6 @@
 """Tournament data shaped for pages, the JSON API and CSV exports.
 
-The texts are in the page's language (:mod:`webpanel.tournaments.words`); the
+The texts are in the page's language (:mod:`webpanel.tournament_words`); the
 JSON API builds them in English (``flask_babel.force_locale("en")``), and the
 ``hautetension tournament`` command, outside any request, gets English too.
 """
@@ -17,8 +17,10 @@ from store.tournaments import AuditEntry, TournamentInfo
 from tournaments.exc import ResultError, TournamentError
 from tournaments.model import Standing, Status, Table, TournamentEvent
 from tournaments.tournament import Tournament
-from webpanel.tournaments import chart, words
-from webpanel.tournaments.words import _, ngettext
+from webpanel import tournament_words as words
+from webpanel.spreadsheet import safe_cell
+from webpanel.tournament_words import _, ngettext
+from webpanel.tournaments import chart
 
 
 def table_view(t: Tournament, round_number: int, table: Table) -> dict[str, Any]:
@@ -138,32 +140,6 @@ def round_view(t: Tournament, number: int) -> dict[str, Any]:
         "eliminated": [t.names[p] for p in made.eliminated],
         "spared": [t.names[p] for p in made.spared],
     }
-
-
-def standings_view(t: Tournament) -> list[dict[str, Any]]:
-    return [
-        {
-            "place": s.place,
-            "player": s.player,
-            "name": s.name,
-            "points": s.points,
-            "status": s.status,
-            "status_label": str(words.STATUS[s.status]),
-            "out_in_round": s.out_in_round,
-            "out_at_table": s.out_at_table,
-            "note": s.note,
-            "out_as_stood": s.out_as_stood,
-            "spared_in_round": s.spared_in_round,
-            "spared_at_table": s.spared_at_table,
-            "withdrew_in_round": s.withdrew_in_round,
-            "notes": words.standing_notes(s),
-            "games": [
-                {"round": g.round, "table": g.table, "seat": g.seat + 1, "points": g.points} for g in s.games
-            ],
-            "lot": round(s.lot, 6),
-        }
-        for s in t.standings()
-    ]
 
 
 def tournament_view(info: TournamentInfo, t: Tournament) -> dict[str, Any]:
@@ -335,7 +311,7 @@ def standings_csv(t: Tournament) -> str:
             [
                 s.place,
                 s.player,
-                _safe(s.name),
+                safe_cell(s.name),
                 s.points,
                 words.STATUS[s.status],
                 s.out_in_round or "",
@@ -378,7 +354,7 @@ def games_csv(t: Tournament) -> str:
                         table.number,
                         index + 1,
                         player,
-                        _safe(t.names[player]),
+                        safe_cell(t.names[player]),
                         table.lamps[index],
                         _("yes") if index == table.first else "",
                         table.handicap.get(table.lamps[index], 0),
@@ -388,8 +364,3 @@ def games_csv(t: Tournament) -> str:
                     ]
                 )
     return out.getvalue()
-
-
-def _safe(text: str) -> str:
-    """A cell a spreadsheet will not run as a formula."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -46,12 +46,15 @@ from tournaments.model import Table, TournamentEvent
 from tournaments.points import game_points
 from tournaments.tournament import Tournament
 from webpanel import openapi
-from webpanel.auth import is_staff, staff_required
+from webpanel import tournament_words as words
+from webpanel.auth import actor, is_staff, staff_required
+from webpanel.codes import RESULT_EXISTS, TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
 from webpanel.db import BOARD_GAME_RUNNING, board_state, game_running, get_db, submit
 from webpanel.errors import ApiError, bad_field, define_code, json_object
 from webpanel.ids import path_id
-from webpanel.tournaments import chart, present, words
-from webpanel.tournaments.words import _
+from webpanel.standings import standings_view
+from webpanel.tournament_words import _
+from webpanel.tournaments import chart, present
 
 bp = Blueprint(
     "tournaments",
@@ -61,11 +64,6 @@ bp = Blueprint(
     static_url_path="/tournaments/static",
 )
 
-TOURNAMENT_NOT_FOUND = define_code("tournament_not_found", "No tournament has this id.")
-TABLE_NOT_FOUND = define_code("table_not_found", "The tournament has no such round or table.")
-RESULT_EXISTS = define_code(
-    "result_exists", "The table already has a result: send correction: true to replace it."
-)
 NO_RESULT_YET = define_code("no_result_yet", "The table has no result to correct yet.")
 IMPOSSIBLE_RESULT = define_code("impossible_result", "A lamp order that cannot have happened at this table.")
 NOTHING_TO_UNDO = define_code("nothing_to_undo", "The tournament has no entry left to undo.")
@@ -78,10 +76,6 @@ ENTRY_ERRORS = (GameError, BoardGameError, ValueError)
 
 def store() -> Tournaments:
     return Tournaments(get_db(), backups=current_app.config.get("BACKUPS"))
-
-
-def actor() -> str:
-    return f"staff@{request.remote_addr or 'unknown'}"
 
 
 def _load(tid: int) -> tuple[TournamentInfo, Tournament]:
@@ -134,12 +128,12 @@ def overview(tid: int) -> str:
         "tournaments/overview.html",
         info=info,
         t=present.tournament_view(info, t),
-        standings=present.standings_view(t),
+        standings=standings_view(t),
         current=current,
         rounds=list(range(1, len(t.rounds) + 1)),
         can_register=not t.rounds,
         kiosk=kiosk,
-        wall=_wall(present.standings_view(t)) if kiosk else None,
+        wall=_wall(standings_view(t)) if kiosk else None,
         chart=figure,
     )
 
@@ -176,7 +170,7 @@ def round_page(tid: int, number: int) -> str:
 @bp.get("/tournaments/<id:tid>/players/<id:player>")
 def player_page(tid: int, player: int) -> str:
     info, t = _load(tid)
-    line = next((s for s in present.standings_view(t) if s["player"] == player), None)
+    line = next((s for s in standings_view(t) if s["player"] == player), None)
     if line is None:
         abort(404)
     standing = next(s for s in t.standings() if s.player == player)
@@ -474,7 +468,7 @@ def api_get(tid: int) -> ResponseReturnValue:
     info, t = _api_load(tid)
     with force_locale("en"):  # the API's texts are English, for programs
         body = present.tournament_view(info, t)
-        body["standings"] = present.standings_view(t)
+        body["standings"] = standings_view(t)
         body["round_details"] = [present.round_view(t, n) for n in range(1, len(t.rounds) + 1)]
     if not is_staff():
         # The seed decides the draws still to come: staff only.
