@@ -44,6 +44,8 @@ MU: float = _MODEL.mu
 """A newcomer's mean (25)."""
 SIGMA: float = _MODEL.sigma
 """A newcomer's uncertainty (25 / 3)."""
+BETA: float = _MODEL.beta
+"""OpenSkill's default variation of one game around the strengths (25 / 6)."""
 
 
 @dataclass(frozen=True)
@@ -54,12 +56,16 @@ class RatingRules:
     """Uncertainties taken off the mean for the rating shown (mean − spread × uncertainty)."""
     drift: float = 4.0
     """Uncertainty a year of inactivity adds (in quadrature: σ² grows by drift² a year)."""
+    beta: float = BETA
+    """How much one game's order varies around the players' strengths (OpenSkill's β)."""
 
     def __post_init__(self) -> None:
         if not self.spread >= 0:
             raise ValueError("the rating's spread is a number of uncertainties, not negative")
         if not self.drift >= 0:
             raise ValueError("the rating's yearly drift cannot be negative")
+        if not self.beta > 0:
+            raise ValueError("the rating's β (a game's variation) is positive")
 
     def shown(self, mu: float, sigma: float) -> float:
         return mu - self.spread * sigma
@@ -168,7 +174,7 @@ class Rater:
 
     def __init__(self, rules: RatingRules | None = None) -> None:
         self.rules = rules or RatingRules()
-        self.model = PlackettLuce()
+        self.model = PlackettLuce(beta=self.rules.beta)
         self._states: dict[int, _State] = {}
 
     def rating(self, player: int, at: float) -> PlayerRating:

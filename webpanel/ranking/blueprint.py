@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 
 from flask import Blueprint, Flask, Response, current_app, g, request
-from flask_babel import format_date, format_decimal, format_percent
+from flask_babel import format_date, format_decimal
 from werkzeug.exceptions import NotFound
 
 from store.ranking import Ranking, Season, TournamentCache
@@ -78,12 +78,6 @@ def iso_day(value: str) -> str:
 def two_places(value: object) -> str:
     """A number with two decimals, written as the page's language writes it (2.50, 2,50)."""
     return str(format_decimal(float(value), format="0.00"))  # type: ignore[arg-type]
-
-
-@bp.app_template_filter("percent")
-def percent(value: float) -> str:
-    """A chance as a whole percent, written as the page's language writes it (41%, 41 %)."""
-    return str(format_percent(value))
 
 
 @bp.app_template_filter("one_place")

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import Response, jsonify, request
+from flask_babel import format_percent
 
 from store.players import PlayerNotFoundError, Players
 from store.ranking import Season
@@ -22,13 +23,11 @@ from tournaments.exc import TournamentError
 from webpanel import openapi
 from webpanel.auth import is_staff
 from webpanel.db import get_db
-from webpanel.errors import BAD_QUERY, ApiError, define_code
+from webpanel.errors import BAD_QUERY, ApiError
 from webpanel.ranking.api import PLAYER_ID_LIST, PLAYER_LIST, PLAYER_NOT_FOUND, SAME_PLAYER_TWICE
 from webpanel.ranking.blueprint import bp, season
 from webpanel.ranking.rating_present import chances_json, rating_csv, ratings_json
-
-ROUND_NOT_FOUND = define_code("round_not_found", "The tournament has no such round.")
-
+from webpanel.tournaments.views import TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
 
 # -- a tournament round's tables ----------------------------------------------------------------------
 
@@ -42,6 +41,11 @@ class TableChances:
     """Tournament player number → chance of finishing first (only the players linked to the registry)."""
     unlinked: tuple[int, ...]
     newcomers: tuple[int, ...]
+
+    @property
+    def percent(self) -> dict[int, str]:
+        """Each chance as a whole percent, as the page's language writes it (41%, 41 %)."""
+        return {p: str(format_percent(w)) for p, w in self.win.items()}
 
 
 def table_chances(season: Season, tid: int, number: int) -> list[TableChances]:
@@ -122,9 +126,9 @@ def api_round_chances(tid: int, number: int) -> Response:
     try:
         tables = table_chances(season(), tid, number)
     except TournamentNotFoundError as exc:
-        raise ApiError(404, str(exc), code=PLAYER_NOT_FOUND) from None
+        raise ApiError(404, str(exc), code=TOURNAMENT_NOT_FOUND) from None
     except TournamentError as exc:
-        raise ApiError(404, str(exc), code=ROUND_NOT_FOUND) from None
+        raise ApiError(404, str(exc), code=TABLE_NOT_FOUND) from None
     return jsonify(
         {
             "tournament": tid,

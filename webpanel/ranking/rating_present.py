@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
 from typing import Any
 
 from store.ranking import Season
@@ -97,12 +96,3 @@ def player_rating(season: Season, pid: int) -> dict[str, Any]:
         "rating": rating_json(season, season.ratings.of(pid)),
         "history": [step_json(season, s) for s in season.ratings.steps.get(pid, [])],
     }
-
-
-def percent(values: Sequence[float]) -> list[int]:
-    """Chances as whole percents that add up to 100 (largest remainders)."""
-    raw = [v * 100 for v in values]
-    whole = [int(v) for v in raw]
-    for i in sorted(range(len(raw)), key=lambda i: whole[i] - raw[i])[: 100 - sum(whole)]:
-        whole[i] += 1
-    return whole
