@@ -18,8 +18,10 @@ Before each game, three systems predict who finishes first (never lit):
 * **points per game** (the general ranking's): each player's points per game
   so far (a newcomer: the season's mean so far), turned into chances by
   softmax(points per game / T), T fitted once on a separate calibration season;
-* **rating** (``tournaments.rating``, OpenSkill Plackett-Luce): its own
-  chances (``Rater.chances``), nothing fitted.
+* **rating** (``tournaments.rating``, OpenSkill Plackett-Luce, the product's
+  rules): its own chances (``Rater.chances``). The β the product uses is
+  checked against the calibration season: the run prints which of several
+  β predicted it best.
 
 Each is scored on what happened: log-loss (−Σ o·log p, o = 1/k for each of k
 winners) and Brier score (Σ (p − o)²) of the table's first place, and how
@@ -51,7 +53,7 @@ from games.hautetension.ai.arena import make  # noqa: E402
 from games.hautetension.digital import DigitalHauteTension  # noqa: E402
 from games.hautetension.seats import default_lamps  # noqa: E402
 from tournaments.points import lightings_of  # noqa: E402
-from tournaments.rating import RatedGame, Rater, ranks_of  # noqa: E402
+from tournaments.rating import BETA, RatedGame, Rater, RatingRules, ranks_of  # noqa: E402
 from tournaments.tournament import Tournament  # noqa: E402
 
 DAY = 86400.0
@@ -194,8 +196,8 @@ class PointsPerGame:
 class Rating:
     """The rating: OpenSkill's own chances."""
 
-    def __init__(self) -> None:
-        self.rater = Rater()
+    def __init__(self, rules: RatingRules | None = None) -> None:
+        self.rater = Rater(rules)
         self.at = 0.0
 
     def chances(self, players: Sequence[int]) -> list[float]:
@@ -326,6 +328,27 @@ def _ranks(values: Sequence[float]) -> list[float]:
     return ranks
 
 
+BETAS = (BETA, 6.0, 8.0, 10.0, 12.0, 16.0)
+"""The rating's β tried on the calibration seasons (the library's 25/6 first)."""
+
+
+def fit_beta(seasons: Sequence[list[Played]]) -> float:
+    """The rating's β with the least log-loss on the calibration seasons (to check the product's)."""
+    return min(BETAS, key=lambda beta: _rating_loss(seasons, RatingRules(beta=beta)))
+
+
+def _rating_loss(seasons: Sequence[list[Played]], rules: RatingRules) -> float:
+    total, games = 0.0, 0
+    for season in seasons:
+        system = Rating(rules)
+        for played in season:
+            score = Score()
+            score.add(system.chances(played.game.players), played.winners)
+            total, games = total + score.log_loss, games + 1
+            system.add(played)
+    return total / games
+
+
 def fit_temperature(seasons: Sequence[list[Played]]) -> float:
     """The softmax temperature of points per game with the least log-loss on the calibration seasons."""
     candidates = [0.25 * 1.25**k for k in range(25)]
@@ -373,23 +396,27 @@ def run(args: argparse.Namespace, progress: Callable[[str], None]) -> str:
         seasons.append(play_season(args.seed + k, args.tournaments, args.field, profiles, pool))
         progress(f"season {k + 1}/{args.seasons}: {len(seasons[-1])} games")
     temperature = fit_temperature(calibration)
+    beta = fit_beta(calibration)
     by_profile = true_strength([*calibration, *seasons], profiles)
     strength = {p: by_profile[profiles[p % len(profiles)].name] for p in range(pool)}
     evaluation = evaluate(seasons, temperature, strength)
     seconds = time.process_time() - started
-    return report(args, profiles, pool, calibration, seasons, temperature, by_profile, evaluation, seconds)
+    fitted = {"temperature": temperature, "beta": beta}
+    return report(args, profiles, pool, calibration, seasons, fitted, by_profile, evaluation, seconds)
 
 
 def report(args: argparse.Namespace, profiles: Sequence[Profile], pool: int, calibration: list[list[Played]],
-           seasons: list[list[Played]], temperature: float, by_profile: dict[str, float],
+           seasons: list[list[Played]], fitted: dict[str, float], by_profile: dict[str, float],
            evaluation: Evaluation, seconds: float) -> str:
     games = sum(len(s) for s in seasons)
     seats = sum(len(p.game.players) for s in seasons for p in s)
+    tried = ", ".join(f"{b:.3g}" for b in BETAS)
     lines = [
         f"{args.seasons} seasons of {args.tournaments} weekly tournaments of {args.field} from a pool of"
         f" {pool} ({len(profiles)} profiles): {games} games, {seats} seats; calibration"
         f" {args.calibration} season(s), {sum(len(s) for s in calibration)} games;"
-        f" points per game's softmax T = {temperature:.2f}",
+        f" points per game's softmax T = {fitted['temperature']:.2f} (fitted there); the rating's β"
+        f" = {RatingRules().beta:g} (the product's; the calibration's best of {tried}: {fitted['beta']:g})",
         "",
         "True strength (win share over every game of the run, calibration included):",
         "",

@@ -19,6 +19,8 @@ Decisions where the rules text is silent (docs/ranking.md, "The rating"):
   table) is left out: its player did not play, and a computer has no place
   in the registry. The others are rated on their order among themselves; a
   game with fewer than two players left does not count.
+- One game says less than in a game of pure skill: OpenSkill's β (a game's
+  variation around the strengths) is 10, not the library's 25/6.
 - The rating **shown** is conservative: mean − 3 × uncertainty (a newcomer
   shows 0 and climbs as their games make it surer).
 - No window: the **uncertainty grows with inactivity** (its square by
@@ -45,7 +47,7 @@ MU: float = _MODEL.mu
 SIGMA: float = _MODEL.sigma
 """A newcomer's uncertainty (25 / 3)."""
 BETA: float = _MODEL.beta
-"""OpenSkill's default variation of one game around the strengths (25 / 6)."""
+"""OpenSkill's default variation of one game around the strengths (25 / 6), for comparison."""
 
 
 @dataclass(frozen=True)
@@ -56,8 +58,10 @@ class RatingRules:
     """Uncertainties taken off the mean for the rating shown (mean − spread × uncertainty)."""
     drift: float = 4.0
     """Uncertainty a year of inactivity adds (in quadrature: σ² grows by drift² a year)."""
-    beta: float = BETA
-    """How much one game's order varies around the players' strengths (OpenSkill's β)."""
+    beta: float = 10.0
+    """How much one game's order varies around the players' strengths (OpenSkill's β). The library's
+    25/6 suits games of skill; hidden pawns make one game of Haute-Tension say less, and β from 8 to
+    12 predicted best on ``bench/rating.py``'s calibration season (docs/ranking.md)."""
 
     def __post_init__(self) -> None:
         if not self.spread >= 0:
