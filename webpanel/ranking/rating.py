@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Response, jsonify, request
+from flask import Response, current_app, jsonify, request
 from flask_babel import format_percent
 
 from store.players import PlayerNotFoundError, Players
-from store.ranking import Season
+from store.ranking import Ranking, Season
 from store.tournaments import TournamentNotFoundError, Tournaments
 from tournaments.exc import TournamentError
 from webpanel import openapi
@@ -25,7 +25,7 @@ from webpanel.auth import is_staff
 from webpanel.db import get_db
 from webpanel.errors import BAD_QUERY, ApiError
 from webpanel.ranking.api import PLAYER_ID_LIST, PLAYER_LIST, PLAYER_NOT_FOUND, SAME_PLAYER_TWICE
-from webpanel.ranking.blueprint import bp, season
+from webpanel.ranking.blueprint import bp, rules, season
 from webpanel.ranking.rating_present import chances_json, rating_csv, ratings_json
 from webpanel.tournaments.views import TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
 
@@ -79,8 +79,10 @@ def round_chances(tid: int, number: int) -> dict[int, TableChances]:
     """For the staff round page: each table's chances (empty for visitors, or when nothing can be said)."""
     if not is_staff():
         return {}
+    # Every event's games, whatever the page's query says: a table's players may have met anywhere.
+    whole = Ranking(get_db(), rules(), cache=current_app.extensions["ranking_tournaments"]).season()
     try:
-        return {c.table: c for c in table_chances(season(), tid, number)}
+        return {c.table: c for c in table_chances(whole, tid, number)}
     except (TournamentNotFoundError, TournamentError):
         return {}
 

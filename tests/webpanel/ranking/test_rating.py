@@ -109,3 +109,16 @@ def test_the_staff_round_page_shows_each_tables_chances_before_its_game(
     assert shown.count('class="chances no-print"') == len(tables)
     assert "Chances to finish first, by the rating" in shown
     assert 'class="chances' not in visitor.get(url).get_data(as_text=True)
+
+
+def test_the_round_pages_chances_ignore_an_event_in_its_query(
+    staff: Api, conn: sqlite3.Connection, season: dict[str, int]
+) -> None:
+    store = Tournaments(conn)
+    tid = store.create("Automne", seed=11).id
+    for pid in season.values():
+        Players(conn).enter(tid, pid, actor="staff@test")
+    store.record(tid, lambda t: t.next_round(), actor="staff@test")
+    response = staff.get(f"/tournaments/{tid}/rounds/1?event=nowhere", headers={"Accept-Language": "en"})
+    assert response.status_code == 200
+    assert "Chances to finish first, by the rating" in response.get_data(as_text=True)
