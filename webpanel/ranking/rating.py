@@ -44,8 +44,14 @@ class TableChances:
 
     @property
     def percent(self) -> dict[int, str]:
-        """Each chance as a whole percent, as the page's language writes it (41%, 41 %)."""
-        return {p: str(format_percent(w)) for p, w in self.win.items()}
+        """Each chance as a whole percent, as the page's language writes it (41%, 41 %); the table's add
+        up to 100 (the largest remainders are rounded up)."""
+        raw = {p: w * 100 for p, w in self.win.items()}
+        whole = {p: int(v) for p, v in raw.items()}
+        short = max(0, 100 - sum(whole.values())) if whole else 0
+        for p in sorted(raw, key=lambda p: whole[p] - raw[p])[:short]:
+            whole[p] += 1
+        return {p: str(format_percent(n / 100)) for p, n in whole.items()}
 
 
 def table_chances(season: Season, tid: int, number: int) -> list[TableChances]:

@@ -7,6 +7,7 @@ import io
 import sqlite3
 
 import pytest
+from flask import Flask
 
 from store.players import Players
 from store.ranking import Ranking
@@ -122,3 +123,11 @@ def test_the_round_pages_chances_ignore_an_event_in_its_query(
     response = staff.get(f"/tournaments/{tid}/rounds/1?event=nowhere", headers={"Accept-Language": "en"})
     assert response.status_code == 200
     assert "Chances to finish first, by the rating" in response.get_data(as_text=True)
+
+
+def test_a_tables_percents_add_up_to_a_hundred(event_app: Flask) -> None:
+    from webpanel.ranking.rating import TableChances
+
+    with event_app.test_request_context(headers={"Accept-Language": "en"}):
+        shown = TableChances(1, {1: 0.305, 2: 0.392, 3: 0.303}, (), ()).percent
+    assert shown == {1: "31%", 2: "39%", 3: "30%"}
