@@ -8,8 +8,9 @@ player with 30 % and 10 % of random moves (noise), the heuristic player, and
 ISMCTS at 10, 30 and 100 iterations (a fixed count, no time budget: the games
 are the same on every machine) -- meets in weekly tournaments of the rules'
 shape (``tournaments.Tournament``: two drawn rounds, then rounds by the
-standings where the first lamp puts a player out, the handicap on, a final of
-four), each tournament drawing its field from the pool. Every table is played
+standings where the first lamp puts a player out, a final of four; without
+the handicap, the tournament's default, or with it: ``--handicap``), each
+tournament drawing its field from the pool. Every table is played
 to its end by the digital Haute-Tension engine.
 
 Before each game, three systems predict who finishes first (never lit):
@@ -137,13 +138,14 @@ def _pool_id(t: Tournament, number: int) -> int:
 
 
 def play_season(seed: int, tournaments: int, field_size: int, profiles: Sequence[Profile],
-                pool: int) -> list[Played]:
-    """A season of weekly tournaments among *pool* players (profile = id modulo the profiles)."""
+                pool: int, *, handicap: bool = False) -> list[Played]:
+    """A season of weekly tournaments among *pool* players (profile = id modulo the profiles), with the
+    tournament's handicap or without it (its default)."""
     rng = random.Random(seed)
     assignment = [profiles[i % len(profiles)] for i in range(pool)]
     played: list[Played] = []
     for week in range(tournaments):
-        t = Tournament(seed=f"{seed}-{week}", handicap=True)
+        t = Tournament(seed=f"{seed}-{week}", handicap=handicap)
         for pid in rng.sample(range(pool), field_size):
             t.register(f"pool-{pid}")
         while not t.is_over():
@@ -388,12 +390,17 @@ def run(args: argparse.Namespace, progress: Callable[[str], None]) -> str:
     profiles = QUICK_PROFILES if args.quick else PROFILES
     pool = args.pool or 3 * len(profiles)
     started = time.process_time()
-    calibration = [play_season(args.seed + 1000 + k, args.tournaments, args.field, profiles, pool)
-                   for k in range(args.calibration)]
+    calibration = [
+        play_season(args.seed + 1000 + k, args.tournaments, args.field, profiles, pool,
+                    handicap=args.handicap)
+        for k in range(args.calibration)
+    ]
     progress(f"calibration: {sum(len(s) for s in calibration)} games")
     seasons = []
     for k in range(args.seasons):
-        seasons.append(play_season(args.seed + k, args.tournaments, args.field, profiles, pool))
+        seasons.append(
+            play_season(args.seed + k, args.tournaments, args.field, profiles, pool, handicap=args.handicap)
+        )
         progress(f"season {k + 1}/{args.seasons}: {len(seasons[-1])} games")
     temperature = fit_temperature(calibration)
     beta = fit_beta(calibration)
@@ -412,7 +419,8 @@ def report(args: argparse.Namespace, profiles: Sequence[Profile], pool: int, cal
     seats = sum(len(p.game.players) for s in seasons for p in s)
     tried = ", ".join(f"{b:.3g}" for b in BETAS)
     lines = [
-        f"{args.seasons} seasons of {args.tournaments} weekly tournaments of {args.field} from a pool of"
+        f"{args.seasons} seasons of {args.tournaments} weekly tournaments of {args.field}"
+        f" {'with' if args.handicap else 'without'} the handicap, seed {args.seed}, from a pool of"
         f" {pool} ({len(profiles)} profiles): {games} games, {seats} seats; calibration"
         f" {args.calibration} season(s), {sum(len(s) for s in calibration)} games;"
         f" points per game's softmax T = {fitted['temperature']:.2f} (fitted there); the rating's β"
@@ -482,6 +490,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--field", type=int, default=12, help="players a tournament")
     parser.add_argument("--pool", type=int, default=0, help="players in the pool (0: three of each profile)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--handicap", action="store_true",
+                        help="tournaments with the handicap (pawns against the table's best; default: none)")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: profiles without search, 2 seasons of 3 tournaments of 8")
     args = parser.parse_args(argv)

@@ -63,7 +63,9 @@ def test_rank_correlation(bench: ModuleType) -> None:
 
 
 def test_the_report_has_its_tables(bench: ModuleType) -> None:
-    args = argparse.Namespace(quick=True, seasons=1, calibration=1, tournaments=1, field=8, pool=8, seed=3)
+    args = argparse.Namespace(
+        quick=True, seasons=1, calibration=1, tournaments=1, field=8, pool=8, seed=3, handicap=True
+    )
     report = bench.run(args, lambda line: None)
     assert "| profile | win share |" in report
     assert "| **all** |" in report and "| tournaments | median games a player |" in report
