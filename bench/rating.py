@@ -20,9 +20,13 @@ Before each game, three systems predict who finishes first (never lit):
   so far (a newcomer: the season's mean so far), turned into chances by
   softmax(points per game / T), T fitted once on a separate calibration season;
 * **rating** (``tournaments.rating``, OpenSkill Plackett-Luce, the product's
-  rules): its own chances (``Rater.chances``). The β the product uses is
-  checked against the calibration season: the run prints which of several
-  β predicted it best.
+  rules): its own chances (``Rater.chances``);
+* **rating, fitted**: the rating's means turned into chances as points per
+  game's are, softmax(mean / T), T fitted on the calibration season: both on
+  equal terms, what each knows apart from how it is calibrated.
+
+The β the product's rating uses is checked against the calibration season:
+the run prints which of several β predicted it best.
 
 Each is scored on what happened: log-loss (−Σ o·log p, o = 1/k for each of k
 winners) and Brier score (Σ (p − o)²) of the table's first place, and how
@@ -38,6 +42,7 @@ Only the seconds it took are the machine's.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -46,6 +51,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -181,10 +187,7 @@ class PointsPerGame:
         return sum(self.points.values()) / total if total else 0.0
 
     def chances(self, players: Sequence[int]) -> list[float]:
-        scores = [self.per_game(p) / self.temperature for p in players]
-        top = max(scores)
-        weights = [math.exp(s - top) for s in scores]
-        return [w / sum(weights) for w in weights]
+        return _softmax([self.per_game(p) / self.temperature for p in players])
 
     def add(self, played: Played) -> None:
         for player, points in zip(played.game.players, played.points, strict=True):
@@ -217,6 +220,24 @@ class Rating:
         return self.rater.rating(player, self.at).mu
 
 
+class RatingFitted(Rating):
+    """The rating's means as chances the way points per game gets them: softmax(mean / T), T fitted on the
+    calibration season. Against points per game on equal terms: what each one knows, both calibrated alike."""
+
+    def __init__(self, temperature: float) -> None:
+        super().__init__()
+        self.temperature = temperature
+
+    def chances(self, players: Sequence[int]) -> list[float]:
+        return _softmax([self.mean(p) / self.temperature for p in players])
+
+
+def _softmax(scores: Sequence[float]) -> list[float]:
+    top = max(scores)
+    weights = [math.exp(s - top) for s in scores]
+    return [w / sum(weights) for w in weights]
+
+
 class Baseline:
     """Knows nothing: every seat alike."""
 
@@ -230,7 +251,7 @@ class Baseline:
         return 0.0
 
 
-SYSTEMS = ("baseline", "points per game", "rating")
+SYSTEMS = ("baseline", "points per game", "rating", "rating, fitted")
 MEAN = "rating's mean"
 """The rating's mean without its uncertainty taken off: how well it orders, apart from how sure it is."""
 BUCKETS = ((0, 1), (1, 3), (3, 6), (6, 10), (10, 15), (15, 25), (25, 10**6))
@@ -268,16 +289,30 @@ class Evaluation:
     """Tournaments so far → median games of the players who played, each season."""
 
 
-def systems(temperature: float) -> dict[str, PointsPerGame | Rating | Baseline]:
-    return {"baseline": Baseline(), "points per game": PointsPerGame(temperature), "rating": Rating()}
+@dataclass(frozen=True)
+class Fitted:
+    """What the calibration season fitted: the softmax temperatures of points per game and of the
+    rating's means."""
+
+    per_game: float
+    mean: float
 
 
-def evaluate(seasons: Sequence[list[Played]], temperature: float, strength: dict[int, float],
+def systems(fitted: Fitted) -> dict[str, PointsPerGame | Rating | Baseline]:
+    return {
+        "baseline": Baseline(),
+        "points per game": PointsPerGame(fitted.per_game),
+        "rating": Rating(),
+        "rating, fitted": RatingFitted(fitted.mean),
+    }
+
+
+def evaluate(seasons: Sequence[list[Played]], fitted: Fitted, strength: dict[int, float],
              into: Evaluation | None = None) -> Evaluation:
     """Predict every game of every season before it is played, each system from the games before."""
     out = into or Evaluation()
     for season in seasons:
-        running = systems(temperature)
+        running = systems(fitted)
         games: dict[int, int] = {}
         for index, played in enumerate(season):
             players = played.game.players
@@ -351,16 +386,19 @@ def _rating_loss(seasons: Sequence[list[Played]], rules: RatingRules) -> float:
     return total / games
 
 
-def fit_temperature(seasons: Sequence[list[Played]]) -> float:
-    """The softmax temperature of points per game with the least log-loss on the calibration seasons."""
-    candidates = [0.25 * 1.25**k for k in range(25)]
-    return min(candidates, key=lambda temperature: _ppg_loss(seasons, temperature))
+def fit(seasons: Sequence[list[Played]]) -> Fitted:
+    """The softmax temperatures with the least log-loss on the calibration seasons."""
+    candidates = [0.25 * 1.25**k for k in range(30)]
+    return Fitted(
+        min(candidates, key=lambda t: _loss(seasons, lambda: PointsPerGame(t))),
+        min(candidates, key=lambda t: _loss(seasons, lambda: RatingFitted(t))),
+    )
 
 
-def _ppg_loss(seasons: Sequence[list[Played]], temperature: float) -> float:
+def _loss(seasons: Sequence[list[Played]], make: Callable[[], PointsPerGame | Rating]) -> float:
     total, games = 0.0, 0
     for season in seasons:
-        system = PointsPerGame(temperature)
+        system = make()
         for played in season:
             score = Score()
             score.add(system.chances(played.game.players), played.winners)
@@ -390,26 +428,59 @@ def run(args: argparse.Namespace, progress: Callable[[str], None]) -> str:
     profiles = QUICK_PROFILES if args.quick else PROFILES
     pool = args.pool or 3 * len(profiles)
     started = time.process_time()
-    calibration = [
-        play_season(args.seed + 1000 + k, args.tournaments, args.field, profiles, pool,
-                    handicap=args.handicap)
-        for k in range(args.calibration)
-    ]
-    progress(f"calibration: {sum(len(s) for s in calibration)} games")
+    calibration, seasons = _played(args, profiles, pool, progress)
+    temperatures = fit(calibration)
+    beta = fit_beta(calibration)
+    by_profile = true_strength([*calibration, *seasons], profiles)
+    strength = {p: by_profile[profiles[p % len(profiles)].name] for p in range(pool)}
+    evaluation = evaluate(seasons, temperatures, strength)
+    seconds = time.process_time() - started
+    fitted = {"temperature": temperatures.per_game, "mean": temperatures.mean, "beta": beta}
+    return report(args, profiles, pool, calibration, seasons, fitted, by_profile, evaluation, seconds)
+
+
+def _played(args: argparse.Namespace, profiles: Sequence[Profile], pool: int,
+            progress: Callable[[str], None]) -> tuple[list[list[Played]], list[list[Played]]]:
+    """The calibration seasons and the seasons scored: played, or read back from ``--keep`` when it holds
+    the games of the same command (playing is the slow part; scoring takes seconds)."""
+    key = {name: getattr(args, name) for name in ("seed", "seasons", "calibration", "tournaments", "field",
+                                                    "handicap", "quick")} | {"pool": pool}
+    keep = Path(args.keep) if getattr(args, "keep", None) else None
+    if keep is not None and keep.exists():
+        kept = json.loads(keep.read_text())
+        if kept["key"] == key:
+            progress(f"games read from {keep}")
+            return ([_season_of(s) for s in kept["calibration"]], [_season_of(s) for s in kept["seasons"]])
+    calibration = []
+    for k in range(args.calibration):
+        calibration.append(play_season(args.seed + 1000 + k, args.tournaments, args.field, profiles, pool,
+                                       handicap=args.handicap))
+        progress(f"calibration: {len(calibration[-1])} games")
     seasons = []
     for k in range(args.seasons):
         seasons.append(
             play_season(args.seed + k, args.tournaments, args.field, profiles, pool, handicap=args.handicap)
         )
         progress(f"season {k + 1}/{args.seasons}: {len(seasons[-1])} games")
-    temperature = fit_temperature(calibration)
-    beta = fit_beta(calibration)
-    by_profile = true_strength([*calibration, *seasons], profiles)
-    strength = {p: by_profile[profiles[p % len(profiles)].name] for p in range(pool)}
-    evaluation = evaluate(seasons, temperature, strength)
-    seconds = time.process_time() - started
-    fitted = {"temperature": temperature, "beta": beta}
-    return report(args, profiles, pool, calibration, seasons, fitted, by_profile, evaluation, seconds)
+    if keep is not None:
+        keep.write_text(json.dumps({"key": key, "calibration": [[_json(p) for p in s] for s in calibration],
+                                    "seasons": [[_json(p) for p in s] for s in seasons]}))
+    return calibration, seasons
+
+
+def _json(played: Played) -> dict[str, Any]:
+    g = played.game
+    return {"at": g.at, "tournament": g.tournament, "round": g.round, "table": g.table,
+            "players": list(g.players), "ranks": list(g.ranks), "points": list(played.points),
+            "winners": list(played.winners), "week": played.week}
+
+
+def _season_of(rows: list[dict[str, Any]]) -> list[Played]:
+    return [
+        Played(RatedGame(r["at"], r["tournament"], r["round"], r["table"], tuple(r["players"]),
+                         tuple(r["ranks"])), tuple(r["points"]), tuple(r["winners"]), r["week"])
+        for r in rows
+    ]
 
 
 def report(args: argparse.Namespace, profiles: Sequence[Profile], pool: int, calibration: list[list[Played]],
@@ -423,7 +494,8 @@ def report(args: argparse.Namespace, profiles: Sequence[Profile], pool: int, cal
         f" {'with' if args.handicap else 'without'} the handicap, seed {args.seed}, from a pool of"
         f" {pool} ({len(profiles)} profiles): {games} games, {seats} seats; calibration"
         f" {args.calibration} season(s), {sum(len(s) for s in calibration)} games;"
-        f" points per game's softmax T = {fitted['temperature']:.2f} (fitted there); the rating's β"
+        f" softmax T fitted there: points per game {fitted['temperature']:.2f}, the rating's mean"
+        f" {fitted['mean']:.2f}; the rating's β"
         f" = {RatingRules().beta:g} (the product's; the calibration's best of {tried}: {fitted['beta']:g})",
         "",
         "True strength (win share over every game of the run, calibration included):",
@@ -434,9 +506,10 @@ def report(args: argparse.Namespace, profiles: Sequence[Profile], pool: int, cal
         "",
         "Predicting each table's first place, by the games its players had played before it (mean):",
         "",
-        "| games before | tables | log-loss baseline | points per game | rating"
-        " | Brier baseline | points per game | rating | favourite won: points per game | rating |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| games before | tables | log-loss: baseline | points per game | rating | rating, fitted"
+        " | Brier: baseline | points per game | rating | rating, fitted"
+        " | favourite won: points per game | rating |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     total = {name: Score() for name in SYSTEMS}
     for index, (lo, hi) in enumerate(BUCKETS):
@@ -472,11 +545,12 @@ def report(args: argparse.Namespace, profiles: Sequence[Profile], pool: int, cal
 
 
 def _score_row(label: str, scores: dict[str, Score]) -> str:
-    b, p, r = (scores[name] for name in SYSTEMS)
+    b, p, r, f = (scores[name] for name in SYSTEMS)
     return (
         f"| {label} | {b.games}"
         f" | {b.mean('log_loss'):.3f} | {p.mean('log_loss'):.3f} | {r.mean('log_loss'):.3f}"
-        f" | {b.mean('brier'):.3f} | {p.mean('brier'):.3f} | {r.mean('brier'):.3f}"
+        f" | {f.mean('log_loss'):.3f}"
+        f" | {b.mean('brier'):.3f} | {p.mean('brier'):.3f} | {r.mean('brier'):.3f} | {f.mean('brier'):.3f}"
         f" | {p.mean('favourite_won'):.2f} | {r.mean('favourite_won'):.2f} |"
     )
 
@@ -492,6 +566,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--handicap", action="store_true",
                         help="tournaments with the handicap (pawns against the table's best; default: none)")
+    parser.add_argument("--keep", metavar="FILE",
+                        help="keep the games played in FILE and read them back when it holds this command's")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: profiles without search, 2 seasons of 3 tournaments of 8")
     args = parser.parse_args(argv)

@@ -44,7 +44,7 @@ def test_every_game_is_predicted_by_every_system_once(bench: ModuleType) -> None
     strength = bench.true_strength(seasons, bench.QUICK_PROFILES)
     assert set(strength) == {p.name for p in bench.QUICK_PROFILES}
     by_player = {p: strength[bench.QUICK_PROFILES[p % 4].name] for p in range(8)}
-    evaluation = bench.evaluate(seasons, 1.0, by_player)
+    evaluation = bench.evaluate(seasons, bench.Fitted(1.0, 1.0), by_player)
     games = sum(len(s) for s in seasons)
     for name in bench.SYSTEMS:
         assert sum(s.games for s in evaluation.scores[name].values()) == games
