@@ -60,8 +60,8 @@ class RatingRules:
     """Uncertainty a year of inactivity adds (in quadrature: σ² grows by drift² a year)."""
     beta: float = 10.0
     """How much one game's order varies around the players' strengths (OpenSkill's β). The library's
-    25/6 suits games of skill; hidden pawns make one game of Haute-Tension say less, and β from 8 to
-    12 predicted best on ``bench/rating.py``'s calibration season (docs/ranking.md)."""
+    25/6 suits games of skill; hidden pawns make one game of Haute-Tension say less, and 10 predicts
+    best, or level with the best, on ``bench/rating.py``'s seasons (docs/ranking.md)."""
 
     def __post_init__(self) -> None:
         if not self.spread >= 0:
