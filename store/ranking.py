@@ -15,11 +15,12 @@ counts only that event's.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from store.dialect import Connection
@@ -36,6 +37,7 @@ from tournaments.ranking import (
     general_ranking,
     proposed_handicap,
 )
+from tournaments.rating import RatedGame, RatingRules, Ratings, ranks_by_points, ranks_of, rate_games
 from tournaments.tournament import Tournament
 
 
@@ -53,6 +55,14 @@ class Season:
     """The tournaments those games were played in: id → name."""
     event: str | None = None
     """The event whose tournaments alone it counted (None: every counting tournament)."""
+    rated: list[RatedGame] = field(default_factory=list)
+    """Every table's game with a registered player, as the rating reads it."""
+    rating_rules: RatingRules = field(default_factory=RatingRules)
+
+    @functools.cached_property
+    def ratings(self) -> Ratings:
+        """The rating of every registered player who played, from every game up to :attr:`at`."""
+        return rate_games(self.rated, now=self.at, rules=self.rating_rules)
 
     def line(self, player_id: int) -> RankingLine | None:
         return next((line for line in self.lines if line.player == player_id), None)
@@ -76,6 +86,7 @@ class _Counted:
     places: dict[int, int] | None
     ended_at: float | None
     name: str
+    tables: list[_Table] = field(default_factory=list)
 
     @classmethod
     def of(cls, t: Tournament, dates: dict[tuple[int, int], float], name: str) -> _Counted:
@@ -89,7 +100,41 @@ class _Counted:
         }
         over = t.is_over() and bool(dates)
         places = {s.player: s.place for s in t.standings()} if over else None
-        return cls(dict(t.names), games, places, max(dates.values()) if over else None, name)
+        ended = max(dates.values()) if over else None
+        return cls(dict(t.names), games, places, ended, name, _tables(t, dates))
+
+
+@dataclass(frozen=True)
+class _Table:
+    """One table's game as the rating reads it: tournament players by seat, their ranks, when, and the
+    seats a computer played."""
+
+    round: int
+    table: int
+    seats: tuple[int, ...]
+    ranks: tuple[int, ...]
+    at: float
+    computers: frozenset[int]
+
+
+def _tables(t: Tournament, dates: dict[tuple[int, int], float]) -> list[_Table]:
+    tables: list[_Table] = []
+    for made in t.rounds:
+        for table in made.tables:
+            key = (made.number, table.number)
+            result = t.results.get(key)
+            if result is None or key not in dates:
+                continue
+            # The lamp order when the result has it; a total imported without it ranks by points.
+            ranks = (
+                ranks_by_points(result.points)
+                if result.lightings is None
+                else ranks_of(len(table.seats), result.lightings)
+            )
+            computers = result.source.get("computers") or []
+            seats = frozenset(s for s in computers if isinstance(s, int))
+            tables.append(_Table(made.number, table.number, table.seats, ranks, dates[key], seats))
+    return tables
 
 
 class TournamentCache:
@@ -138,6 +183,7 @@ class Ranking:
         canonical = registry.canonical()
         tournaments = Tournaments(self.conn)
         games: list[PlayedGame] = []
+        rated: list[RatedGame] = []
         placings: list[Placing] = []
         names: dict[int, str] = {}
         for tid, links in registry.links().items():
@@ -153,6 +199,7 @@ class Ranking:
                     PlayedGame(registered, at, points, tid, r, n)
                     for r, n, points, at in counted.games[number]
                 ]
+            rated += [_rated(tid, table, players) for table in counted.tables]
             if counted.places is not None and counted.ended_at is not None:
                 field = len(counted.names)
                 placings += [
@@ -162,7 +209,7 @@ class Ranking:
         games.sort(key=lambda g: (g.at, g.tournament, g.round, g.table, g.player))
         lines = general_ranking(games, placings, now=now, rules=self.rules)
         kept = {p.id: p for p in registry.all()}
-        return Season(now, self.rules, lines, kept, games, names, event)
+        return Season(now, self.rules, lines, kept, games, names, event, rated)
 
     def _counted(self, tournaments: Tournaments, tid: int) -> _Counted:
         key = tuple(self.conn.execute(sql.TOURNAMENT_CHANGE, (tid,)).fetchone())
@@ -175,6 +222,14 @@ class Ranking:
             if self.cache is not None:
                 self.cache.put(tid, key, counted)
         return counted
+
+
+def _rated(tid: int, table: _Table, registered: dict[int, int]) -> RatedGame:
+    """A table's game with registered players: a seat whose player is not linked to the registry is left
+    out as a computer's is (the rating, like the ranking, counts registered players only)."""
+    left_out = table.computers | {s for s, p in enumerate(table.seats) if p not in registered}
+    players = tuple(registered.get(p, -1 - s) for s, p in enumerate(table.seats))
+    return RatedGame(table.at, tid, table.round, table.table, players, table.ranks, frozenset(left_out))
 
 
 def _result_dates(audit: list[AuditEntry]) -> dict[tuple[int, int], float]:

@@ -15,7 +15,7 @@ not). The counting is :mod:`tournaments.ranking`; the storage
 from __future__ import annotations
 
 # The route modules, each adding its routes to the blueprint (and its paths to the API description).
-from webpanel.ranking import api, season, views  # noqa: F401
+from webpanel.ranking import api, rating, season, views  # noqa: F401
 from webpanel.ranking.blueprint import bp, init_app
 
 __all__ = ["bp", "init_app"]

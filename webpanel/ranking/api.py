@@ -14,7 +14,7 @@ from webpanel import openapi
 from webpanel.auth import actor, staff_required
 from webpanel.db import get_db
 from webpanel.errors import BAD_QUERY, MAX_WHOLE, ApiError, bad_field, define_code, json_object, whole_number
-from webpanel.ranking import present
+from webpanel.ranking import present, rating_present
 from webpanel.ranking.blueprint import bp, season
 
 PLAYER_FIELDS = {"name", "club", "city"}
@@ -68,6 +68,8 @@ def api_ranking_player(raw: str) -> Response:
             "player": player.to_json(),
             "line": None if line is None else present.line_json(now, line),
             "games": [present.game_json(now, g) for g in reversed(now.games_of(player.id))],
+            # The rating beside the points: now, and after each game (oldest first).
+            **rating_present.player_rating(now, player.id),
         }
     )
 
@@ -246,7 +248,10 @@ openapi.add_paths(
                 "summary": "A registered player's ranking line and games (in the tournaments that count)",
                 "parameters": [{"name": "raw", **_ID}, _EVENT_QUERY],
                 "responses": {
-                    "200": openapi.json_response("player, line (null: no game in the window), games"),
+                    "200": openapi.json_response(
+                        "player, line (null: no game in the window), games, rating (PlayerRating) and"
+                        " history (the rating after each game, oldest first)"
+                    ),
                     "404": openapi.error("No such registered player, or no such event"),
                 },
             }

@@ -76,6 +76,12 @@ def two_places(value: object) -> str:
     return str(format_decimal(float(value), format="0.00"))  # type: ignore[arg-type]
 
 
+@bp.app_template_filter("one_place")
+def one_place(value: object) -> str:
+    """A number with one decimal, written as the page's language writes it (12.5, 12,5)."""
+    return str(format_decimal(float(value), format="0.0"))  # type: ignore[arg-type]
+
+
 def init_app(app: Flask) -> None:
     # The season's tournaments kept replayed: a look at the ranking replays only those that changed.
     app.extensions["ranking_tournaments"] = TournamentCache()

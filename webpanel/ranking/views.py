@@ -18,7 +18,7 @@ from store.season import Calendar
 from store.tournaments import Tournaments
 from webpanel.auth import actor, staff_required
 from webpanel.db import get_db
-from webpanel.ranking import present
+from webpanel.ranking import present, rating_chart
 from webpanel.ranking.api import MAX_TABLE, REFUSED
 from webpanel.ranking.blueprint import bp, requested_event, season
 from webpanel.refusals import refusal_text
@@ -27,11 +27,15 @@ from webpanel.refusals import refusal_text
 @bp.get("/ranking")
 def index() -> str:
     now = season()
+    # ?by=rating: the rating beside the points (the same page, the other table).
+    by = "rating" if request.args.get("by") == "rating" else "points"
     return render_template(
         "ranking/index.html",
         event=requested_event(),
         events=Calendar(get_db()).events(),
         season=now,
+        by=by,
+        ratings=[r for r in now.ratings.lines if r.player in now.players] if by == "rating" else [],
         ranked=[line for line in now.lines if line.is_ranked],
         provisional=[line for line in now.lines if not line.is_ranked],
     )
@@ -59,6 +63,8 @@ def player_page(pid: int) -> ResponseReturnValue:
         season=now,
         player=player,
         line=now.line(pid),
+        rating=now.ratings.of(pid),
+        rating_chart=rating_chart.figure(now.ratings.steps.get(pid, []), now.ratings.rules),
         games=list(reversed(now.games_of(pid))),
         since=now.at - now.rules.window_days * 86400,
     )

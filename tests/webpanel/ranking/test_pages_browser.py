@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from store.players import Players
 from store.season import Calendar
 from store.tournaments import Tournaments
 from tests.webpanel import helpers, i18n_checks
@@ -28,7 +29,11 @@ TOUCH = {(820, 1180), (390, 844)}
 PAGES = {
     "ranking": ("/ranking", "#ranking"),
     "ranking-kiosk": ("/ranking?kiosk=1", "#ranking"),
+    "rating": ("/ranking?by=rating", "#rating"),
+    "rating-kiosk": ("/ranking?by=rating&kiosk=1", "#rating"),
     "player": ("/ranking/players/{Ana}", "#games"),
+    "player-rating": ("/ranking/players/{Ana}", "#rating-chart"),
+    "round-chances": ("/tournaments/{round_tid}/rounds/1", ".chances"),
     "handicap": ("/ranking/handicap?p={Ben}&p={Chloé}&p={Eve}", "#proposal li"),
     "registry": ("/players", "#players"),
     "registry-player": ("/players/{Ana}", "#merge-player"),
@@ -51,6 +56,12 @@ def served(event_app: Flask, season: dict[str, int], conn: sqlite3.Connection) -
     friendly = Tournaments(conn).create("Soirée découverte", event="soirees", counts=False)
     calendar.place(friendly.id, counts=True, actor="staff@test")
     calendar.place(friendly.id, counts=False, actor="staff@test")
+    # A tournament whose first round waits for its games: its round page shows each table's chances.
+    summer = Tournaments(conn).create("Été", seed=9).id
+    for pid in season.values():
+        Players(conn).enter(summer, pid, actor="staff@test")
+    Tournaments(conn).record(summer, lambda t: t.next_round(), actor="staff@test")
+    season["round_tid"] = summer
     serving = helpers.Served(event_app)
     yield serving
     serving.close()
