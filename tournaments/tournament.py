@@ -106,7 +106,11 @@ class Tournament:
     # -- building from events -------------------------------------------------
 
     def settings(self) -> dict[str, Any]:
-        kept: dict[str, Any] = {"seed": self.seed, "handicap": self.handicap, "handicap_step": self.handicap_step}
+        kept: dict[str, Any] = {
+            "seed": self.seed,
+            "handicap": self.handicap,
+            "handicap_step": self.handicap_step,
+        }
         if self.late_entries:  # kept only when set: the settings of every earlier tournament read the same
             kept["late_entries"] = True
         return kept

@@ -21,7 +21,8 @@ def _play_out(t: Tournament) -> None:
     current = t.current_round
     assert current is not None
     for table in current.tables:
-        t.import_result(current.number, table.number, [0] + [4] * (len(table.seats) - 1), source={"kind": "test"})
+        points = [0] + [4] * (len(table.seats) - 1)
+        t.import_result(current.number, table.number, points, source={"kind": "test"})
 
 
 def test_an_absent_player_sits_round_1_out_and_plays_round_2() -> None:
