@@ -3,7 +3,6 @@ phone, a result flagged as wrong, withdrawal, late entries, and what a link neve
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from flask import Flask
@@ -20,14 +19,7 @@ from tests.webpanel.helpers import Api
 
 def _registered(conn: Connection, players: int, *, late_entries: bool = False) -> int:
     store = Tournaments(conn)
-    tid = store.create("Paris open", seed=3).id
-    if late_entries:  # a tournament that takes late entries (the setting kept with the others)
-        conn.execute(
-            "UPDATE tournaments SET settings = ? WHERE id = ?",
-            (json.dumps({**store.get(tid).settings, "late_entries": True}), tid),
-        )
-        if hasattr(conn, "commit"):
-            conn.commit()
+    tid = store.create("Paris open", seed=3, late_entries=late_entries).id
     for n in range(1, players + 1):
         store.record(tid, lambda t, n=n: t.register(f"P{n}"), actor="test")
     return tid
@@ -205,3 +197,12 @@ def test_a_late_player_registers_at_the_door_before_round_2(staff: Api, conn: Co
     late = f"/event/tournaments/{strict}/late?lang=en"
     refused = staff.post(late, data={"name": "Late"}, follow_redirects=True)
     assert "Registration is closed" in refused.get_data(as_text=True)
+
+
+def test_staff_create_a_tournament_that_takes_late_entries(staff: Api, conn: Connection) -> None:
+    form = staff.get("/tournaments?lang=en").get_data(as_text=True)
+    assert 'name="late_entries"' in form
+    staff.post("/tournaments", data={"name": "Late open", "late_entries": "on"})
+    staff.post("/tournaments", data={"name": "Strict open"})
+    settings = {info.name: info.settings for info in Tournaments(conn).all()}
+    assert settings["Late open"]["late_entries"] is True and "late_entries" not in settings["Strict open"]
