@@ -17,15 +17,25 @@ from store.event.attendance import Attendance, PlayerLink, ResultFlags
 from store.event.boards import BoardNotFoundError, Boards
 from store.event.results import BoardResult, Results
 from store.players import Players
-from store.ranking import Ranking
+from store.ranking import Ranking, TournamentCache
 from store.tournaments import Tournaments
 from tournaments.model import Table
+from tournaments.ranking import RankingRules
 from tournaments.tournament import Tournament
 from webpanel.event import present
 from webpanel.standings import standings_view
 
 
-def player_view(conn: Connection, link: PlayerLink) -> dict[str, Any]:
+def player_view(
+    conn: Connection,
+    link: PlayerLink,
+    *,
+    rules: RankingRules | None = None,
+    cache: TournamentCache | None = None,
+) -> dict[str, Any]:
+    """The player's page as data. *rules*: the event's general ranking rules; *cache*: the process's
+    kept tournaments for it (a recount from nothing reads every tournament of the season, on every page
+    of every phone)."""
     tournaments = Tournaments(conn)
     info = tournaments.get(link.tournament_id)
     t = tournaments.load(link.tournament_id)
@@ -51,7 +61,7 @@ def player_view(conn: Connection, link: PlayerLink) -> dict[str, Any]:
         if mine is None
         else {k: mine[k] for k in ("place", "points", "status", "status_label", "notes")},
         "players": len(t.names),
-        "ranking": _ranking_place(conn, info.id, player),
+        "ranking": _ranking_place(conn, info.id, player, rules, cache),
         "flags": [f.to_json() for f in ResultFlags(conn).of_player(info.id, player)],
     }
 
@@ -117,13 +127,15 @@ def _confirmation(result: BoardResult | None, seat: int) -> dict[str, Any] | Non
     }
 
 
-def _ranking_place(conn: Connection, tid: int, player: int) -> dict[str, Any] | None:
+def _ranking_place(
+    conn: Connection, tid: int, player: int, rules: RankingRules | None, cache: TournamentCache | None
+) -> dict[str, Any] | None:
     """The player's line of the general ranking, when staff linked them to the player registry."""
     entrant = next((e for e in Players(conn).entrants(tid) if e.player == player), None)
     if entrant is None:
         return None
-    registry = Players(conn)
-    line = Ranking(conn).season().line(registry.canonical().get(entrant.player_id, entrant.player_id))
+    registered = Players(conn).canonical().get(entrant.player_id, entrant.player_id)
+    line = Ranking(conn, rules, cache=cache).season().line(registered)
     if line is None:
         return None
     return {"place": line.place, "points": line.points, "games": line.games, "ranked": line.is_ranked}

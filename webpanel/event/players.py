@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Response, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
@@ -28,6 +28,7 @@ from store.event.attendance import (
     ResultFlags,
 )
 from store.event.results import ResultNotFoundError, Results, ResultStateError
+from store.ranking import TournamentCache
 from store.tournaments import Tournaments
 from webpanel import openapi
 from webpanel.db import get_db
@@ -84,6 +85,14 @@ def _page_link(token: str) -> PlayerLink | ResponseReturnValue:
         return page, status, dict(exc.headers or {})
 
 
+def _ranking_cache() -> TournamentCache:
+    """The process's kept tournaments for the general ranking: the ranking area's when it is there."""
+    cache = current_app.extensions.get("ranking_tournaments")
+    if not isinstance(cache, TournamentCache):
+        cache = current_app.extensions["ranking_tournaments"] = TournamentCache()
+    return cache
+
+
 def act(link: PlayerLink, action: str, *, word: str = "", sure: bool = False) -> str:
     """Do the player's *action*; what the page says it did (raises :class:`_Refused`)."""
     conn = get_db()
@@ -136,7 +145,7 @@ def player_page(token: str) -> ResponseReturnValue:
     found = _page_link(token)
     if not isinstance(found, PlayerLink):
         return found
-    view = player_view(get_db(), found)
+    view = player_view(get_db(), found, rules=settings().ranking, cache=_ranking_cache())
     template = "event/_player_main.html" if request.args.get("part") == "main" else "event/player.html"
     response = Response(render_template(template, event=settings(), view=view, token=token))
     response.headers["Cache-Control"] = "no-store"
@@ -164,7 +173,8 @@ def player_action(token: str, action: str) -> ResponseReturnValue:
 
 @bp.get("/api/event/players/<token>")
 def api_player(token: str) -> Response:
-    response = jsonify(player_view(get_db(), _link(token)))
+    view = player_view(get_db(), _link(token), rules=settings().ranking, cache=_ranking_cache())
+    response = jsonify(view)
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -187,7 +197,8 @@ def api_player_action(token: str, action: str) -> Response:
         said = act(link, action, word=word, sure=sure)
     except _Refused as exc:
         raise ApiError(409, str(exc), code=exc.code) from None
-    return jsonify({"done": action, "message": said, "player": player_view(get_db(), link)})
+    view = player_view(get_db(), link, rules=settings().ranking, cache=_ranking_cache())
+    return jsonify({"done": action, "message": said, "player": view})
 
 
 _TOKEN = {"name": "token", "in": "path", "required": True, "schema": {"type": "string", "pattern": "^[^/]+$"}}

@@ -131,7 +131,7 @@ def make_round(tid: int) -> ResponseReturnValue:
     staff choose first: wait, check them in, mark them absent, or leave them out."""
     try:
         t = Tournaments(get_db()).load(tid)
-        missing, away = Attendance(get_db()).absent(tid, t.names)
+        missing, away = Attendance(get_db()).absent(tid, t.in_contention())
         if missing and not request.form.get("leave_out"):
             flash(
                 _(

@@ -81,6 +81,15 @@ def test_leaving_out_the_missing_players_is_staffs_choice(staff: Api, conn: Conn
     assert sorted(Tournaments(conn).load(tid).rounds[0].players()) == [1, 2, 3, 4]
 
 
+def test_a_withdrawn_player_is_not_waited_for(staff: Api, conn: Connection) -> None:
+    tid = _registered(conn, 5)
+    Tournaments(conn).record(tid, lambda t: t.withdraw(5), actor="test")
+    for player in (1, 2, 3, 4):
+        Attendance(conn).mark(tid, player, here=True, by="test")
+    staff.post(f"/event/tournaments/{tid}/rounds", data={})
+    assert sorted(Tournaments(conn).load(tid).rounds[0].players()) == [1, 2, 3, 4]
+
+
 def test_no_check_in_at_all_seats_everyone_as_before(staff: Api, conn: Connection) -> None:
     tid = _registered(conn, 5)
     staff.post(f"/event/tournaments/{tid}/rounds", data={})
@@ -206,3 +215,28 @@ def test_staff_create_a_tournament_that_takes_late_entries(staff: Api, conn: Con
     staff.post("/tournaments", data={"name": "Strict open"})
     settings = {info.name: info.settings for info in Tournaments(conn).all()}
     assert settings["Late open"]["late_entries"] is True and "late_entries" not in settings["Strict open"]
+
+
+def test_the_page_says_the_players_place_in_the_general_ranking(
+    staff: Api, visitor: Api, conn: Connection
+) -> None:
+    from store.players import Players
+    from store.ranking import Ranking
+    from tests.store.event.helpers import play
+
+    registry = Players(conn)
+    ids = [registry.create(name, actor="staff").id for name in ("Ada", "Bob", "Cid", "Dan")]
+    tid = Tournaments(conn).create("Open", seed=1).id
+    for pid in ids:
+        registry.enter(tid, pid, actor="staff")
+    play(conn, tid, seed=2, rounds=1)
+    unlinked = Tournaments(conn).create("Friendly", seed=1).id
+    Tournaments(conn).record(unlinked, lambda t: t.register("Eve"), actor="test")
+    links = _links(staff, tid)
+    view = visitor.get(f"/api/event/players/{links['Bob']['url'].rsplit('/', 1)[1]}").get_json()
+    line = Ranking(conn).season().line(ids[1])
+    assert line is not None
+    assert view["ranking"] == {"place": line.place, "points": line.points, "games": line.games,
+                               "ranked": line.is_ranked}
+    eve = _links(staff, unlinked)["Eve"]["url"].rsplit("/", 1)[1]
+    assert visitor.get(f"/api/event/players/{eve}").get_json()["ranking"] is None  # not in the registry
