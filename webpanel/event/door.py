@@ -10,6 +10,7 @@ A4 page to print and cut: one badge a player, their name, QR code and code.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import segno
@@ -50,7 +51,7 @@ def door_rows(tid: int, t: Tournament) -> list[dict[str, Any]]:
     links = PlayerLinks(get_db()).ensure(tid, t.names, actor=actor())
     hall = Attendance(get_db()).of_tournament(tid)
     rows = []
-    for player, name in sorted(t.names.items(), key=lambda item: item[1].casefold()):
+    for player, name in sorted(t.names.items(), key=lambda item: _name_order(item[1])):
         presence = hall.get(player)
         state = "missing" if presence is None else "here" if presence.here else "away"
         if player in t.withdrawn:
@@ -60,6 +61,11 @@ def door_rows(tid: int, t: Tournament) -> list[dict[str, Any]]:
             {"player": player, "name": name, "code": link.code, "url": player_url(link), "state": state}
         )
     return rows
+
+
+def _name_order(name: str) -> list[tuple[int, int | str]]:
+    """Names in the order people look them up: « P2 » before « P10 », case aside."""
+    return [(0, int(part)) if part.isdigit() else (1, part.casefold()) for part in re.split(r"(\d+)", name)]
 
 
 def _find(tid: int, typed: str) -> PlayerLink | None:

@@ -103,6 +103,11 @@ def test_a_whole_event_from_the_players_phones(
     for name, api in by_http.items():
         assert api.post(f"/api/event/players/{_token(links[name]['url'])}/check-in", {}).status_code == 200
     assert {r["state"] for r in staff.get(f"/api/event/tournaments/{tid}/players").get_json()} == {"here"}
+    for lang in ("en", "fr"):  # the door's tablet, everyone in
+        staff_page.goto(f"{served_event.url}/event/tournaments/{tid}/door?lang={lang}")
+        assert staff_page.locator("#door-players tbody tr.state-here").count() == 12
+        _shoot(staff_page, f"door-{lang}")
+        _axe(staff_page)
 
     # Staff make round 1: every phone shows its table at once, without a reload.
     assert staff.post(f"/event/tournaments/{tid}/rounds", data={"request_id": "r1"}).status_code == 303

@@ -99,12 +99,21 @@ button.addEventListener("click", function () {
 
 drawBoard();
 var first = true;
-var source = new EventSource(root.dataset.stream);
 var lost = byId("player-conn");
-source.addEventListener("change", function () {
-  lost.hidden = true;
-  if (first) { first = false; return; }  // the stream's first event is the state this page shows
-  refresh();
-});
-source.addEventListener("error", function () { lost.hidden = false; });
-source.addEventListener("open", function () { lost.hidden = true; refresh(); });
+
+/* One stream of the event's changes; a stream the server refused (busy: 503) or lost is opened again
+ * after a few seconds, spread so that a hall of phones does not come back at once. */
+function connect() {
+  var source = new EventSource(root.dataset.stream);
+  source.addEventListener("change", function () {
+    lost.hidden = true;
+    if (first) { first = false; return; }  // the stream's first event is the state this page shows
+    refresh();
+  });
+  source.addEventListener("open", function () { lost.hidden = true; });
+  source.addEventListener("error", function () {
+    lost.hidden = false;
+    if (source.readyState === EventSource.CLOSED) { setTimeout(connect, 3000 + Math.random() * 7000); }
+  });
+}
+connect();
