@@ -240,3 +240,23 @@ def test_the_page_says_the_players_place_in_the_general_ranking(
                                "ranked": line.is_ranked}
     eve = _links(staff, unlinked)["Eve"]["url"].rsplit("/", 1)[1]
     assert visitor.get(f"/api/event/players/{eve}").get_json()["ranking"] is None  # not in the registry
+
+
+def test_the_table_says_who_starts_and_where_the_handicap_pawns_go(
+    staff: Api, visitor: Api, conn: Connection
+) -> None:
+    tid = _registered(conn, 4)
+    table = {"table": 1, "seats": [3, 1, 4, 2], "first": 2, "lamps": ["N", "E", "S", "W"],
+             "handicap": {"E": 2}, "handicap_lead": 9, "handicap_over": [3]}
+    made = {"round": 1, "phase": "drawn", "tables": [table], "eliminated": [], "spared": [], "finalists": []}
+    Tournaments(conn).record(tid, lambda t: t.apply({"kind": "round", "data": made}), actor="test")
+    token = _links(staff, tid)["P1"]["url"].rsplit("/", 1)[1]
+    view = visitor.get(f"/api/event/players/{token}").get_json()["table"]
+    assert [(s["name"], s["lamp"], s["handicap"], s["you"]) for s in view["seats"]] == [
+        ("P3", "N", 0, False), ("P1", "E", 2, True), ("P4", "S", 0, False), ("P2", "W", 0, False),
+    ]
+    assert view["first"] == "P4" and not view["you_start"]
+    page = visitor.get(f"/p/{token}?lang=en").get_data(as_text=True)
+    assert "P4 starts." in page
+    assert "2 attack pawns placed before the game, one on each of 2 rows leading straight from the battery" \
+        " to lamp E" in page

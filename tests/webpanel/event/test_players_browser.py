@@ -33,6 +33,10 @@ ARTIFACTS = i18n_checks.REPO / "test-artifacts" / "players"
 PHONE = {"width": 390, "height": 844}
 WAIT = 15_000
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+VIBRATIONS = (
+    "window.vibrations = []; navigator.vibrate = function (p) { window.vibrations.push(p); return true; };"
+)
+"""Headless Chromium has no vibrator: the page's calls are counted instead."""
 
 
 @pytest.fixture
@@ -93,6 +97,7 @@ def test_a_whole_event_from_the_players_phones(
         # The phone's own language (its Accept-Language), as a player's phone sends it.
         page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale=f"{lang}-FR")
         watch_errors(page, errors)
+        page.add_init_script(VIBRATIONS)
         page.goto(f"{served_event.url}/p/{_token(links[name]['url'])}")
         page.wait_for_selector("#check-in-button")
         _shoot(page, f"check-in-{lang}")
@@ -115,6 +120,7 @@ def test_a_whole_event_from_the_players_phones(
     assert sorted(t.rounds[0].players()) == list(range(1, 13)) and len(t.rounds[0].tables) == 3
     for name, page in phones.items():
         page.wait_for_selector("#my-table", timeout=WAIT)
+        page.wait_for_function("window.vibrations.length === 1", timeout=WAIT)  # the phone alerted once
         player = next(p for p, n in t.names.items() if n == name)
         table = next(x for x in t.rounds[0].tables if player in x.seats)
         heading = page.text_content("#my-table h2") or ""
