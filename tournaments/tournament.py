@@ -381,7 +381,9 @@ class Tournament:
         """Players who play the next round (or the rest of the final), best first.
 
         While the current round's results are not all in, this is the players of
-        that round (no one is out before their table's game is over).
+        that round (no one is out before their table's game is over); after round 1,
+        every registered player not withdrawn (round 2 seats everyone, one who sat
+        round 1 out too).
         """
         active = self._contenders().active
         return self.ranking(active)

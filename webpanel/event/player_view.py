@@ -90,12 +90,27 @@ def _table_view(conn: Connection, t: Tournament, tid: int, player: int) -> dict[
         "table": table.number,
         "board": None if board is None else {"name": board.name, "online": board.online},
         "live": None if board is None else board.live,
+        "game": None if board is None or assignment is None else _board_game(board.game, assignment.id),
         "seats": _seats(t, table, player),
         "first": t.names[table.seats[table.first]],
         "you_start": table.first == seat,
         "state": state,
         "points": None if recorded is None else list(recorded.points),
         "confirm": _confirmation(board_result, seat),
+    }
+
+
+def _board_game(game: dict[str, Any] | None, assignment: str) -> dict[str, Any] | None:
+    """The board's game of this table as its status says (public: whose turn, how many moves)."""
+    if game is None or game.get("assignment") != assignment:
+        return None
+    to_move = game.get("to_move")
+    moves = game.get("moves")
+    return {
+        "status": str(game.get("status", "")),
+        "to_move": to_move if isinstance(to_move, str) else None,
+        "paused": game.get("paused") is True,
+        "moves": moves if type(moves) is int else None,
     }
 
 

@@ -119,10 +119,18 @@ def test_a_player_checks_in_sees_their_table_and_agrees_from_the_phone(
     page = phones["P1"].get(f"/p/{token}?lang=fr").get_data(as_text=True)
     assert "Manche 1\u00a0: table 1" in page and "Plateau\u00a0: Table 1" in page
 
+    # The game on the board, as its status says it (public: whose turn, how many moves).
+    (assignment,) = Assignments(conn).of_round(tid, 1)
+    running = {"id": 1, "status": "running", "to_move": "P3", "paused": False, "moves": 7,
+               "assignment": assignment.id}
+    send(intake, "board-1", [Reports("board-1").status(game=running)])
+    playing = phones["P1"].get(f"/api/event/players/{token}").get_json()["table"]["game"]
+    assert playing == {"status": "running", "to_move": "P3", "paused": False, "moves": 7}
+    assert "P3 to play · 7 moves" in phones["P1"].get(f"/p/{token}?lang=en").get_data(as_text=True)
+
     # Nothing to agree to before the board's result.
     early = phones["P1"].post(f"/api/event/players/{token}/agree", {})
     assert early.status_code == 409 and early.get_json()["code"] == "nothing_to_agree"
-    (assignment,) = Assignments(conn).of_round(tid, 1)
     send(intake, "board-1", Reports("board-1").game(1, **table_of(conn, tid, 1, 1), assignment=assignment.id))
     for name, phone in phones.items():
         agreed = phone.post(_path(links[name]["url"]) + "/agree", data={}, follow_redirects=True)
