@@ -82,8 +82,7 @@ def _table_view(conn: Connection, t: Tournament, tid: int, player: int) -> dict[
             board = None
     board_result = None if assignment is None else Results(conn).of_assignment(assignment.id)
     recorded = t.result(current.number, table.number)
-    rows = present.table_states(conn, t, current.number, tid)
-    state = next((row["state"] for row in rows if row["table"] == table.number), "by-hand")
+    state = present.table_state(conn, t, current.number, table.number, assignment)
     seat = table.seat_of(player)
     return {
         "round": current.number,

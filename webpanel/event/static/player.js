@@ -60,9 +60,20 @@ function typing() {
   return active && active.tagName === "INPUT" && root.contains(active) && active.value !== "";
 }
 
+var MIN_GAP_MS = 1500;  // a board's placements come quickly: one fetch for a burst of changes
+var lastFetch = 0;
+var waiting = null;
+
+function refreshSoon() {
+  if (waiting) { return; }
+  var wait = Math.max(0, lastFetch + MIN_GAP_MS - Date.now());
+  waiting = setTimeout(function () { waiting = null; refresh(); }, wait);
+}
+
 async function refresh() {
   if (fetching) { again = true; return; }
   fetching = true;
+  lastFetch = Date.now();
   try {
     var before = tableKey();
     var response = await fetch(root.dataset.part, { headers: { Accept: "text/html" }, credentials: "same-origin" });
@@ -80,7 +91,7 @@ async function refresh() {
     /* the next change tries again */
   } finally {
     fetching = false;
-    if (again) { again = false; refresh(); }
+    if (again) { again = false; refreshSoon(); }
   }
 }
 
@@ -108,7 +119,7 @@ function connect() {
   source.addEventListener("change", function () {
     lost.hidden = true;
     if (first) { first = false; return; }  // the stream's first event is the state this page shows
-    refresh();
+    refreshSoon();
   });
   source.addEventListener("open", function () { lost.hidden = true; });
   source.addEventListener("error", function () {
