@@ -82,6 +82,8 @@ def test_a_whole_event_from_the_players_phones(
 
     # The door's tablet and the badges sheet.
     staff_page = browser.new_page(viewport={"width": 800, "height": 1100})
+    errors: list[str] = []
+    watch_errors(staff_page, errors)
     staff_page.context.add_cookies(
         [{"name": "hautetension_session", "value": staff.client.get_cookie("hautetension_session").value,
           "url": served_event.url}]
@@ -92,7 +94,6 @@ def test_a_whole_event_from_the_players_phones(
 
     # Two phones in the browser, one a language: each player checks in with one tap.
     phones: dict[str, Any] = {}
-    errors: list[str] = []
     for name, lang in by_phone.items():
         # The phone's own language (its Accept-Language), as a player's phone sends it.
         page = browser.new_page(viewport=PHONE, is_mobile=True, has_touch=True, locale=f"{lang}-FR")
@@ -179,4 +180,69 @@ def test_a_whole_event_from_the_players_phones(
         (game,) = view["results"]
         assert (game["round"], game["table"]) == (1, view["table"]["table"])
         assert game["points"] == standings[name].points
+    assert errors == []
+
+
+CAMERA = """
+window.BarcodeDetector = class {
+  constructor(options) { this.formats = options.formats; }
+  async detect(_video) {
+    return window.badgeShown ? [{ rawValue: window.badgeShown, format: "qr_code" }] : [];
+  }
+};
+navigator.mediaDevices.getUserMedia = async function () {
+  const canvas = document.createElement("canvas");
+  canvas.width = 64; canvas.height = 48;
+  canvas.getContext("2d").fillRect(0, 0, 64, 48);
+  return canvas.captureStream(5);
+};
+"""
+"""A tablet's camera and QR reader as the browser gives them (headless Chromium has neither): the camera
+films a grey card, the reader sees the badge the test holds up (``window.badgeShown``)."""
+
+
+@pytest.mark.parametrize("db_location", ["sqlite"], indirect=True)  # a page's script: one engine does
+def test_the_door_tablet_reads_a_badge_with_its_camera(
+    served_event: Served, browser: Any, event_app: Flask, conn: Connection
+) -> None:
+    store = Tournaments(conn)
+    tid = store.create("Paris open", seed=11).id
+    for n in range(1, 5):
+        store.record(tid, lambda t, n=n: t.register(f"P{n}"), actor="test")
+    staff = Api(event_app.test_client())
+    assert staff.login().status_code == 200
+    links = {row["name"]: row for row in staff.get(f"/api/event/tournaments/{tid}/players").get_json()}
+    tablet = browser.new_page(viewport={"width": 800, "height": 1100})
+    errors = watch_errors(tablet)
+    tablet.add_init_script(CAMERA)
+    session = staff.client.get_cookie("hautetension_session")
+    assert session is not None
+    cookie = {"name": "hautetension_session", "value": session.value, "url": served_event.url}
+    tablet.context.add_cookies([cookie])
+    tablet.goto(f"{served_event.url}/event/tournaments/{tid}/door?lang=en")
+    tablet.click("#door-camera")
+    tablet.wait_for_selector("#door-video:not([hidden])")
+    tablet.evaluate("url => { window.badgeShown = url; }", links["P3"]["url"])
+    tablet.wait_for_selector("#door-player-3.state-here", timeout=WAIT)
+    assert "P3 is checked in." in (tablet.text_content(".msg.ok") or "")
+    assert errors == []
+
+
+@pytest.mark.parametrize("db_location", ["sqlite"], indirect=True)
+def test_without_a_qr_reader_the_door_offers_typing_only(
+    served_event: Served, browser: Any, event_app: Flask, conn: Connection
+) -> None:
+    tid = Tournaments(conn).create("Paris open", seed=11).id
+    staff = Api(event_app.test_client())
+    assert staff.login().status_code == 200
+    tablet = browser.new_page(viewport={"width": 800, "height": 1100})
+    errors = watch_errors(tablet)
+    tablet.add_init_script("delete window.BarcodeDetector;")
+    session = staff.client.get_cookie("hautetension_session")
+    assert session is not None
+    cookie = {"name": "hautetension_session", "value": session.value, "url": served_event.url}
+    tablet.context.add_cookies([cookie])
+    tablet.goto(f"{served_event.url}/event/tournaments/{tid}/door?lang=en")
+    tablet.wait_for_selector("#door-code")
+    assert tablet.locator("#door-camera").is_hidden()
     assert errors == []
