@@ -3,9 +3,10 @@
 It imports only the standard library, so every package may import it
 (DESIGN §2). Packages receive a parsed :class:`ConfigFile` (or their typed
 section) from the ``hautetension`` command; none of them finds or reads the
-file itself. Each package declares its own section with
-:meth:`ConfigFile.read` (:mod:`configuration.reader`), which lists every
-problem of the section at once in one :class:`ConfigError`.
+file itself. Each package declares its own section as a
+:class:`SectionSettings` whose ``read`` uses the section reader
+(:mod:`configuration.reader`), which lists every problem of the section at
+once in one :class:`ConfigError`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from configuration.file import (
     ENV_VAR,
     EX_CONFIG,
     ConfigFile,
+    SectionSettings,
     StoreSettings,
     database_path,
     load_config,
@@ -36,6 +38,7 @@ __all__ = [
     "ConfigError",
     "ConfigFile",
     "Section",
+    "SectionSettings",
     "StoreSettings",
     "database_path",
     "keys_of",

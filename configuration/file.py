@@ -10,19 +10,20 @@ Where it is read from, first match wins:
 
 This module only finds and parses the file; each package turns its own
 section (``[board]``, ``[hardware]``, ``[serial]``, ``[store]``, ``[panel]``,
-``[lobby]``) into typed settings with :meth:`ConfigFile.read` (see
-:mod:`configuration.reader`). Every key is documented in
+``[lobby]``) into typed settings, a :class:`SectionSettings` read with
+:meth:`ConfigFile.read` (see :mod:`configuration.reader`). Every key is documented in
 ``config.example.toml`` at the root of the repository.
 """
 
 from __future__ import annotations
 
+import abc
 import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from configuration.exc import ConfigError
 from configuration.reader import Section
@@ -93,11 +94,57 @@ def load_config(explicit: str | os.PathLike[str] | None = None) -> ConfigFile:
     return ConfigFile(data=data, path=path)
 
 
+class SectionSettings(abc.ABC):
+    """Settings read from one section of the configuration file.
+
+    A settings class names its section and its error, and declares how the
+    section is read (:meth:`read`, with the reader of :mod:`configuration.reader`);
+    reading it from the parsed file (:meth:`from_config`) or from the table alone
+    (:meth:`from_dict`: a table handed over by another reader, a test) is then
+    the same for every section::
+
+        @dataclass(frozen=True)
+        class BoardSettings(SectionSettings):
+            section: ClassVar[str] = "board"
+            error: ClassVar[type[ConfigError]] = BoardConfigError
+            settle: float = 0.2
+
+            @classmethod
+            def read(cls, s: Section) -> BoardSettings:
+                return cls(settle=s.number("settle_ms", cls.settle, minimum=0, unit="ms"))
+    """
+
+    section: ClassVar[str]
+    """The section's name in the file (``board`` for ``[board]``)."""
+    error: ClassVar[type[ConfigError]] = ConfigError
+    """What a bad section raises: the package's own configuration error."""
+
+    @classmethod
+    @abc.abstractmethod
+    def read(cls, s: Section) -> Self:
+        """The settings the section *s* declares (its problems are noted in *s*)."""
+
+    @classmethod
+    def from_config(cls, config: ConfigFile) -> Self:
+        """Parse the section of *config*; raise :attr:`error` listing every bad key."""
+        with config.read(cls.section, error=cls.error) as section:
+            return cls.read(section)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, source: str | None = None) -> Self:
+        """Parse the section's table alone (*source* says where it comes from in messages)."""
+        name = f"[{cls.section}]"
+        with Section(data, name=name, source=source or name, error=cls.error) as section:
+            return cls.read(section)
+
+
 @dataclass(frozen=True)
-class StoreSettings:
+class StoreSettings(SectionSettings):
     """The ``[store]`` section: where the shared database is, and its rolling backups.
 
     Read here, in the leaf, because every process needs the database's path."""
+
+    section: ClassVar[str] = "store"
 
     path: Path | None = None
     """The database; None: the default (see :func:`database_path`)."""
@@ -105,12 +152,6 @@ class StoreSettings:
     """Rolling backups kept of each kind (game ends, tournament rounds); 0: none are made."""
     backup_folder: Path | None = None
     """Where rolling backups go; None: ``backups/`` beside the database."""
-
-    @classmethod
-    def from_config(cls, config: ConfigFile) -> StoreSettings:
-        """Parse ``[store]``; raise :class:`ConfigError` listing every bad key."""
-        with config.read("store") as section:
-            return cls.read(section)
 
     @classmethod
     def read(cls, s: Section) -> StoreSettings:

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 import serial
 
-from configuration import ConfigFile, Section, keys_of
+from configuration import ConfigError, Section, SectionSettings, keys_of
 from firmware_bridge import framing, messages
 from firmware_bridge.exc import LinkClosedError, LinkConfigError
 
@@ -37,8 +37,11 @@ log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
-class LinkSettings:
+class LinkSettings(SectionSettings):
     """Typed ``[serial]`` settings (times in seconds); see docs/firmware-bridge.md."""
+
+    section: ClassVar[str] = "serial"
+    error: ClassVar[type[ConfigError]] = LinkConfigError
 
     port: str = "/dev/ttyACM0"
     baudrate: int = 115200
@@ -64,18 +67,6 @@ class LinkSettings:
 
     KEYS: ClassVar[tuple[str, ...]] = ()
     """Every key of ``[serial]``, as :meth:`read` reads them (set below the class)."""
-
-    @classmethod
-    def from_config(cls, config: ConfigFile) -> LinkSettings:
-        """Parse ``[serial]`` of *config*; raise :class:`LinkConfigError` listing every bad key."""
-        with config.read("serial", error=LinkConfigError) as section:
-            return cls.read(section)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, source: str = "[serial]") -> LinkSettings:
-        """Parse a ``[serial]`` table; raise :class:`LinkConfigError` listing every bad key."""
-        with Section(data, name="[serial]", source=source, error=LinkConfigError) as section:
-            return cls.read(section)
 
     @classmethod
     def read(cls, s: Section) -> LinkSettings:

@@ -84,6 +84,10 @@ class GameOverError(IllegalMoveError):
     """The game has ended; no more moves."""
 
 
+class BadOptionsError(GameError, ValueError):
+    """Players or options a digital game does not accept."""
+
+
 class SetupError(GameError, ValueError):
     """A game cannot start this way (player count, lamps, handicap, first player)."""
 

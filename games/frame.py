@@ -6,7 +6,9 @@ players, options and a seed; it lists the legal moves of the seat to act,
 :class:`~games.exc.IllegalMoveError` with a readable reason, ``pop`` takes it
 back, ``outcome`` says how it ended, ``view`` shows a seat (or a spectator)
 what it may see, and ``to_json``/``from_json`` save a whole game as its
-players, options, seed and move list, replayed on loading.
+players, options, seed and move list, replayed on loading. A game declares
+the options it takes as data (:attr:`DigitalGame.known_options`,
+:mod:`games.options`), which it checks them against.
 
 Computer players implement :class:`Player` (``choose(game) -> move``) and are
 listed per game and level in :data:`AI_LEVELS`.
@@ -23,7 +25,9 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Protocol, Self, TypeAlias
 
 from games.budget import Budget, TimedLevel
+from games.exc import BadOptionsError as BadOptionsError  # raised by the options, as it always was
 from games.exc import GameError, GameOverError, IllegalMoveError
+from games.options import Option, check_options
 
 JSON: TypeAlias = Any
 """A value made of dicts, lists, strings, numbers, booleans and None."""
@@ -59,10 +63,6 @@ class BadMoveError(IllegalMoveError):
 
 class SavedGameError(GameError, ValueError):
     """A saved game that cannot be loaded (bad JSON shape or an illegal move)."""
-
-
-class BadOptionsError(GameError, ValueError):
-    """Players or options the game does not accept."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,9 @@ class DigitalGame(abc.ABC):
     hidden_information: ClassVar[bool] = False
     """True when a seat holds secrets of its own (e.g. hidden pawn kinds): such a
     game is never played hot seat, as everyone at the screen would see them."""
+    known_options: ClassVar[tuple[Option, ...]] = ()
+    """The options the game takes, declared once (games.options): what :meth:`check_options` checks,
+    and what the lobby documents and draws as controls. Empty: the game takes no options."""
 
     def __init__(
         self, players: Sequence[str], *, options: Mapping[str, JSON] | None = None, seed: int | None = None
@@ -128,10 +131,8 @@ class DigitalGame(abc.ABC):
         return cls(players, options=options, seed=seed)
 
     def check_options(self, options: dict[str, JSON]) -> dict[str, JSON]:
-        """Validate and complete the options; games with options override this."""
-        if options:
-            raise BadOptionsError(f"{self.name} takes no options (got {', '.join(sorted(options))})")
-        return options
+        """The options checked against :attr:`known_options` and completed with their defaults."""
+        return check_options(self.name, self.known_options, options, len(self.players))
 
     # -- state ----------------------------------------------------------
 

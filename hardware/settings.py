@@ -21,9 +21,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import ClassVar
 
-from configuration import ConfigFile, Section
+from configuration import ConfigError, ConfigFile, Section, SectionSettings
 from games.hautetension.layout import Layout
 from hardware.exc import HardwareConfigError
 
@@ -111,8 +111,11 @@ class DebounceSettings:
 
 
 @dataclass(frozen=True)
-class HardwareSettings:
+class HardwareSettings(SectionSettings):
     """Typed ``[hardware]`` settings; see the module docstring."""
+
+    section: ClassVar[str] = "hardware"
+    error: ClassVar[type[ConfigError]] = HardwareConfigError
 
     select_gpios: tuple[int, ...] = DEFAULT_SELECT_GPIOS
     signal_gpios: tuple[int, ...] = DEFAULT_SIGNAL_GPIOS
@@ -172,17 +175,6 @@ class HardwareSettings:
                 conduction=override.get(Signal.CONDUCTION, conduction),
             )
         return result
-
-    @classmethod
-    def from_config(cls, config: ConfigFile) -> HardwareSettings:
-        """Parse ``[hardware]`` of *config*; raise :class:`HardwareConfigError` listing every bad key."""
-        with config.read("hardware", error=HardwareConfigError) as section:
-            return cls.read(section)
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, source: str = "[hardware]") -> HardwareSettings:
-        with Section(data, name="[hardware]", source=source, error=HardwareConfigError) as section:
-            return cls.read(section)
 
     @classmethod
     def read(cls, s: Section) -> HardwareSettings:

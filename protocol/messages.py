@@ -18,6 +18,7 @@ from typing import Any
 
 from protocol import limits
 from protocol.exc import MessageError
+from protocol.health import parse_findings
 from protocol.reader import OutOfBounds, check_values, parse_object, read_object
 
 HISTORY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -185,6 +186,9 @@ def parse_status(payload: bytes) -> StatusReport:
     game = data.get("game")
     if isinstance(game, dict):
         _names(game.get("players"), "a status's players")
+    health = data.get("health")
+    if isinstance(health, dict):
+        parse_findings(health.get("slots"))
     return StatusReport(data)
 
 

@@ -255,6 +255,17 @@ MIGRATIONS: list[str] = [
         after TEXT NOT NULL
     );
     """,
+    # 11: the board's slot health across games (see store/slot_health.py): one row per part of the board
+    # (a slot, ``board``), its counters and what they make staff check, written by the board service
+    # when a game ends.
+    """
+    CREATE TABLE slot_health (
+        part TEXT PRIMARY KEY,
+        counters TEXT NOT NULL,
+        findings TEXT NOT NULL DEFAULT '[]',
+        updated_at REAL NOT NULL
+    );
+    """,
 ]
 
 

@@ -10,7 +10,8 @@ Each entry has two payloads:
   running) ever read it.
 
 What an entry records is a :class:`JournalKind` (stored as its text in
-``journal.kind``); an entry to write is a :class:`JournalEntry`.
+``journal.kind``); an entry to write is a :class:`JournalEntry`, its payloads
+the kind's types (:data:`PAYLOADS`, :mod:`store.journal_payloads`).
 
 The panel follows the board by tailing the journal by id (its SSE event ids
 are journal ids, so ``Last-Event-ID`` resumes exactly where a browser left).
@@ -30,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from store import journal_payloads as payloads
 from store.db import transaction
 from store.dialect import Connection, Record
 from store.outbox import report
@@ -67,12 +69,38 @@ class JournalKind(enum.StrEnum):
     """Players (each seat) or staff agreed to a finished game's result at the board."""
 
 
+PAYLOADS: Mapping[JournalKind, tuple[type[Any], type[Any] | None]] = {
+    JournalKind.SERVICE_START: (payloads.ServiceStart, payloads.ServiceStartPrivate),
+    JournalKind.SERVICE_STOP: (payloads.ServiceStop, None),
+    JournalKind.SCANNER: (payloads.Scanner, None),
+    JournalKind.SLOT: (payloads.Slot, payloads.SlotPrivate),
+    JournalKind.PLACEMENT: (payloads.Placement, payloads.PlacementPrivate),
+    JournalKind.ANOMALY: (payloads.Anomaly, None),
+    JournalKind.ANOMALY_RESOLVED: (payloads.AnomalyResolved, None),
+    JournalKind.GAME_START: (payloads.GameStart, payloads.GameStartPrivate),
+    JournalKind.GAME_RESUMED: (payloads.GameResumed, None),
+    JournalKind.PREGAME_CHECK: (payloads.PregameVerdict, None),
+    JournalKind.GAME_END: (payloads.GameEnd, None),
+    JournalKind.LAMPS: (payloads.Lamps, None),
+    JournalKind.LAMP_TEST: (payloads.LampTest, None),
+    JournalKind.BUTTON: (payloads.Button, None),
+    JournalKind.BUTTON_LONG_PRESS: (payloads.ButtonLongPress, None),
+    JournalKind.SELF_TEST: (payloads.SelfTest, None),
+    JournalKind.FAULT: (payloads.Fault, None),
+    JournalKind.FAULT_CLEARED: (payloads.Fault, None),
+    JournalKind.COMMAND_REFUSED: (payloads.CommandRefused, None),
+    JournalKind.RESULT_CONFIRMED: (payloads.ResultConfirmed, None),
+}
+"""Each kind's public and private payload types (None: the kind has no private payload)."""
+
+
 class JournalEntry(NamedTuple):
-    """An entry to write: what it records, what anyone may see of it, and what only the service may."""
+    """An entry to write: what it records, what anyone may see of it, and what only the service may
+    (the kind's payload types: :data:`PAYLOADS`)."""
 
     kind: JournalKind
-    public: Mapping[str, Any]
-    private: Mapping[str, Any] | None = None
+    public: payloads.PublicPayload
+    private: payloads.PrivatePayload | None = None
 
 
 @dataclass(frozen=True)
@@ -112,12 +140,12 @@ class Journal:
     def append(
         self,
         kind: JournalKind,
-        public: Mapping[str, Any],
-        private: Mapping[str, Any] | None = None,
+        public: payloads.PublicPayload,
+        private: payloads.PrivatePayload | None = None,
         *,
         game_id: int | None = None,
-        state_public: Mapping[str, Any] | None = None,
-        state_private: Mapping[str, Any] | None = None,
+        state_public: payloads.BoardStatePublic | None = None,
+        state_private: payloads.BoardStatePrivate | None = None,
     ) -> int:
         """Write one entry durably and return its id.
 
@@ -132,8 +160,8 @@ class Journal:
         entries: Sequence[JournalEntry],
         *,
         game_id: int | None = None,
-        state_public: Mapping[str, Any] | None = None,
-        state_private: Mapping[str, Any] | None = None,
+        state_public: payloads.BoardStatePublic | None = None,
+        state_private: payloads.BoardStatePrivate | None = None,
     ) -> list[int]:
         """Write several entries (and optionally the board state) in one transaction.
 
@@ -156,7 +184,7 @@ class Journal:
         return ids
 
     def write_state(
-        self, public: Mapping[str, Any], private: Mapping[str, Any] | None = None
+        self, public: payloads.BoardStatePublic, private: payloads.BoardStatePrivate | None = None
     ) -> None:
         """Replace the board state without a journal entry (e.g. after a restart)."""
         with transaction(self.conn):

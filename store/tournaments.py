@@ -28,9 +28,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 from games.exc import GameError
 from games.hautetension.outcome import Lighting
+from games.hautetension.record import Status
 from store.db import transaction
 from store.dialect import Connection, Record, placeholders
-from store.journal import JournalKind
+from store.journal import Entry, Journal, JournalKind
+from store.journal_game import Ended, read_game, read_game_end
 from tournaments.exc import ResultError, TournamentError
 from tournaments.model import Result, ResultEvent, TournamentEvent, entry_kind
 from tournaments.points import game_points
@@ -351,45 +353,36 @@ class Tournaments:
         )
 
     def _board_game(self, row: Record) -> BoardGame | None:
-        try:
-            public = json.loads(row["public"])
-            if public.get("status", "over") != "over" or public.get("points") is None:
-                return None  # abandoned: no result to import
-            game_id = int(row["game_id"] if row["game_id"] is not None else public["game"])
-            # Names, as docs/board-service.md gives them; also accept game-start's {"name": …} objects.
-            players = tuple(str(p["name"]) if isinstance(p, dict) else str(p) for p in public["players"])
-            points = tuple(int(p) for p in public["points"])
-        except (KeyError, TypeError, ValueError):
-            return None  # an entry this program cannot read is not offered
-        if len(points) != len(players):
+        """The finished game a ``game-end`` row tells of; None for an abandoned game, or an entry this
+        program cannot read (it is not offered)."""
+        end = _game_end(row)
+        if end is None or end.status is not Status.OVER or end.points is None or end.players is None:
+            return None
+        if len(end.points) != len(end.players):
             return None
         return BoardGame(
-            game_id=game_id,
-            journal_id=int(row["id"]),
-            at=float(row["at"]),
-            players=players,
-            points=points,
-            lightings=self._board_lightings(game_id, len(players), points),
+            game_id=end.game,
+            journal_id=end.entry,
+            at=end.at,
+            players=end.players,
+            points=end.points,
+            lightings=self._board_lightings(end.game, end.points),
         )
 
-    def _board_lightings(self, game_id: int, n: int, points: tuple[int, ...]) -> tuple[Lighting, ...] | None:
-        rows = self.conn.execute(
-            "SELECT public FROM journal WHERE game_id = ? AND kind = ? ORDER BY id",
-            (game_id, JournalKind.PLACEMENT),
-        ).fetchall()
-        lightings = []
+    def _board_lightings(self, game_id: int, points: tuple[int, ...]) -> tuple[Lighting, ...] | None:
+        """The lamp order from the game's placements, when every one of them reads and they give the
+        engine's points."""
         try:
-            for row in rows:
-                public = json.loads(row["public"])
-                if public.get("eliminated"):
-                    lightings.append(
-                        Lighting(seats=tuple(int(s) for s in public["eliminated"]), by=int(public["player"]))
-                    )
-            if rows and game_points(n, lightings) == points:
-                return tuple(lightings)
-        except (ResultError, KeyError, TypeError, ValueError, AttributeError):
-            pass
-        return None  # placements missing or unreadable: the engine's points stand alone
+            game = read_game(Journal(self.conn).game_entries(game_id))
+        except ValueError:
+            return None  # a payload that is not JSON
+        if not game.moves or game.skipped_of(JournalKind.PLACEMENT):
+            return None  # placements missing or unreadable: the engine's points stand alone
+        lightings = game.lightings()
+        try:
+            return lightings if game_points(len(points), lightings) == points else None
+        except ResultError:
+            return None
 
     def attach_board_game(
         self,
@@ -492,6 +485,18 @@ def _audit(row: Record) -> AuditEntry:
         undone_at=row["undone_at"],
         undone_by=row["undone_by"],
     )
+
+
+def _game_end(row: Record) -> Ended | None:
+    """A ``game-end`` row read (None: its payload is not JSON, or not one this program can read)."""
+    try:
+        public = json.loads(row["public"])
+    except (TypeError, ValueError):
+        return None
+    entry = Entry(int(row["id"]), float(row["at"]), JournalKind.GAME_END,
+                  None if row["game_id"] is None else int(row["game_id"]), public, None)
+    end = read_game_end(entry)
+    return end if isinstance(end, Ended) else None
 
 
 def result_of(event: TournamentEvent) -> Result | None:

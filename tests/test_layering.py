@@ -34,7 +34,7 @@ ALLOWED: Mapping[str, frozenset[str]] = {
     "firmware_bridge": frozenset({"serial"}),
     "store": frozenset({"games", "tournaments", "protocol", "psycopg", "psycopg_pool"}),
     "webpanel": frozenset({"games", "tournaments", "store", "flask", "werkzeug", "jinja2", "markupsafe",
-                           "waitress", "segno", "flask_babel", "babel", "protocol"}),
+                           "waitress", "segno", "flask_babel", "babel", "protocol", "prometheus_client"}),
     "uplink": frozenset({"store", "protocol", "paho"}),
     "hautetension": EVERYTHING,
     CONFIG_LEAF: frozenset(),

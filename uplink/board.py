@@ -58,6 +58,7 @@ from store.board_view import public_board
 from store.file_watch import FileWatch, open_watch
 from store.journal import BoardState, Journal
 from store.outbox import Outbox, OutboxRow, UplinkState
+from store.slot_health import SlotHealthStore
 from uplink.client import (
     Connected,
     Disconnected,
@@ -127,6 +128,7 @@ class Uplink(LinkLoop):
         self.clock = clock
         self.outbox = Outbox(conn)
         self.journal = Journal(conn)
+        self.slot_health = SlotHealthStore(conn)
         self.state: UplinkState = self.outbox.enroll(settings.event, settings.board_id)
         self.topics = {leaf: topic(settings.event, settings.board_id, leaf) for leaf in Leaf}
         self.link = LinkClient(
@@ -432,19 +434,19 @@ class Uplink(LinkLoop):
     # -- status and live view -------------------------------------------------------------
 
     def status(self, board: BoardState | None) -> dict[str, Any]:
-        """The retained status (docs/event-network.md): presence, the game in short, health."""
+        """The retained status (docs/event-network.md): presence, the game in short, health; read from
+        the board's state through its public view, which checks every field it keeps."""
         running = self._service_running(board)
-        public = board.public if board is not None else {}
+        view = public_board(board.public if board is not None else None,
+                            journal_id=board.journal_id if board is not None else 0, service_running=running)
         faults = [
-            {"kind": str(f.get("kind")), "message": str(f.get("message")), "slot": f.get("slot")}
-            for f in public.get("faults") or []
-            if isinstance(f, dict)
+            {"kind": str(f["kind"]), "message": str(f["message"]), "slot": f["slot"]} for f in view["faults"]
         ]
         if not running:
             faults.insert(
                 0, {"kind": "service-down", "message": "the board service is not running", "slot": None}
             )
-        if public.get("scanner_faulted"):
+        if view["scanner_faulted"]:
             faults.append({"kind": "scanner", "message": "the scanner is faulted: lamps off", "slot": None})
         return {
             "online": True,
@@ -453,10 +455,15 @@ class Uplink(LinkLoop):
             "software": software_version(),
             "history": self.state.history,
             "first": self.state.first_seq,
-            "layout": public.get("layout"),
-            "game": game_summary(public.get("game"), public),
-            "health": {"ok": not faults, "faults": faults},
+            "layout": view["layout"],
+            "game": game_summary(view),
+            "health": {"ok": not faults, "faults": faults, "slots": self._slot_findings()},
         }
+
+    def _slot_findings(self) -> list[dict[str, Any]]:
+        """What the slot health asks staff to check (from finished games only: the board service writes it
+        when a game ends), the worst first, bounded (protocol/health.py)."""
+        return [finding.to_json() for finding in self.slot_health.findings()]
 
     def _service_running(self, board: BoardState | None) -> bool:
         return board is not None and time.time() - board.updated_at < self.settings.service_stale
@@ -492,25 +499,24 @@ def _database_file(conn: object) -> str | None:
     return None
 
 
-def game_summary(game: Any, public: dict[str, Any]) -> dict[str, Any] | None:
-    """The game in a few words for the server's board list: who plays, whose turn, which lamps."""
-    if not isinstance(game, dict):
+def game_summary(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The game in a few words for the server's board list: who plays, whose turn, which lamps (*view*:
+    the board's public view, :func:`store.board_view.public_board`)."""
+    game = view["game"]
+    if game is None:
         return None
-    view = v if isinstance(v := game.get("view"), dict) else {}
-    seats = [s for s in view.get("seats") or [] if isinstance(s, dict)]
-    to_move = view.get("to_move")
-    names = [str(s.get("name")) for s in seats]
+    names = [str(seat.get("name")) for seat in game["view"]["seats"]]
+    to_move = game["view"].get("to_move")
     mover = names[to_move] if isinstance(to_move, int) and 0 <= to_move < len(names) else None
-    lamps = ls if isinstance(ls := public.get("lamps"), dict) else {}
     return {
-        "id": game.get("id"),
-        "status": game.get("status"),
-        "assignment": game.get("assignment"),
+        "id": game["id"],
+        "status": game["status"],
+        "assignment": game["assignment"],
         "players": names,
-        "to_move": None if public.get("paused") else mover,
-        "paused": bool(public.get("paused")),
-        "moves": len(view.get("moves") or []),
-        "lit": list(lamps.get("lit") or []),
-        "points": game.get("points"),
-        "confirmed": list(game.get("confirmed") or []),
+        "to_move": None if view["paused"] else mover,
+        "paused": view["paused"],
+        "moves": len(game["view"]["moves"]),
+        "lit": view["lamps"]["lit"],
+        "points": game["points"],
+        "confirmed": game["confirmed"],
     }

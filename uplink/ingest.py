@@ -107,6 +107,8 @@ class Ingest(LinkLoop):
         self.duplicates = 0
         """Rows received again and discarded (a resend after a drop): counted, never stored twice."""
         self.last_receipt = Receipt()
+        self.batches = 0
+        """Batches of messages taken into the database."""
         self.store_errors = 0
         """Batches the database failed to take (PostgreSQL restarting, SQLite locked too long)."""
         self.quarantined = 0
@@ -155,6 +157,7 @@ class Ingest(LinkLoop):
         if reports:
             self.last_receipt = receipt = self._receive(reports)
             self.last_batch_at = self.clock()
+            self.batches += 1
             self.stored += receipt.stored
             self.duplicates += receipt.duplicates
             self.quarantined += receipt.quarantined
@@ -297,6 +300,7 @@ class Ingest(LinkLoop):
             "connected": self.connected,
             "received": self.received,
             "stored": self.stored,
+            "batches": self.batches,
             "duplicates": self.duplicates,
             "store_errors": self.store_errors,
             "refused": self.quarantined,

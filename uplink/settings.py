@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
-from configuration import ConfigFile, Section
+from configuration import ConfigError, Section, SectionSettings
 from protocol import NAME, BrokerAddress
 from uplink.exc import UplinkConfigError
 
@@ -72,8 +73,11 @@ class BrokerSettings:
 
 
 @dataclass(frozen=True)
-class UplinkSettings:
+class UplinkSettings(SectionSettings):
     """Typed ``[uplink]`` settings: which event this board reports to, as whom, and how."""
+
+    section: ClassVar[str] = "uplink"
+    error: ClassVar[type[ConfigError]] = UplinkConfigError
 
     event: str = ""
     """Empty: the board is not part of an event (the uplink refuses to start)."""
@@ -95,11 +99,6 @@ class UplinkSettings:
     """The status is sent again at least this often, unchanged: the server's "last seen" of an idle board."""
     service_stale: float = 5.0
     """The board service's heartbeat older than this: the board reports it as not running."""
-
-    @classmethod
-    def from_config(cls, config: ConfigFile) -> UplinkSettings:
-        with config.read("uplink", error=UplinkConfigError) as section:
-            return cls.read(section)
 
     @classmethod
     def read(cls, s: Section) -> UplinkSettings:

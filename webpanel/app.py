@@ -33,6 +33,8 @@ BLUEPRINTS: list[str | Blueprint] = [
     "webpanel.tournaments:bp",
     "webpanel.lobby:bp",
     "webpanel.replay:bp",
+    "webpanel.slot_health:bp",
+    "webpanel.metrics:bp",
 ]
 """Every area of the panel, registered in this order: ``"module:attribute"`` or a Blueprint."""
 BOARD_ONLY: list[str | Blueprint] = ["webpanel.table:bp"]

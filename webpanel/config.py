@@ -10,9 +10,17 @@ import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from configuration import DEFAULT_DEV_DATABASE, ConfigError, ConfigFile, Section, database_path, read_all
+from configuration import (
+    DEFAULT_DEV_DATABASE,
+    ConfigError,
+    ConfigFile,
+    Section,
+    SectionSettings,
+    database_path,
+    read_all,
+)
 from store.dialect import is_postgresql
 
 DEFAULT_DATABASE = DEFAULT_DEV_DATABASE
@@ -23,8 +31,10 @@ LANGUAGES = ("fr", "en")
 
 
 @dataclass(frozen=True)
-class PanelSettings:
+class PanelSettings(SectionSettings):
     """How the panel serves and guards itself."""
+
+    section: ClassVar[str] = "panel"
 
     database: Path | str = DEFAULT_DEV_DATABASE
     """An SQLite file; on the event server also a PostgreSQL DSN (``postgresql://…``)."""
@@ -63,19 +73,22 @@ class PanelSettings:
     """The front server's address: only from it is ``X-Forwarded-For`` taken as the client's address."""
     language: str = LANGUAGES[0]
     """The pages' language when neither the visitor's switch nor their browser chooses one."""
+    metrics_from: str = "127.0.0.1/8, ::1/128"
+    """The networks ``GET /metrics`` answers (comma-separated, CIDR): staff information, the machine itself by
+    default; add the Prometheus server's address."""
 
     @classmethod
-    def from_config(cls, config: ConfigFile) -> PanelSettings:
-        """Parse ``[panel]`` (the database defaults to ``[store] path``); raise :class:`ConfigError`
-        listing every bad key."""
-        database = database_path(config)
-        with config.read("panel") as section:
+    def from_config(cls, config: ConfigFile, *, database: Path | None = None) -> PanelSettings:
+        """Parse ``[panel]``; raise :class:`ConfigError` listing every bad key. The database defaults
+        to *database*, else to ``[store] path``."""
+        database = database_path(config) if database is None else database
+        with config.read(cls.section) as section:
             return cls.read(section, database=database)
 
     @classmethod
     def from_section(cls, section: Mapping[str, Any], *, source: str = "[panel]") -> PanelSettings:
-        with Section(section, name="[panel]", source=source) as reader:
-            return cls.read(reader)
+        """The ``[panel]`` table alone (the database defaults to the development one)."""
+        return cls.from_dict(section, source=source)
 
     @classmethod
     def read(cls, s: Section, *, database: Path = DEFAULT_DATABASE) -> PanelSettings:
@@ -105,6 +118,7 @@ class PanelSettings:
             connection_limit=s.integer("connection_limit", cls.connection_limit, minimum=0),
             trusted_proxy=s.text("trusted_proxy", cls.trusted_proxy),
             language=s.choice("language", LANGUAGES, cls.language),
+            metrics_from=s.text("metrics_from", cls.metrics_from),
         )
         s.check(settings.problems())
         return settings
@@ -121,7 +135,17 @@ class PanelSettings:
             )
         if self.trusted_proxy and not _is_ip_address(self.trusted_proxy):
             problems.append(f"trusted_proxy must be an IP address, not {self.trusted_proxy!r}")
+        for network in self.metrics_networks:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError:
+                problems.append(f"metrics_from lists networks like 192.168.1.0/24, not {network!r}")
         return problems
+
+    @property
+    def metrics_networks(self) -> list[str]:
+        """The networks of :attr:`metrics_from`."""
+        return [part.strip() for part in self.metrics_from.split(",") if part.strip()]
 
     @property
     def worker_threads(self) -> int:
@@ -153,8 +177,10 @@ def _is_ip_address(text: str) -> bool:
 
 
 @dataclass(frozen=True)
-class LobbySettings:
+class LobbySettings(SectionSettings):
     """The ``[lobby]`` section: how tablets reach the games lobby, and what it may hold."""
+
+    section: ClassVar[str] = "lobby"
 
     public_url: str | None = None
     """The address tablets use to reach the panel (join links and QR codes); None: the request's."""
@@ -173,11 +199,6 @@ class LobbySettings:
     cached_moves: int = 20_000
     """At most this many moves in all the games kept loaded (the memory bound with cached_games:
     measured at most ≈150 KiB per game and 2 KiB per move with every answer kept, ≈50 MiB in all)."""
-
-    @classmethod
-    def from_config(cls, config: ConfigFile) -> LobbySettings:
-        with config.read("lobby") as section:
-            return cls.read(section)
 
     @classmethod
     def read(cls, s: Section) -> LobbySettings:
@@ -214,8 +235,7 @@ def panel_sections(config: ConfigFile) -> tuple[PanelSettings, LobbySettings]:
             database = database_path(config)
         except ConfigError:
             database = DEFAULT_DATABASE  # [store] reports its own problems
-        with config.read("panel") as section:
-            return PanelSettings.read(section, database=database)
+        return PanelSettings.from_config(config, database=database)
 
     sections = read_all(config, {"store": database_path, "panel": panel, "lobby": LobbySettings.from_config})
     panel_settings, lobby = sections["panel"], sections["lobby"]

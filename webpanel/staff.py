@@ -22,6 +22,7 @@ from games.hautetension.seats import MAX_PLAYERS, MIN_PLAYERS
 from games.hautetension.setup import COLOURS, HEX_COLOUR, LAMPS, MAX_NAME, MAX_SEED, GameSetup
 from store.commands import CommandKind
 from store.journal import BoardState, Entry, Journal, JournalKind
+from store.journal_game import read_game
 from webpanel import auth, csrf, openapi
 from webpanel.auth import staff_required
 from webpanel.db import (
@@ -309,10 +310,9 @@ def _players_of(games: set[int], journal: Journal) -> dict[str, list[str]]:
     """The players' names of each game (from its game-start entry), so journal lines can name them."""
     players = {}
     for game in sorted(games):
-        start = journal.newest(kinds=[JournalKind.GAME_START], game_id=game, limit=1)
-        names = start[0].public.get("players") if start else None
-        if isinstance(names, list):
-            players[str(game)] = [str(p.get("name") if isinstance(p, Mapping) else p) for p in names]
+        start = read_game(journal.newest(kinds=[JournalKind.GAME_START], game_id=game, limit=1)).start
+        if start is not None:
+            players[str(game)] = [seat.name for seat in start.players]
     return players
 
 

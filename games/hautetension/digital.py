@@ -40,10 +40,55 @@ from games.hautetension.handicap import MAX_HANDICAP
 from games.hautetension.layout import DEFAULT_LAYOUT, available_layouts, load_layout
 from games.hautetension.pawn import PawnKind
 from games.hautetension.seats import default_seats
+from games.hautetension.setup import LAMPS
 from games.hautetension.views import player_view, public_view
+from games.options import Kind, Option
 
 DEFAULT_ACTIONS: Final = ("random", "random-attack", "random-defense")
-OPTION_KEYS: Final = {"layout", "handicap", "first", "turn_timer", "default_action"}
+
+OPTIONS: Final = (
+    Option(
+        "layout",
+        Kind.CHOICE,
+        "layout must be one of {choices}, not {value!r}",
+        default=DEFAULT_LAYOUT,
+        choices=lambda table: available_layouts(),
+    ),
+    Option(
+        "first",
+        Kind.SEAT,
+        "first must be a seat number from 0 to {last_seat}, not {value!r}",
+        about="The seat that plays first; null: drawn.",
+    ),
+    Option(
+        "handicap",
+        Kind.PAWNS,
+        "handicap maps a lamp to 0-{maximum} pawns, not {value!r}",
+        default={},
+        choices=LAMPS,  # the game refuses a lamp its layout does not have
+        minimum=0,
+        maximum=MAX_HANDICAP,
+        about="Lamp -> attack pawns placed before play.",
+    ),
+    Option(
+        "turn_timer",
+        Kind.NUMBER,
+        "turn_timer is a number of seconds (0: none), not {value!r}",
+        default=0,
+        minimum=0,
+        about="Seconds per turn (0: none).",
+    ),
+    Option(
+        "default_action",
+        Kind.CHOICE,
+        "default_action must be one of {choices}, not {value!r}",
+        default="random",
+        choices=DEFAULT_ACTIONS,
+        about="What the timer plays for a seat that ran out of time.",
+    ),
+)
+"""The options of digital Haute-Tension: the layout, the first player (drawn unless chosen), the
+handicap by lamp, the turn timer and what it plays for a seat out of time."""
 
 
 def parse_move(move: Move) -> tuple[str, PawnKind]:
@@ -76,6 +121,7 @@ class DigitalHauteTension(DigitalGame):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     hidden_information: ClassVar[bool] = True  # pawn kinds: no hot seat (the bluff would die)
+    known_options: ClassVar[tuple[Option, ...]] = OPTIONS
 
     def __init__(
         self, players: Sequence[str], *, options: Mapping[str, JSON] | None = None, seed: int | None = None
@@ -86,44 +132,6 @@ class DigitalHauteTension(DigitalGame):
         first = self.options["first"]
         self.first: int = draw_first_player(len(self.players), self.seed) if first is None else first
         self._restart()
-
-    def check_options(self, options: dict[str, JSON]) -> dict[str, JSON]:
-        unknown = set(options) - OPTION_KEYS
-        if unknown:
-            raise BadOptionsError(
-                f"unknown option(s) {', '.join(sorted(unknown))} (known: {', '.join(sorted(OPTION_KEYS))})"
-            )
-        layout = options.get("layout", DEFAULT_LAYOUT)
-        if not isinstance(layout, str) or layout not in available_layouts():
-            raise BadOptionsError(f"layout must be one of {', '.join(available_layouts())}, not {layout!r}")
-        handicap = options.get("handicap") or {}
-        if not isinstance(handicap, Mapping) or not all(
-            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_HANDICAP
-            for k, v in handicap.items()
-        ):
-            raise BadOptionsError(f"handicap maps a lamp to 0-{MAX_HANDICAP} pawns, not {handicap!r}")
-        first = options.get("first")
-        if first is not None and (
-            isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(self.players)
-        ):
-            raise BadOptionsError(
-                f"first must be a seat number from 0 to {len(self.players) - 1}, not {first!r}"
-            )
-        timer = options.get("turn_timer", 0)
-        if isinstance(timer, bool) or not isinstance(timer, int | float) or timer < 0:
-            raise BadOptionsError(f"turn_timer is a number of seconds (0: none), not {timer!r}")
-        action = options.get("default_action", "random")
-        if action not in DEFAULT_ACTIONS:
-            raise BadOptionsError(
-                f"default_action must be one of {', '.join(DEFAULT_ACTIONS)}, not {action!r}"
-            )
-        return {
-            "layout": layout,
-            "handicap": {k: v for k, v in handicap.items() if v},
-            "first": first,
-            "turn_timer": timer,
-            "default_action": action,
-        }
 
     def _restart(self) -> None:
         try:

@@ -60,6 +60,16 @@ class Termination(enum.Enum):
     NO_PAWN_LEFT = "no pawn left"
 
 
+class OutcomeData(TypedDict):
+    """An :class:`Outcome` as the board state and the journal's ``game-end`` carry it."""
+
+    termination: str
+    """The :class:`Termination`'s name (``LAST_PLAYER_STANDING``)."""
+    reason: str
+    """Its words (``last player standing``)."""
+    winners: list[int]
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended: the winner, or the players tied for the win."""
@@ -75,7 +85,7 @@ class Outcome:
     def is_tie(self) -> bool:
         return len(self.winners) > 1
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> OutcomeData:
         return {
             "termination": self.termination.name,
             "reason": self.termination.value,

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from games.exc import GameError
 from games.hautetension.circuit import lit_lamps
@@ -41,6 +41,26 @@ MAX_PLACEMENTS = MAX_PLAYERS * (ATTACK_PAWNS + DEFENSE_PAWNS)
 """No game has more placements than every seat's pawns (a board has fewer slots anyway)."""
 MAX_TEXT = 64
 """Longest name, slot or lamp read from a board (a player's name is at most 24 characters)."""
+
+
+class ReportedPlacementData(TypedDict):
+    """A :class:`ReportedPlacement` as a ``game-end`` carries it."""
+
+    slot: str
+    player: int
+    lit: list[str]
+    eliminated: list[int]
+
+
+class ReportedGameData(TypedDict):
+    """A :class:`ReportedGame` as a ``game-end`` carries it (what :meth:`ReportedGame.from_json` reads)."""
+
+    layout: str
+    players: list[str]
+    first: int
+    handicap: dict[str, int]
+    placements: list[ReportedPlacementData]
+    points: list[int]
 
 
 class ReportedGameError(GameError, ValueError):
@@ -60,7 +80,7 @@ class ReportedPlacement:
     eliminated: tuple[int, ...] = ()
     """Seats it put out."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ReportedPlacementData:
         return {
             "slot": self.slot,
             "player": self.player,
@@ -137,7 +157,7 @@ class ReportedGame:
             game.points(),
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ReportedGameData:
         """The record as a ``game-end`` row carries it (what :meth:`from_json` reads)."""
         return {
             "layout": self.layout,

@@ -25,7 +25,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, TypedDict
 
-from games.frame import JSON, BadOptionsError, DigitalGame, Move, Outcome
+from games.frame import JSON, DigitalGame, Move, Outcome
 from games.hop.board import DEFAULT_BOARDS, Board, board_names, load_board, square_name
 from games.hop.effects import (
     CAVITY,
@@ -51,7 +51,6 @@ from games.hop.effects import (
 from games.hop.exc import (
     BlockedActionError,
     BlockError,
-    BoardError,
     EnergyError,
     ImpossibleMoveError,
     NotationError,
@@ -86,6 +85,7 @@ from games.hop.rules import (
     Termination,
     start_state,
 )
+from games.options import Kind, Option, Table
 
 HopMove = TypedDict(
     "HopMove",
@@ -118,12 +118,54 @@ FIELDS: Final = {"positive": 1, "negative": -1}
 INTERACTIONS: Final = {"attractive": -1, "repulsive": 1}
 
 
+def boards_for(table: Table) -> list[str]:
+    """The shipped boards for as many players as sit at the table (never a path: a player must not
+    make the server read its files)."""
+    return [name for name in board_names() if load_board(name).seats == table.players]
+
+
+HAMILTONIAN: Final = ("level", tuple(level for level in LEVELS if level != "bachelor"))
+"""The Hamiltonian cards are played from the Master level on: the Bachelor level has none."""
+
+OPTIONS: Final = (
+    Option("level", Kind.CHOICE, "the level is {either}, not {value!r}", default="bachelor", choices=LEVELS),
+    Option(
+        "board",
+        Kind.CHOICE,
+        "the board option names a shipped board for {players} players ({choices}), not {value!r}",
+        default=lambda table: DEFAULT_BOARDS[table.players],
+        choices=boards_for,
+    ),
+    *(
+        Option(
+            card,
+            Kind.CHOICE,
+            f"the {card} card is {', '.join(sides)} or random, not {{value!r}}",
+            default="random",
+            choices=("random", *sides),
+            only_with=HAMILTONIAN,
+        )
+        for card, sides in (("field", FIELDS), ("interaction", INTERACTIONS))
+    ),
+    Option(
+        "max_rounds",
+        Kind.WHOLE,
+        "max_rounds is a whole number of turns per player, at least 1, not {value!r}",
+        default=DEFAULT_MAX_ROUNDS,
+        minimum=1,
+    ),
+)
+"""|Hop>'s options: the level, the board, the Hamiltonian cards (drawn at random unless chosen), the
+turn limit."""
+
+
 class Hop(DigitalGame):
     """A game of |Hop> for 2 to 4 players (four players play in two teams)."""
 
     name: ClassVar[str] = "hop"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
+    known_options: ClassVar[tuple[Option, ...]] = OPTIONS
 
     def __init__(
         self, players: Sequence[str], *, options: Mapping[str, JSON] | None = None, seed: int | None = None
@@ -144,45 +186,6 @@ class Hop(DigitalGame):
     def board(self) -> Board:
         """The board now: the starting one, or it with the site cards impurities added."""
         return self.state.board
-
-    def check_options(self, options: dict[str, JSON]) -> dict[str, JSON]:
-        known = {"level", "board", "field", "interaction", "max_rounds"}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise BadOptionsError(
-                f"hop has no option {', '.join(unknown)} (options: {', '.join(sorted(known))})"
-            )
-        level = options.get("level", "bachelor")
-        if level not in LEVELS:
-            raise BadOptionsError(f"the level is {' or '.join(LEVELS)}, not {level!r}")
-        board_name = options.get("board", DEFAULT_BOARDS[len(self.players)])
-        if not isinstance(board_name, str) or board_name not in board_names():
-            # only shipped boards: a path would let a player read the server's files
-            raise BadOptionsError(
-                f"the board option names a shipped board ({', '.join(board_names())}), not {board_name!r}"
-            )
-        try:
-            board = load_board(board_name)
-        except BoardError as exc:
-            raise BadOptionsError(str(exc)) from exc
-        if board.seats != len(self.players):
-            raise BadOptionsError(f"board {board_name} is for {board.seats} players, not {len(self.players)}")
-        checked: dict[str, JSON] = {"level": level, "board": board_name}
-        for key, sides in (("field", FIELDS), ("interaction", INTERACTIONS)):
-            value = options.get(key, "random" if level != "bachelor" else None)
-            if level == "bachelor":
-                if value is not None:
-                    raise BadOptionsError(f"the Bachelor level has no Hamiltonian: leave out {key}")
-            elif value not in (*sides, "random"):
-                raise BadOptionsError(f"the {key} card is {', '.join(sides)} or random, not {value!r}")
-            checked[key] = value
-        max_rounds = options.get("max_rounds", DEFAULT_MAX_ROUNDS)
-        if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
-            raise BadOptionsError(
-                f"max_rounds is a whole number of turns per player, at least 1, not {max_rounds!r}"
-            )
-        checked["max_rounds"] = max_rounds
-        return checked
 
     def _restart(self) -> None:
         field = FIELDS.get(str(self.options["field"]), 0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Literal, NotRequired, TypeAlias, TypedDict
+from typing import Any, ClassVar, Final, Literal, NotRequired, TypeAlias, TypedDict
 
 from games.frame import CHANCE, JSON, BadOptionsError, DigitalGame, Move, Outcome
 from games.hypnosia.board import CENTRE, DEFAULT_BOARD, PAWNS_PER_COLOUR, Board, available_boards, load_board
@@ -43,6 +43,7 @@ from games.hypnosia.rules import (
     Step,
     Termination,
 )
+from games.options import Kind, Option, Table
 
 
 class RollMove(TypedDict):
@@ -71,6 +72,54 @@ _SPREAD = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4), 6: (0, 
 """Default colours of a six-colour board: players sit as far apart as they can."""
 
 
+def spread_colours(board: Board, players: int) -> list[str]:
+    """The colours in play when the players do not choose: as far apart as they can sit."""
+    colours = len(board.colours)
+    if players > colours:
+        raise BadOptionsError(f"this board has {colours} colours, not enough for {players} players")
+    picks = _SPREAD[players] if colours == 6 else tuple(range(players))
+    return [board.colours[i].name for i in picks]
+
+
+def _board_colours(table: Table) -> list[str]:
+    return [c.name for c in load_board(table.chosen["board"]).colours]
+
+
+OPTIONS: Final = (
+    Option(
+        "board",
+        Kind.CHOICE,
+        "the board option names a board: there is no board {value!r} (boards: {choices})",
+        default=DEFAULT_BOARD,
+        # Only a shipped board, never a path: a player must not make the server read files.
+        choices=lambda table: available_boards(),
+    ),
+    Option("dice", Kind.CHOICE, "dice are {either}, not {value!r}", default="program", choices=DICE_MODES),
+    Option(
+        "stacks_cross",
+        Kind.FLAG,
+        "stacks_cross is true (stacks may cross bridges) or false (the variant)",
+        default=True,
+    ),
+    Option(
+        "colours",
+        Kind.COLOURS,
+        "colours must name {players} different colours of the board ({choices}), not {value!r}",
+        default=lambda table: spread_colours(load_board(table.chosen["board"]), table.players),
+        choices=_board_colours,
+        depends_on="board",
+    ),
+    Option(
+        "max_rounds",
+        Kind.WHOLE,
+        "max_rounds is a whole number of rounds, at least 1, not {value!r}",
+        default=DEFAULT_MAX_ROUNDS,
+        minimum=1,
+    ),
+)
+"""Hypnosia's options: the board, the dice, the bridges variant, the colours in play, the turn limit."""
+
+
 def program_roll(seed: int, number: int) -> tuple[int, int]:
     """The program's dice for chance event ``number`` of the game with ``seed``."""
     rng = random.Random(f"hypnosia/{seed}/{number}")
@@ -83,6 +132,7 @@ class Hypnosia(DigitalGame):
     name: ClassVar[str] = "hypnosia"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
+    known_options: ClassVar[tuple[Option, ...]] = OPTIONS
 
     def __init__(
         self, players: Sequence[str], *, options: Mapping[str, JSON] | None = None, seed: int | None = None
@@ -90,57 +140,6 @@ class Hypnosia(DigitalGame):
         super().__init__(players, options=options, seed=seed)
         self.board: Board = load_board(self.options["board"])
         self._restart()
-
-    def check_options(self, options: dict[str, JSON]) -> dict[str, JSON]:
-        known = {"board", "dice", "stacks_cross", "colours", "max_rounds"}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise BadOptionsError(
-                f"hypnosia has no option {', '.join(unknown)} (options: {', '.join(sorted(known))})"
-            )
-        board_name = options.get("board", DEFAULT_BOARD)
-        if not isinstance(board_name, str):
-            raise BadOptionsError('the board option names a board, e.g. "default"')
-        if board_name not in available_boards():  # never a path: a player must not make the server read files
-            raise BadOptionsError(
-                f"there is no board {board_name!r} (boards: {', '.join(available_boards())})"
-            )
-        board = load_board(board_name)
-        dice = options.get("dice", "program")
-        if dice not in DICE_MODES:
-            raise BadOptionsError(f"dice are {' or '.join(DICE_MODES)}, not {dice!r}")
-        stacks_cross = options.get("stacks_cross", True)
-        if not isinstance(stacks_cross, bool):
-            raise BadOptionsError("stacks_cross is true (stacks may cross bridges) or false (the variant)")
-        max_rounds = options.get("max_rounds", DEFAULT_MAX_ROUNDS)
-        if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
-            raise BadOptionsError(f"max_rounds is a whole number of rounds, at least 1, not {max_rounds!r}")
-        colours = options.get("colours") or self._default_colours(board)
-        names = [c.name for c in board.colours]
-        if (
-            not isinstance(colours, list)
-            or len(colours) != len(self.players)
-            or len(set(map(str, colours))) != len(colours)
-            or not all(c in names for c in colours)
-        ):
-            raise BadOptionsError(
-                f"colours must name {len(self.players)} different colours of the board "
-                f"({', '.join(names)}), not {colours!r}"
-            )
-        return {
-            "board": board_name,
-            "dice": dice,
-            "stacks_cross": stacks_cross,
-            "colours": sorted(colours, key=names.index),  # seats follow the board's order of play
-            "max_rounds": max_rounds,
-        }
-
-    def _default_colours(self, board: Board) -> list[str]:
-        n = len(self.players)
-        if n > len(board.colours):
-            raise BadOptionsError(f"this board has {len(board.colours)} colours, not enough for {n} players")
-        picks = _SPREAD[n] if len(board.colours) == 6 else tuple(range(n))
-        return [board.colours[i].name for i in picks]
 
     def _start(self) -> Position:
         names = [c.name for c in self.board.colours]

@@ -27,6 +27,7 @@ from hardware.events import (
     PawnPlaced,
 )
 from hardware.exc import SimBoardFileError
+from hardware.monitor import BoardMonitor
 from hardware.service.notify import SystemdNotifier
 from hardware.service.pregame import CheckRefused
 from hardware.service.recovery import Recovery, restore
@@ -34,10 +35,13 @@ from hardware.service.referee import LampState, Referee
 from hardware.service.settings import BoardSettings
 from hardware.service.sim import SimBoardFile
 from hardware.service.writer import JournalWriteError, JournalWriter
+from hardware.slot_health import SlotHealth
 from hardware.wiring.session import WiringSession, wiring_command
+from store import journal_payloads as payloads
 from store.commands import Command, CommandKind, Commands
 from store.file_watch import FileWatch, open_watch
 from store.journal import Journal, JournalEntry, JournalKind
+from store.slot_health import SlotHealthStore
 from store.wiring import WiringProgress
 
 if TYPE_CHECKING:
@@ -141,6 +145,12 @@ class BoardService:
         self._status = ""
         self.wiring: WiringSession | None = None
         """The wiring wizard, while it runs (service mode: never during a game)."""
+        monitor = getattr(backend, "monitor", None)  # the raw changes behind a move (gpio, sim backends)
+        self.slot_health = SlotHealth(
+            sorted(layout.slot_positions),
+            store=SlotHealthStore(journal.conn) if journal is not None else None,
+            monitor=monitor if isinstance(monitor, BoardMonitor) else None)
+        """Slots, lamps and scan watched across games (hardware/slot_health.py)."""
 
     # -- start-up -------------------------------------------------------------
 
@@ -249,6 +259,7 @@ class BoardService:
         now = self.clock()
         if self._last_step is not None:
             self.loop_periods.append(now - self._last_step)
+            self.slot_health.turned(now - self._last_step, self.backend.scan_period)
         self._last_step = now
         self.steps += 1
         events = self._poll()
@@ -256,6 +267,8 @@ class BoardService:
             # The wizard reads the raw channels; slot events from the map being replaced mean nothing.
             events = [e for e in events if not isinstance(e, PawnPlaced | PawnLifted)]
             self.wiring.scanned(now)
+        if events:
+            self.slot_health.saw(events)
         entries: list[JournalEntry] = []
         timed: list[float] = []
         for event in events:
@@ -397,7 +410,7 @@ class BoardService:
         self._show_status()
         return written
 
-    def _public_state(self) -> dict[str, Any]:
+    def _public_state(self) -> payloads.BoardStatePublic:
         public = self.referee.public_state(self.backend.name)
         board = self.backend.virtual_board
         if self.wiring is not None and board is not None:
@@ -407,12 +420,14 @@ class BoardService:
         return public
 
     def _written(self, entries: Sequence[JournalEntry]) -> None:
-        """Entries are in the journal: a game that ended is copied to the rolling backups."""
-        if self.backups is None:
-            return
+        """Entries are in the journal: a game that ended is copied to the rolling backups, and folded into
+        the slot health."""
         for entry in entries:
             if entry.kind is JournalKind.GAME_END:
-                self.backups.take("game", str(entry.public.get("game", "")))
+                moves = entry.public.get("moves")
+                self.slot_health.game_ended(moves if isinstance(moves, int) else 0)
+                if self.backups is not None:
+                    self.backups.take("game", str(entry.public.get("game", "")))
 
     @property
     def journal_writes(self) -> int:
@@ -556,7 +571,7 @@ class BoardService:
     def _self_test(self, payload: Mapping[str, Any]) -> CommandOutcome:
         self._refuse_during_game("the self-test")
         report = dict(self.selftest(self.backend))
-        summary = {"ok": report.get("ok"), "checks": len(report.get("checks", []))}
+        summary: payloads.SelfTest = {"ok": report.get("ok"), "checks": len(report.get("checks", []))}
         return report, [JournalEntry(JournalKind.SELF_TEST, summary)]
 
     def _wiring(self, payload: Mapping[str, Any]) -> CommandOutcome:
@@ -641,6 +656,8 @@ class BoardService:
             "backup_error": self.backups.last_error if self.backups is not None else None,
             "wiring": self.wiring is not None,
             "status": self._status_line(),
+            "loop_turns": self.slot_health.turns,
+            "scan_overruns": self.slot_health.overruns,
         }
         return report
 
@@ -704,8 +721,8 @@ def _fault_key(event: Fault | FaultCleared) -> str:
     return f"{event.kind.value}:{event.slot or ''}:{'' if event.multiplexer is None else event.multiplexer}"
 
 
-def _fault_public(event: Fault | FaultCleared) -> dict[str, Any]:
-    public: dict[str, Any] = {
+def _fault_public(event: Fault | FaultCleared) -> payloads.Fault:
+    public: payloads.Fault = {
         "kind": event.kind.value,
         "message": event.message,
         "slot": event.slot,

@@ -28,9 +28,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from store.journal import JournalEntry, JournalKind
+from store.journal_game import Verdict, read_verdict
+from store.journal_payloads import CheckState, PregameVerdict
 
 MIN_HOLD_S = 0.5
 """A hold shorter than this gives no verdict: a lamp's current feedback needs time to settle (50 ms by
@@ -50,6 +52,12 @@ class CheckStatus(enum.Enum):
     """A lamp did not light: look at it, then hold the button again."""
     PASSED = "passed"
     SKIPPED = "skipped"
+
+
+_VERDICTS: dict[CheckStatus, Literal["passed", "failed", "skipped"]] = {
+    CheckStatus.PASSED: "passed", CheckStatus.FAILED: "failed", CheckStatus.SKIPPED: "skipped",
+}
+"""The statuses a verdict ends in, as its journal entry says them."""
 
 
 class CheckRefused(ValueError):
@@ -159,9 +167,9 @@ class PregameCheck:
         self.failed = tuple(failed)
         if status is not CheckStatus.SKIPPED:
             self.attempts += 1
-        public: dict[str, Any] = {
+        public: PregameVerdict = {
             "game": self.game,
-            "result": status.value,
+            "result": _VERDICTS[status],
             "lamps": dict(self.found),
             "failed": list(self.failed),
             "by": by,
@@ -173,7 +181,7 @@ class PregameCheck:
 
     # -- the board state and recovery ----------------------------------------------------------------
 
-    def to_public(self) -> dict[str, Any]:
+    def to_public(self) -> CheckState:
         """What the display shows (part of the game in the board state)."""
         return {
             "status": self.status.value,
@@ -185,11 +193,13 @@ class PregameCheck:
             "attempts": self.attempts,
         }
 
-    def replay(self, public: Mapping[str, Any]) -> None:
-        """Take back a verdict the journal holds (after a restart)."""
-        result = CheckStatus(str(public.get("result")))
-        self.status = result
-        lamps = public.get("lamps")
-        self.found = {str(k): str(v) for k, v in lamps.items()} if isinstance(lamps, Mapping) else {}
-        self.failed = tuple(str(lamp) for lamp in public.get("failed") or ())
-        self.attempts = int(public.get("attempt") or self.attempts)
+    def replay(self, verdict: Verdict | Mapping[str, Any]) -> None:
+        """Take back a verdict the journal holds (after a restart): as :mod:`store.journal_game` read it,
+        or its public payload (:class:`~store.journal_game.Unreadable`, a ``ValueError``, if it cannot
+        be read)."""
+        if not isinstance(verdict, Verdict):
+            verdict = read_verdict(verdict)
+        self.status = CheckStatus(verdict.result.value)
+        self.found = {lamp: found.value for lamp, found in verdict.lamps}
+        self.failed = verdict.failed
+        self.attempts = verdict.attempt or self.attempts

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.exc import GameError
+from games.hautetension.game import Game
 from games.hautetension.pawn import PawnKind
 from games.hautetension.setup import GameSetup
 from hardware.service.pregame import PregameCheck
@@ -31,7 +32,8 @@ from hardware.service.referee import (
     GameStatus,
     Referee,
 )
-from store.journal import Journal, JournalEntry, JournalKind
+from store.journal import Entry, Journal, JournalEntry, JournalKind
+from store.journal_game import JournalGame, Start, read_game
 
 
 class RecoveryError(RuntimeError):
@@ -40,34 +42,49 @@ class RecoveryError(RuntimeError):
 
 def last_game(journal: Journal, referee: Referee) -> BoardGame | None:
     """The last game of the journal, replayed through the rules engine."""
-    start = journal.last_of_kind(JournalKind.GAME_START)
-    if start is None or start.game_id is None or start.private is None:
+    last = journal.last_of_kind(JournalKind.GAME_START)
+    if last is None or last.game_id is None or last.private is None:
         return None
+    read = read_game(journal.game_entries(last.game_id))
+    _refuse_unreadable(read)
+    start, game = _set_up_again(last, read, referee)
+    board_game = BoardGame(last.game_id, game, dict(start.setup or {}), assignment=start.assignment,
+                           confirmed=set(read.confirmed))
+    if "pregame_check" in board_game.setup:  # a game set up before the check existed had none
+        sensed = referee.sensed_lamps & frozenset(referee.layout.lamps)
+        board_game.check = PregameCheck(last.game_id, referee.layout.lamps, sensed)
+        for verdict in read.verdicts:
+            board_game.check.replay(verdict)
+    for move in read.moves:
+        try:
+            if move.kind is None:
+                raise KeyError("kind")
+            game.push(move.slot, move.kind)
+        except (GameError, KeyError) as exc:
+            raise RecoveryError(f"journal entry {move.entry}: cannot replay placement ({exc})") from exc
+    if read.end is not None:
+        board_game.status = GameStatus(read.end.status.value)
+    return board_game
+
+
+def _set_up_again(last: Entry, read: JournalGame, referee: Referee) -> tuple[Start, Game]:
+    """The game's start and the game as its setup starts it again (*last*: its ``game-start``)."""
     try:
-        game = GameSetup.from_record(start.private["setup"]).start(referee.layout)
+        if read.start is None or read.start.setup is None:
+            raise ValueError("its game-start or its setup cannot be read")
+        return read.start, GameSetup.from_record(read.start.setup).start(referee.layout)
     except (GameError, KeyError, TypeError, ValueError) as exc:
         raise RecoveryError(
-            f"journal entry {start.id}: cannot set up game {start.game_id} again ({exc})"
+            f"journal entry {last.id}: cannot set up game {last.game_id} again ({exc})"
         ) from exc
-    assignment = start.public.get("assignment")
-    board_game = BoardGame(start.game_id, game, dict(start.private["setup"]),
-                           assignment=assignment if isinstance(assignment, str) else None)
-    if "pregame_check" in start.private["setup"]:  # a game set up before the check existed had none
-        sensed = referee.sensed_lamps & frozenset(referee.layout.lamps)
-        board_game.check = PregameCheck(start.game_id, referee.layout.lamps, sensed)
-    for entry in journal.game_entries(start.game_id):
-        if entry.kind is JournalKind.RESULT_CONFIRMED:
-            board_game.confirmed |= {int(s) for s in entry.public.get("seats", [])}
-        elif entry.kind is JournalKind.PREGAME_CHECK and board_game.check is not None:
-            board_game.check.replay(entry.public)
-        elif entry.kind is JournalKind.PLACEMENT:
-            try:
-                game.push(str(entry.public["slot"]), str((entry.private or {})["kind"]))
-            except (GameError, KeyError) as exc:
-                raise RecoveryError(f"journal entry {entry.id}: cannot replay placement ({exc})") from exc
-        elif entry.kind is JournalKind.GAME_END:
-            board_game.status = GameStatus(entry.public.get("status", "over"))
-    return board_game
+
+
+def _refuse_unreadable(read: JournalGame) -> None:
+    """A placement or an end the journal cannot give back stops recovery: the game would not be the
+    one played (the entry and the reason are in the message)."""
+    for skipped in read.skipped_of(JournalKind.PLACEMENT) + read.skipped_of(JournalKind.GAME_END):
+        what = "replay placement" if skipped.kind is JournalKind.PLACEMENT else "read the game's end"
+        raise RecoveryError(f"journal entry {skipped.entry}: cannot {what} ({skipped.reason})")
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from games.hautetension.reported import ReportedGame
 from games.hautetension.setup import GameSetup
 from games.hautetension.views import public_view
 from hardware.service.pregame import PregameCheck
+from store import journal_payloads as payloads
 from store.journal import JournalEntry, JournalKind
 
 
@@ -65,7 +66,7 @@ class Anomaly:
     """Unix time when it was noticed."""
     message: str
 
-    def to_public(self) -> dict[str, Any]:
+    def to_public(self) -> payloads.Anomaly:
         return {"kind": self.kind.value, "slot": self.slot, "at": round(self.at, 3), "message": self.message}
 
     @classmethod
@@ -110,7 +111,7 @@ class LampState:
     test: bool
     safe: bool
 
-    def to_public(self) -> dict[str, Any]:
+    def to_public(self) -> payloads.Lamps:
         return {"lit": sorted(self.lit), "test": self.test, "safe": self.safe}
 
 
@@ -126,7 +127,7 @@ class Referee:
     board: dict[str, PawnKind] = field(default_factory=dict)
     current: BoardGame | None = None
     anomalies: dict[str, Anomaly] = field(default_factory=dict)
-    faults: dict[str, dict[str, Any]] = field(default_factory=dict)
+    faults: dict[str, payloads.Fault] = field(default_factory=dict)
     scanner_faulted: bool = False
     button_held: bool = False
     lamp_test: bool = False
@@ -162,7 +163,7 @@ class Referee:
             return None
         return game.game.to_move
 
-    def public_state(self, backend: str) -> dict[str, Any]:
+    def public_state(self, backend: str) -> payloads.BoardStatePublic:
         """The board state contract read by the panel (docs/board-service.md)."""
         owners = self.current.game.pawns if self.current is not None else {}
         return {
@@ -184,21 +185,21 @@ class Referee:
             "scanner_faulted": self.scanner_faulted,
         }
 
-    def private_state(self) -> dict[str, Any]:
+    def private_state(self) -> payloads.BoardStatePrivate:
         return {
             "board": {slot: kind.value for slot, kind in sorted(self.board.items())},
             "game": self.current.game.to_json() if self.current is not None else None,
             "lamp_test": self.lamp_test,
         }
 
-    def _public_game(self) -> dict[str, Any] | None:
+    def _public_game(self) -> payloads.GameState | None:
         if self.current is None:
             return None
         game = self.current.game
         view = public_view(game)
         if self.current.is_checking:
             view["to_move"] = None  # nobody plays before the pre-game check is over
-        public: dict[str, Any] = {
+        public: payloads.GameState = {
             "id": self.current.id,
             "status": self.current.status.value,
             "view": view,
@@ -306,9 +307,9 @@ class Referee:
         board_game.status = status
         game = board_game.game
         outcome = game.outcome()
-        public: dict[str, Any] = {
+        public: payloads.GameEnd = {
             "game": board_game.id,
-            "status": status.value,
+            "status": "over" if status is GameStatus.OVER else "abandoned",
             "players": [seat.name for seat in game.seats],
             "moves": len(game.history),
         }
@@ -321,7 +322,7 @@ class Referee:
             # The game's public record and the points it claims (layout, players, first, handicap,
             # placements, points), for an event server to check and score itself
             # (games/hautetension/reported.py): what everyone at the table saw, never a pawn's kind.
-            public.update(ReportedGame.of_game(game).to_json())
+            public = {**public, **ReportedGame.of_game(game).to_json()}
         if board_game.assignment is not None:
             public["assignment"] = board_game.assignment
         # A finished game leaves its pawns on the board: lifting them is clearing up.
@@ -383,10 +384,10 @@ class Referee:
         old = self.anomalies.pop(slot, None)
         if old is None:
             return []
-        resolved = {"kind": old.kind.value, "slot": slot, "message": message}
+        resolved: payloads.AnomalyResolved = {"kind": old.kind.value, "slot": slot, "message": message}
         entries = [JournalEntry(JournalKind.ANOMALY_RESOLVED, resolved)]
         if self.running is not None and not self.anomalies:
-            resumed = {"game": self.running.id, "to_move": self.running.game.to_move}
+            resumed: payloads.GameResumed = {"game": self.running.id, "to_move": self.running.game.to_move}
             entries.append(JournalEntry(JournalKind.GAME_RESUMED, resumed))
         return entries
 
@@ -402,12 +403,12 @@ class Referee:
 
     # -- faults and the button -----------------------------------------------
 
-    def fault(self, key: str, public: dict[str, Any]) -> list[JournalEntry]:
+    def fault(self, key: str, public: payloads.Fault) -> list[JournalEntry]:
         """A fault is open (the service decides separately whether the scanner as a whole is faulted)."""
         self.faults[key] = public
         return [JournalEntry(JournalKind.FAULT, public)]
 
-    def fault_cleared(self, key: str, public: dict[str, Any]) -> list[JournalEntry]:
+    def fault_cleared(self, key: str, public: payloads.Fault) -> list[JournalEntry]:
         self.faults.pop(key, None)
         return [JournalEntry(JournalKind.FAULT_CLEARED, public)]
 
@@ -472,7 +473,7 @@ class Referee:
         self.anomalies = {}
         self.last_accepted_at = None
         self.last_accepted_slot = None
-        public = {
+        public: payloads.GameStart = {
             "game": game_id,
             "players": [{"name": s.name, "colour": s.colour, "lamp": s.lamp} for s in game.seats],
             "first": game.first,
@@ -513,7 +514,10 @@ class Referee:
         if not new:
             return []  # agreed already: tapping twice changes nothing
         game.confirmed |= set(new)
-        public = {"game": game.id, "seats": new, "by": by, "confirmed": sorted(game.confirmed)}
+        public: payloads.ResultConfirmed = {
+            "game": game.id, "seats": new, "by": "player" if by == "player" else "staff",
+            "confirmed": sorted(game.confirmed),
+        }
         return [JournalEntry(JournalKind.RESULT_CONFIRMED, public)]
 
     def set_lamp_test(self, on: bool) -> list[JournalEntry]:

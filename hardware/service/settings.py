@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
-from configuration import ConfigFile, Section
+from configuration import ConfigError, Section, SectionSettings
 from games.hautetension.layout import DEFAULT_LAYOUT
 from hardware.exc import BoardConfigError
 
@@ -13,8 +14,11 @@ BACKEND_NAMES = ("sim", "gpio", "serial")
 
 
 @dataclass(frozen=True)
-class BoardSettings:
+class BoardSettings(SectionSettings):
     """Typed ``[board]`` settings (every key is documented in config.example.toml)."""
+
+    section: ClassVar[str] = "board"
+    error: ClassVar[type[ConfigError]] = BoardConfigError
 
     backend: str = "sim"
     layout: str = DEFAULT_LAYOUT
@@ -23,12 +27,6 @@ class BoardSettings:
     health_interval: float = 1.0
     command_interval: float = 0.02
     sim_board_file: str | None = None
-
-    @classmethod
-    def from_config(cls, config: ConfigFile) -> BoardSettings:
-        """Parse ``[board]``; raise :class:`BoardConfigError` listing every bad key."""
-        with config.read("board", error=BoardConfigError) as section:
-            return cls.read(section)
 
     @classmethod
     def read(cls, s: Section) -> BoardSettings:

@@ -36,6 +36,7 @@ from typing import Any
 
 from store.commands import Commands
 from store.journal import Journal, JournalEntry
+from store.journal_payloads import BoardStatePrivate, BoardStatePublic
 
 RETRY_S = 1.0
 """How often writing is tried again while the database refuses it."""
@@ -101,7 +102,7 @@ class JournalWriter:
         self.writes = 0
         self._batches: deque[_Batch] = deque()
         self._answers: deque[_Answer] = deque()
-        self._state: tuple[Mapping[str, Any], Mapping[str, Any] | None] | None = None
+        self._state: tuple[BoardStatePublic, BoardStatePrivate | None] | None = None
         self._next_try = 0.0
         self._ended: tuple[WriteFault, float] | None = None
         conn = journal.conn
@@ -122,8 +123,8 @@ class JournalWriter:
         entries: Sequence[JournalEntry],
         *,
         game_id: int | None,
-        state_public: Mapping[str, Any],
-        state_private: Mapping[str, Any] | None,
+        state_public: BoardStatePublic,
+        state_private: BoardStatePrivate | None,
     ) -> bool:
         """Write *entries* and the board state after whatever waits; False if they wait too."""
         self._batches.append(_Batch(tuple(entries), game_id))

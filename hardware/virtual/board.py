@@ -7,9 +7,9 @@ and answer on the signal pins with the level of the selected channel, as
 settle delay after a select change still sees the previously selected
 channel). Pawns are placed and lifted by hand (:meth:`VirtualBoard.place`,
 :meth:`VirtualBoard.lift`); contacts can bounce; faults can be injected: a
-stuck channel, a dead multiplexer, a pulled cable, a noisy slot, a blown or
-shorted lamp. Lamp outputs are plain mock pins; lamp feedback inputs follow
-the lamp's state.
+stuck channel, a dead multiplexer, a pulled cable, a noisy slot, a worn contact
+(:meth:`VirtualBoard.age`), a blown or shorted lamp. Lamp outputs are plain
+mock pins; lamp feedback inputs follow the lamp's state.
 
 The real scanner runs unchanged on top of it; only the pin factory differs.
 Every pin access the scanner makes is counted (:attr:`VirtualBoard.ops`), so
@@ -251,6 +251,7 @@ class VirtualBoard:
         self._stuck: dict[ChannelRef, bool] = {}
         self._dead: set[int] = set()
         self._noisy: dict[str, float] = {}
+        self._worn: dict[tuple[str, Signal], float] = {}
         self._blown: set[str] = set()
         self._shorted: set[str] = set()
         self._pins_by_gpio: dict[int, MockPin] = {}
@@ -452,6 +453,9 @@ class VirtualBoard:
 
     def _move(self, slot: str, signal: Signal, closed: bool, bounce: float | None) -> None:
         contact = self._contacts.get((slot, signal))
+        wear = self._worn.get((slot, signal))
+        if closed and wear is not None and self._rng.random() < wear:
+            closed = False  # a worn contact: the pawn stands there, the springs no longer touch it
         if contact is None or contact.closed == closed:
             return
         contact.closed = closed
@@ -516,6 +520,13 @@ class VirtualBoard:
         """Every read of *slot*'s contacts flips with this probability."""
         self._noisy[self.layout.check_slot(slot)] = probability
         self._changed()
+
+    def age(self, slot: str, signal: Signal = Signal.CONDUCTION, wear: float = 1.0) -> None:
+        """Wear one contact of *slot*: a pawn placed there fails to close it with probability *wear*
+        (1: it never closes any more; 0: as new). What the slot health finds before players do."""
+        if not 0.0 <= wear <= 1.0:
+            raise ValueError("a contact's wear is from 0 (new) to 1 (never closes)")
+        self._worn[(self.layout.check_slot(slot), signal)] = wear
 
     def quiet(self, slot: str) -> None:
         self._noisy.pop(slot, None)

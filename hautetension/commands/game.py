@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from configuration import CONFIG_OPTION_HELP
@@ -194,7 +195,7 @@ def run_status(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_line(check: dict[str, Any]) -> str:
+def _check_line(check: Mapping[str, Any]) -> str:
     status = check.get("status")
     if status == "failed":
         return (f"pre-game check FAILED: lamp(s) {', '.join(check.get('failed') or [])} did not light; check"
@@ -205,49 +206,55 @@ def _check_line(check: dict[str, Any]) -> str:
     return "pre-game check: waiting for the players to hold the test button"
 
 
-def describe(public: dict[str, Any], *, heartbeat_age: float) -> list[str]:
-    """The board state in a few lines, for people."""
+def describe(public: Mapping[str, Any], *, heartbeat_age: float) -> list[str]:
+    """The board state in a few lines, for people (read through its public view, which checks every
+    field it keeps: a state another version wrote reads too)."""
+    from store.board_view import public_board
+
+    view = public_board(public, journal_id=0, service_running=heartbeat_age < 5)
     alive = "running" if heartbeat_age < 5 else f"NOT RUNNING (last heard {heartbeat_age:.0f} s ago)"
-    lines = [
-        f"board service: {alive}; {public.get('backend', '?')} board, layout {public.get('layout', '?')}"
-    ]
-    game = public.get("game")
-    if not game:
-        lines.append("no game")
-    else:
-        view = game["view"]
-        seats = view["seats"]
-        names = ", ".join(
-            f"{s['name']} ({s['lamp']}{', out' if s['eliminated'] else ''}, {s['pawns_left']} left)"
-            for s in seats
-        )
-        lines.append(f"game {game['id']} {game['status']}: {names}")
-        check = game.get("check") or {}
-        if game["status"] == "running" and check.get("status") not in (None, "passed", "skipped"):
-            lines.append(_check_line(check))
-        elif game["status"] == "running":
-            to_move = view.get("to_move")
-            turn = seats[to_move]["name"] if to_move is not None else "nobody"
-            lines.append(
-                f"to move: {turn}{' (paused)' if public.get('paused') else ''}; "
-                f"{len(view['moves'])} pawn(s) placed"
-            )
-        if view.get("outcome"):
-            winners = ", ".join(seats[w]["name"] for w in view["outcome"]["winners"])
-            lines.append(
-                f"result: {view['outcome']['reason']}; winner(s): {winners}; points {game['points']}"
-            )
-    lamps = public.get("lamps", {})
-    lit = ", ".join(lamps.get("lit", [])) or "none"
-    test = " (test)" if lamps.get("test") else ""
-    safe = " (safe: off)" if lamps.get("safe") else ""
+    lines = [f"board service: {alive}; {view['backend'] or '?'} board, layout {view['layout'] or '?'}"]
+    game = view["game"]
+    lines += _game_lines(game, paused=view["paused"]) if game is not None else ["no game"]
+    lamps = view["lamps"]
+    lit = ", ".join(lamps["lit"]) or "none"
+    test = " (test)" if lamps["test"] else ""
+    safe = " (safe: off)" if lamps["safe"] else ""
     lines.append(f"lamps lit: {lit}{test}{safe}")
-    for anomaly in public.get("anomalies", []):
+    for anomaly in view["anomalies"]:
         lines.append(f"ANOMALY {anomaly['kind']} on {anomaly['slot']}: {anomaly['message']}")
-    for fault in public.get("faults", []):
+    for fault in view["faults"]:
         lines.append(
             f"FAULT {fault['kind']}{' on ' + fault['slot'] if fault.get('slot') else ''}: {fault['message']}"
         )
-    if public.get("scanner_faulted"):
+    if view["scanner_faulted"]:
         lines.append("SCANNER FAULTED: lamps are off until it recovers")
     return lines
+
+
+def _game_lines(game: Mapping[str, Any], *, paused: bool) -> list[str]:
+    view = game["view"]
+    seats = view["seats"]
+    names = ", ".join(
+        f"{s.get('name')} ({s.get('lamp')}{', out' if s.get('eliminated') else ''}, {s.get('pawns_left')}"
+        " left)" for s in seats
+    )
+    lines = [f"game {game['id']} {game['status']}: {names}"]
+    check = game["check"] or {}
+    if game["status"] == "running" and check.get("status") not in (None, "passed", "skipped"):
+        lines.append(_check_line(check))
+    elif game["status"] == "running":
+        to_move = view.get("to_move")
+        turn = _seat_name(seats, to_move) if to_move is not None else "nobody"
+        lines.append(f"to move: {turn}{' (paused)' if paused else ''}; {len(view['moves'])} pawn(s) placed")
+    outcome = view.get("outcome")
+    if isinstance(outcome, Mapping):
+        winners = ", ".join(_seat_name(seats, w) for w in outcome.get("winners") or [])
+        lines.append(f"result: {outcome.get('reason')}; winner(s): {winners}; points {game['points']}")
+    return lines
+
+
+def _seat_name(seats: list[Mapping[str, Any]], seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(seats):
+        return str(seats[seat].get("name"))
+    return f"seat {seat}"

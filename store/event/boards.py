@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol import MessageError
+from protocol.health import Finding, parse_findings
 from protocol.limits import MAX_LIVE, MAX_STATUS
 from protocol.reader import read_object
 from store.db import transaction
@@ -71,6 +72,17 @@ class EventBoard:
         health = (self.status or {}).get("health")
         faults = health.get("faults") if isinstance(health, dict) else None
         return [f for f in faults or [] if isinstance(f, dict)]
+
+    @property
+    def slot_findings(self) -> list[Finding]:
+        """What the board's slot health asks staff to check (docs/hardware.md, "Slot health"), read
+        again with the bounded reader. Staff only: :meth:`summary`, which the public wall serves, leaves
+        it out."""
+        health = (self.status or {}).get("health")
+        try:
+            return parse_findings(health.get("slots") if isinstance(health, dict) else None)
+        except MessageError:
+            return []
 
     @property
     def two_places(self) -> bool:

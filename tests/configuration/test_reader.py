@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
-from configuration import ConfigError, ConfigFile, Section, database_path, keys_of, read_all
+from configuration import ConfigError, ConfigFile, Section, SectionSettings, database_path, keys_of, read_all
 
 
 class PartError(ConfigError):
@@ -162,3 +163,32 @@ def test_the_store_path_is_read_like_every_section(tmp_path: Path) -> None:
         database_path(ConfigFile({"store": {"paht": "x"}}))
     with pytest.raises(ConfigError, match="path must be a path, not 3"):
         database_path(ConfigFile({"store": {"path": 3}}))
+
+
+@dataclass(frozen=True)
+class PartSettings(SectionSettings):
+    section: ClassVar[str] = "part"
+    error: ClassVar[type[ConfigError]] = PartError
+    count: int = 3
+
+    @classmethod
+    def read(cls, s: Section) -> PartSettings:
+        return cls(count=s.integer("count", cls.count, minimum=1))
+
+
+def test_a_section_settings_class_reads_its_section_from_the_file_or_alone() -> None:
+    file = ConfigFile({"part": {"count": 5}, "other": {"count": "x"}}, path=Path("/etc/config.toml"))
+    assert PartSettings.from_config(file) == PartSettings(count=5)
+    assert PartSettings.from_config(ConfigFile()) == PartSettings()
+    assert PartSettings.from_dict({"count": 7}) == PartSettings(count=7)
+    bad = ConfigFile({"part": {"count": 0, "colour": "red"}}, path=Path("/etc/c.toml"))
+    with pytest.raises(PartError) as info:
+        PartSettings.from_config(bad)
+    assert str(info.value).startswith("/etc/c.toml [part]: ")
+    assert info.value.problems == ["count must be at least 1, not 0", "unknown key 'colour'"]
+    with pytest.raises(PartError) as info:
+        PartSettings.from_dict({"count": 0})
+    assert str(info.value).startswith("[part]: ")
+    with pytest.raises(PartError) as info:
+        PartSettings.from_dict([], source="the command line")
+    assert str(info.value).startswith("the command line: ")

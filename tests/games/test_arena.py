@@ -130,3 +130,26 @@ def test_an_arena_command_reads_the_games_options(capsys: pytest.CaptureFixture[
     )
     assert status == 0 and seen == [{"fast": True}]
     assert capsys.readouterr().out == "3 games a vs b moves 3\n"
+
+
+def test_the_arena_command_runs_the_named_games_arena(capsys: pytest.CaptureFixture[str]) -> None:
+    assert set(arena.ARENAS) == {"hop", "hypnosia"}
+    assert arena.main(["hop", "greedy", "random", "--games", "2", "--level", "master"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 games, 2 players (level=master): greedy vs random\n")
+    assert "mean turns per game" in out
+    with pytest.raises(SystemExit):
+        arena.main(["chess", "random", "random"])
+    assert "invalid choice: 'chess'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        arena.main(["hypnosia", "random"])
+    assert "python -m games.arena hypnosia" in capsys.readouterr().err
+
+
+def test_an_arena_without_a_report_of_its_own_prints_its_wins(capsys: pytest.CaptureFixture[str]) -> None:
+    plain = arena.Arena(name="First mover", game_class=FirstMoverWins, ai_levels={"a": RandomPlayer},
+                        most=2, share=arena.tie_share, tally=arena.Tally)
+    assert plain.main(["a", "a", "--games", "4"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "4 games, 2 players: a vs a", "  a           won    3.0 ( 75.0%)", "  draws 1",
+    ]

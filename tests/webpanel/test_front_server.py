@@ -228,6 +228,16 @@ def test_waitress_alone_ignores_x_forwarded_for_from_a_client(panel: Any, settin
     assert statuses == [401] * settings.login_attempts + [429]
 
 
+def test_metrics_are_not_public_behind_the_front_server(front: NginxFront) -> None:
+    """Any address but the machine's own is refused by nginx itself (the panel would answer this one:
+    its default networks are the loopback ones); the machine itself gets the metrics."""
+    status, _headers, _payload = Device(front.port, "127.8.0.1").request("GET", "/metrics")
+    assert status == 403
+    status, headers, payload = Device(front.port, "127.0.0.1").request("GET", "/metrics")
+    assert status == 200 and headers["Content-Type"].startswith("text/plain; version=")
+    assert b"hautetension_http_requests_total" in payload
+
+
 # -- event streams ---------------------------------------------------------------------------------
 
 

@@ -223,7 +223,7 @@ _COUNT = {"type": "integer", "minimum": 0}
 _TIME = {"type": ["number", "null"]}
 _INGEST = {
     "type": "object",
-    "required": ["instance", "alive", "restarts", "connected", "received", "stored", "duplicates",
+    "required": ["instance", "alive", "restarts", "connected", "received", "stored", "batches", "duplicates",
                  "store_errors", "refused", "faults", "last_batch_at", "last_turn_at", "last_error",
                  "quarantined"],
     "additionalProperties": False,
@@ -235,6 +235,7 @@ _INGEST = {
         "connected": {"type": "boolean"},
         "received": _COUNT,
         "stored": _COUNT,
+        "batches": {**_COUNT, "description": "Batches of messages taken into the database"},
         "duplicates": _COUNT,
         "store_errors": {**_COUNT, "description": "Batches the database failed to take (sent again)"},
         "refused": {**_COUNT, "description": "Messages this process refused and quarantined"},

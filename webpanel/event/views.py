@@ -28,6 +28,7 @@ from webpanel.db import get_db
 from webpanel.event import present
 from webpanel.event.blueprint import bp, requested_tournament, settings
 from webpanel.refusals import refusal_text
+from webpanel.slot_health import finding_text
 
 STAFF_ERRORS = (
     AssignmentError,
@@ -72,6 +73,10 @@ def overview() -> str:
         missing=_missing(conn, info.id, t) if info is not None and t is not None else [],
         quarantined=Quarantine(conn).recent(QUARANTINE_SHOWN),
         quarantine_counts=Quarantine(conn).counts(),
+        to_check=[
+            {"id": b.id, "name": b.name, "findings": [finding_text(f) for f in b.slot_findings]}
+            for b in boards if b.is_accepted and b.slot_findings
+        ],
         now=time.time(),
         request_id=secrets.token_urlsafe(12),
     )

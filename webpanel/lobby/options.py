@@ -1,23 +1,28 @@
 """The options of each game as controls of the lobby's form (levels, variants, dice, timers…).
 
-Each game's options are described once here, from the engines' own lists (levels, boards, layouts,
-dice modes, default actions), in the words of the rules; the lobby page draws a control for each
-and its script sends what they say as the game's ``options``. The engines still check every option
-(a request that bypasses the form gets their error). A game not described here (one registered
-later) gets a field for its options as JSON.
+A game declares its options once (``known_options``, games/options.py): their kinds, defaults,
+bounds and values. The form draws a control for each declared option, in the order declared, with
+the panel's own words for it (:data:`DESCRIBED`: a label, a hint, a name for each value, in the
+words of the rules); the lobby page's script sends what the controls say as the game's
+``options``, and the game checks them as it checks any request. A game the panel has no words for
+(one registered later) gets a field for its options as JSON.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from flask_babel import lazy_gettext
 from flask_babel.speaklater import LazyString
 
-from games.frame import JSON
+from games.frame import JSON, DigitalGame, game_class
+from games.options import Kind, Table
+from games.options import Option as Declared
+
+Label: TypeAlias = str | LazyString
 
 
 @dataclass(frozen=True)
@@ -25,7 +30,7 @@ class Choice:
     """One value of a list (a select's option, a colour's box)."""
 
     value: JSON
-    label: str | LazyString
+    label: Label
     players: tuple[int, ...] = ()
     """The player counts it is offered for (empty: any)."""
 
@@ -47,11 +52,11 @@ class Option:
     """
 
     key: str
-    label: str | LazyString
+    label: Label
     control: str
     choices: tuple[Choice, ...] = ()
     default: JSON = None
-    hint: str | LazyString | None = None
+    hint: Label | None = None
     minimum: int = 0
     maximum: int = 0
     on: JSON = True
@@ -71,111 +76,158 @@ class Option:
         return json.dumps(self.lamps)
 
 
-def _hop() -> list[Option]:
-    from games.hop.board import board_names, load_board
-    from games.hop.game import DEFAULT_MAX_ROUNDS
-    from games.hop.rules import LEVELS
-
-    levels = {
-        "bachelor": lazy_gettext("Bachelor: the movements only"),
-        "master": lazy_gettext("Master: movements and energy"),
-        "doctorate": lazy_gettext("Doctorate: energy and effect cards"),
-    }
-    boards = []
-    for name in board_names():
-        board = load_board(name)
-        columns = len({x for x, _ in board.positions})
-        rows = len({y for _, y in board.positions})
-        label = lazy_gettext("%(columns)d × %(rows)d site cards", columns=columns, rows=rows)
-        boards.append(Choice(name, label, players=(len(board.colours),)))
-    hamiltonian = ("level", ("master", "doctorate"))
-    return [
-        Option("level", lazy_gettext("Level"), "select",
-               tuple(Choice(level, levels.get(level, level)) for level in LEVELS), default="bachelor"),
-        Option("board", lazy_gettext("Board"), "select", tuple(boards)),
-        Option("field", lazy_gettext("Magnetic field card"), "select", (
-            Choice("random", lazy_gettext("drawn at random")),
-            Choice("positive", lazy_gettext("positive")),
-            Choice("negative", lazy_gettext("negative")),
-        ), default="random", shown_when=hamiltonian),
-        Option("interaction", lazy_gettext("Interaction card"), "select", (
-            Choice("random", lazy_gettext("drawn at random")),
-            Choice("attractive", lazy_gettext("attractive")),
-            Choice("repulsive", lazy_gettext("repulsive")),
-        ), default="random", shown_when=hamiltonian),
-        Option("max_rounds", lazy_gettext("Turns per player before a draw"), "number",
-               default=DEFAULT_MAX_ROUNDS, minimum=1, maximum=999),
-    ]
+CONTROLS = {
+    Kind.CHOICE: "select", Kind.WHOLE: "number", Kind.NUMBER: "number", Kind.FLAG: "toggle",
+    Kind.SEAT: "seat", Kind.COLOURS: "colours", Kind.PAWNS: "handicap",
+}
+"""The control that gives an option of each kind."""
 
 
-def _hypnosia() -> list[Option]:
-    from games.hypnosia.board import available_boards, load_board
-    from games.hypnosia.game import DEFAULT_MAX_ROUNDS, DICE_MODES
+@dataclass(frozen=True)
+class Words:
+    """The panel's words for one option, and what only its control needs besides the declaration.
+
+    ``values`` names the option's values (a value without a name shows as itself); ``maximum`` bounds
+    a number control where the game sets no bound; ``shown_when`` shows (and sends) the control only
+    with another option's values, where the game does not say so itself (``only_with``); ``lamps``
+    gives a handicap control each seat's lamp, by number of players.
+    """
+
+    label: Label
+    hint: Label | None = None
+    values: Mapping[str, Label] | Callable[[str], Label] = field(default_factory=dict)
+    maximum: int = 0
+    shown_when: tuple[str, tuple[JSON, ...]] | None = None
+    lamps: Callable[[], dict[int, tuple[str, ...]]] | None = None
+
+    def value_label(self, value: str) -> Label:
+        if callable(self.values):
+            return self.values(value)
+        return self.values.get(value, value)
+
+
+def _hop_board(name: str) -> Label:
+    from games.hop.board import load_board
+
+    board = load_board(name)
+    columns = len({x for x, _ in board.positions})
+    rows = len({y for _, y in board.positions})
+    return lazy_gettext("%(columns)d × %(rows)d site cards", columns=columns, rows=rows)
+
+
+def _hypnosia_colours(colour: str) -> Label:
     from webpanel.lobby.names import COLOURS
 
-    dice = {
-        "program": lazy_gettext("rolled by the panel"),
-        "entered": lazy_gettext("real dice, entered on the display or a tablet"),
-    }
-    colours = [c.name for c in load_board().colours]
-    return [
-        Option("board", lazy_gettext("Board"), "select", tuple(
-            Choice(name, lazy_gettext("three circles") if name == "default" else name)
-            for name in available_boards())),
-        Option("dice", lazy_gettext("Dice"), "select",
-               tuple(Choice(mode, dice.get(mode, mode)) for mode in DICE_MODES), default="program"),
-        Option("stacks_cross", lazy_gettext("Variant: stacks may not cross bridges nor enter the centre"),
-               "toggle", on=False),
-        Option("colours", lazy_gettext("Colours in play"), "colours",
-               tuple(Choice(c, COLOURS.get(c, c)) for c in colours),
-               hint=lazy_gettext("Tick one per player, or none: the players then sit as far apart as "
-                                 "they can.")),
-        Option("max_rounds", lazy_gettext("Turns per player before the game ends"), "number",
-               default=DEFAULT_MAX_ROUNDS, minimum=1, maximum=999),
-    ]
+    return COLOURS.get(colour, colour)
 
 
-def _hautetension() -> list[Option]:
-    from games.hautetension.digital import DEFAULT_ACTIONS
-    from games.hautetension.handicap import MAX_HANDICAP
-    from games.hautetension.layout import DEFAULT_LAYOUT, available_layouts
+def _seat_lamps() -> dict[int, tuple[str, ...]]:
     from games.hautetension.seats import default_lamps
 
-    actions = {
-        "random": lazy_gettext("a random free slot, attack or defense as the stock goes (tells nothing)"),
-        "random-attack": lazy_gettext("a random free slot, an attack pawn"),
-        "random-defense": lazy_gettext("a random free slot, a defense pawn"),
-    }
-    return [
-        Option("layout", lazy_gettext("Board layout"), "select",
-               tuple(Choice(name, name) for name in available_layouts()), default=DEFAULT_LAYOUT),
-        Option("first", lazy_gettext("First player"), "seat",
-               hint=lazy_gettext("By default the first player is drawn, as the rules do.")),
-        Option("handicap", lazy_gettext("Handicap"), "handicap", maximum=MAX_HANDICAP,
-               lamps={n: default_lamps(n) for n in (2, 3, 4)},
-               hint=lazy_gettext("Attack pawns placed before the game on the straight rows to a strong "
-                                 "player's lamp.")),
-        Option("turn_timer", lazy_gettext("Seconds per move (0: no timer)"), "number",
-               default=0, minimum=0, maximum=3600),
-        Option("default_action", lazy_gettext("When the time runs out, the panel plays"), "select",
-               tuple(Choice(a, actions.get(a, a)) for a in DEFAULT_ACTIONS), default="random",
-               shown_when=("turn_timer", ()),
-               hint=lazy_gettext("A pawn of a fixed kind tells everyone what a late player's pawn is.")),
-    ]
+    return {n: default_lamps(n) for n in (2, 3, 4)}
 
 
-def _none() -> list[Option]:
-    return []
+HAMILTONIAN_CARD = {"random": lazy_gettext("drawn at random")}
+DEFAULT_ACTIONS = {
+    "random": lazy_gettext("a random free slot, attack or defense as the stock goes (tells nothing)"),
+    "random-attack": lazy_gettext("a random free slot, an attack pawn"),
+    "random-defense": lazy_gettext("a random free slot, a defense pawn"),
+}
+DESCRIBED: dict[str, dict[str, Words]] = {
+    "qttt": {},
+    "hop": {
+        "level": Words(lazy_gettext("Level"), values={
+            "bachelor": lazy_gettext("Bachelor: the movements only"),
+            "master": lazy_gettext("Master: movements and energy"),
+            "doctorate": lazy_gettext("Doctorate: energy and effect cards"),
+        }),
+        "board": Words(lazy_gettext("Board"), values=_hop_board),
+        "field": Words(lazy_gettext("Magnetic field card"), values={
+            **HAMILTONIAN_CARD,
+            "positive": lazy_gettext("positive"),
+            "negative": lazy_gettext("negative"),
+        }),
+        "interaction": Words(lazy_gettext("Interaction card"), values={
+            **HAMILTONIAN_CARD,
+            "attractive": lazy_gettext("attractive"),
+            "repulsive": lazy_gettext("repulsive"),
+        }),
+        "max_rounds": Words(lazy_gettext("Turns per player before a draw"), maximum=999),
+    },
+    "hypnosia": {
+        "board": Words(lazy_gettext("Board"), values={"default": lazy_gettext("three circles")}),
+        "dice": Words(lazy_gettext("Dice"), values={
+            "program": lazy_gettext("rolled by the panel"),
+            "entered": lazy_gettext("real dice, entered on the display or a tablet"),
+        }),
+        "stacks_cross": Words(lazy_gettext("Variant: stacks may not cross bridges nor enter the centre")),
+        "colours": Words(lazy_gettext("Colours in play"), values=_hypnosia_colours,
+                         hint=lazy_gettext("Tick one per player, or none: the players then sit as far apart "
+                                           "as they can.")),
+        "max_rounds": Words(lazy_gettext("Turns per player before the game ends"), maximum=999),
+    },
+    "hautetension": {
+        "layout": Words(lazy_gettext("Board layout")),
+        "first": Words(lazy_gettext("First player"),
+                       hint=lazy_gettext("By default the first player is drawn, as the rules do.")),
+        "handicap": Words(lazy_gettext("Handicap"), lamps=_seat_lamps,
+                          hint=lazy_gettext("Attack pawns placed before the game on the straight rows to a "
+                                            "strong player's lamp.")),
+        "turn_timer": Words(lazy_gettext("Seconds per move (0: no timer)"), maximum=3600),
+        "default_action": Words(
+            lazy_gettext("When the time runs out, the panel plays"),
+            values=DEFAULT_ACTIONS,
+            shown_when=("turn_timer", ()),
+            hint=lazy_gettext("A pawn of a fixed kind tells everyone what a late player's pawn is."),
+        ),
+    },
+}
+"""The games whose options have controls, with the panel's words for each option (Quantum
+tic-tac-toe has none)."""
 
 
-DESCRIBED = {"qttt": _none, "hop": _hop, "hypnosia": _hypnosia, "hautetension": _hautetension}
-"""The games whose options have controls (Quantum tic-tac-toe has none)."""
+def _choices(cls: type[DigitalGame], option: Declared, words: Words) -> tuple[Choice, ...]:
+    """The option's values, each offered for the player counts it is allowed for (empty: any)."""
+    offered: dict[str, list[int]] = {}
+    counts = range(cls.min_players, cls.max_players + 1)
+    ruler = next((o for o in cls.known_options if o.name == option.governed_by), None)
+    for players in counts:
+        table = Table(players, {})
+        if ruler is not None:  # the values the other option's default allows
+            table = Table(players, {ruler.name: ruler.default_for(table)})
+        for value in option.allowed(table):
+            offered.setdefault(value, []).append(players)
+    return tuple(
+        Choice(value, words.value_label(value), players=() if len(seats) == len(counts) else tuple(seats))
+        for value, seats in offered.items()
+    )
+
+
+def control(cls: type[DigitalGame], option: Declared, words: Words) -> Option:
+    """The form's control of one declared option."""
+    default = None if callable(option.default) else option.default
+    return Option(
+        option.name,
+        words.label,
+        CONTROLS[option.kind],
+        _choices(cls, option, words),
+        default=default,
+        hint=words.hint,
+        minimum=int(option.minimum or 0),
+        maximum=int(option.maximum if option.maximum is not None else words.maximum),
+        on=not default,  # a box ticked says what its option is not by default
+        shown_when=words.shown_when or option.only_with,
+        lamps=words.lamps() if words.lamps else {},
+    )
 
 
 def game_options(game: str) -> Sequence[Option] | None:
     """The controls of *game*'s options, or None for a game not described (its options as JSON)."""
-    make = DESCRIBED.get(game)
-    return None if make is None else make()
+    words = DESCRIBED.get(game)
+    if words is None:
+        return None
+    cls = game_class(game)
+    return [control(cls, option, words.get(option.name, Words(option.name))) for option in cls.known_options]
 
 
 def form_options(games: dict[str, Any]) -> dict[str, Sequence[Option] | None]:

@@ -3,32 +3,24 @@
 As strict as the server: a body these schemas accept, the lobby accepts (a
 game of that name, that many seats, known computer levels, options the game
 takes for that many players), and one they refuse, the lobby refuses. Each
-game's options are spelled out from the game's own constants (boards, levels,
-dice, layouts), one branch per game and number of players.
+game's options are written from the game's own declaration of them
+(``known_options``, games/options.py), one branch per game and number of
+players; an option whose values depend on another's (|Hop>'s Hamiltonian
+cards on the level, Hypnosia's colours on the board) splits the options into
+one branch per value of that other option (values that allow the same merged).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from games.hautetension.digital import DEFAULT_ACTIONS
-from games.hautetension.handicap import MAX_HANDICAP
-from games.hautetension.layout import available_layouts
-from games.hautetension.setup import LAMPS
-from games.hop.board import board_names
-from games.hop.board import load_board as load_hop_board
-from games.hop.game import FIELDS, INTERACTIONS
-from games.hop.rules import LEVELS
-from games.hypnosia.board import DEFAULT_BOARD, available_boards
-from games.hypnosia.board import load_board as load_hypnosia_board
-from games.hypnosia.game import DICE_MODES
+from games.frame import DigitalGame
+from games.options import Kind, Option, Table
 from webpanel.lobby.api import MAX_NAME, MAX_SEED, known_games
+from webpanel.lobby.tables import TABLE_OPTIONS
 from webpanel.openapi import text_with_content
 
-FALSY: list[Any] = [None, False, 0, "", [], {}]
-"""What an option read with ``options.get(key) or default`` takes as "the default"."""
-
-WHOLE = {"type": "integer", "minimum": 1}
 SEED = {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 0, "maximum": MAX_SEED}],
         "description": "The game's random seed (null: drawn)"}
 
@@ -52,65 +44,93 @@ def _object(properties: dict[str, Any], **extra: Any) -> dict[str, Any]:
     return {"type": "object", "additionalProperties": False, "properties": properties, **extra}
 
 
-def qttt_options(players: int) -> dict[str, Any]:
-    return _object({}, description="Quantum tic-tac-toe takes no options.")
+NOTES = {
+    "qttt": "Quantum tic-tac-toe takes no options.",
+    "hop": "Bachelor (the default level) has no Hamiltonian: no field nor interaction.",
+}
+"""What the API's document says of a game's options as a whole."""
 
 
-def hypnosia_options(players: int) -> dict[str, Any]:
-    def for_board(board: str, *, named: bool) -> dict[str, Any]:
-        colours = [c.name for c in load_hypnosia_board(board).colours]
-        chosen = {"type": "array", "minItems": players, "maxItems": players, "uniqueItems": True,
-                  "items": {"enum": colours}}
-        properties = {"board": {"const": board}, "dice": {"enum": list(DICE_MODES)},
-                      "stacks_cross": {"type": "boolean"}, "max_rounds": WHOLE,
-                      "colours": {"anyOf": [{"enum": FALSY}, chosen]}}
-        return _object(properties, required=["board"]) if named else _object(properties)
+def _choice(option: Option, table: Table) -> dict[str, Any]:
+    return {"enum": option.allowed(table)}
 
 
-    branches = [for_board(b, named=True) for b in available_boards()]
-    unnamed = for_board(DEFAULT_BOARD, named=False)
-    unnamed["properties"].pop("board")
-    return {"anyOf": [*branches, unnamed]}
+def _bounded(type_: str) -> Callable[[Option, Table], dict[str, Any]]:
+    def schema(option: Option, table: Table) -> dict[str, Any]:
+        bounds = {"minimum": option.minimum, "maximum": option.maximum}
+        return {"type": type_, **{k: v for k, v in bounds.items() if v is not None}}
+
+    return schema
 
 
-def hop_options(players: int) -> dict[str, Any]:
-    boards = [b for b in board_names() if load_hop_board(b).seats == players]
-    common = {"board": {"enum": boards}, "max_rounds": WHOLE}
-    bachelor = _object({**common, "level": {"const": "bachelor"}, "field": {"type": "null"},
-                        "interaction": {"type": "null"}})
-    higher = _object({**common, "level": {"enum": [lv for lv in LEVELS if lv != "bachelor"]},
-                      "field": {"enum": [*FIELDS, "random"]},
-                      "interaction": {"enum": [*INTERACTIONS, "random"]}}, required=["level"])
-    return {"anyOf": [bachelor, higher],
-            "description": "Bachelor (the default level) has no Hamiltonian: no field nor interaction."}
+def _flag(option: Option, table: Table) -> dict[str, Any]:
+    return {"type": "boolean"}
 
 
-def hautetension_options(players: int) -> dict[str, Any]:
-    handicap = {"type": "object", "additionalProperties": {"const": 0},
-                "properties": {lamp: {"type": "integer", "minimum": 0, "maximum": MAX_HANDICAP}
-                               for lamp in LAMPS},
-                "description": "Lamp -> attack pawns placed before play."}
-    return _object({
-        **table_options(),
-        "handicap": {"anyOf": [{"enum": FALSY}, handicap]},
-        "first": {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 0, "maximum": players - 1}],
-                  "description": "The seat that plays first; null: drawn."},
-    })
+def _seat(option: Option, table: Table) -> dict[str, Any]:
+    return {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 0, "maximum": table.players - 1}]}
 
 
-def table_options() -> dict[str, Any]:
-    """What staff choose for a tournament table's digital game (the table says the rest)."""
-    return {
-        "layout": {"enum": available_layouts()},
-        "turn_timer": {"type": "number", "minimum": 0, "description": "Seconds per turn (0: none)."},
-        "default_action": {"enum": list(DEFAULT_ACTIONS),
-                           "description": "What the timer plays for a seat that ran out of time."},
-    }
+def _colours(option: Option, table: Table) -> dict[str, Any]:
+    return {"type": "array", "minItems": table.players, "maxItems": table.players, "uniqueItems": True,
+            "items": {"enum": option.allowed(table)}}
 
 
-OPTIONS = {"qttt": qttt_options, "hypnosia": hypnosia_options, "hop": hop_options,
-           "hautetension": hautetension_options}
-"""Each game's options for a number of players; a game not listed takes an object, as it checks."""
+def _pawns(option: Option, table: Table) -> dict[str, Any]:
+    count = _bounded("integer")(option, table)
+    return {"type": "object", "additionalProperties": {"const": 0},
+            "properties": {key: count for key in option.allowed(table)}}
+
+
+KINDS: dict[Kind, Callable[[Option, Table], dict[str, Any]]] = {
+    Kind.CHOICE: _choice, Kind.WHOLE: _bounded("integer"), Kind.NUMBER: _bounded("number"), Kind.FLAG: _flag,
+    Kind.SEAT: _seat, Kind.COLOURS: _colours, Kind.PAWNS: _pawns,
+}
+"""The schema of a value of each kind of option, at a table."""
+
+FALSY: list[Any] = [None, False, 0, "", [], {}]
+"""What an option read with ``options.get(key) or default`` takes as "the default"."""
+
+
+def option_schema(option: Option, table: Table) -> dict[str, Any]:
+    """What the game accepts for *option* at *table*: null where the option does not exist there."""
+    if not option.is_on(table):
+        return {"type": "null"}
+    schema = KINDS[option.kind](option, table)
+    if option.about:
+        schema["description"] = option.about
+    # An empty list or map (or null, false, 0, "") stands for the default.
+    return {"anyOf": [{"enum": FALSY}, schema]} if option.kind.is_empty_default else schema
+
+
+def _properties(options: Sequence[Option], table: Table) -> dict[str, Any]:
+    return {option.name: option_schema(option, table) for option in options}
+
+
+def game_options(cls: type[DigitalGame], players: int) -> dict[str, Any]:
+    """``options`` of a game for *players* players: the options it declares, as it checks them."""
+    declared, table = cls.known_options, Table(players, {})
+    note = {"description": NOTES[cls.name]} if cls.name in NOTES else {}
+    rulers = [o for o in declared if any(other.governed_by == o.name for other in declared)]
+    if not rulers:
+        return _object(_properties(declared, table), **note)
+    (ruler,) = rulers  # the shipped games have at most one option that others depend on
+    others = [o for o in declared if o is not ruler]
+    groups: list[tuple[list[str], dict[str, Any]]] = []  # the ruler's values that allow the same
+    for value in ruler.allowed(table):
+        properties = _properties(others, Table(players, {ruler.name: value}))
+        same = next((values for values, seen in groups if seen == properties), None)
+        if same is None:
+            groups.append(([value], properties))
+        else:
+            same.append(value)
+    branches = []
+    for values, properties in groups:
+        ruled = {ruler.name: {"const": values[0]} if len(values) == 1 else {"enum": values}}
+        # Left out, the ruler takes its default: the branch of its default does not require it.
+        required = {} if ruler.default_for(table) in values else {"required": [ruler.name]}
+        branches.append(_object({**ruled, **properties}, **required))
+    return {"anyOf": branches, **note}
 
 
 def create_game() -> dict[str, Any]:
@@ -119,13 +139,12 @@ def create_game() -> dict[str, Any]:
 
     branches = []
     for name, cls in known_games().items():
-        options = OPTIONS.get(name)
         for players in range(cls.min_players, cls.max_players + 1):
             branches.append(_object({
                 "game": {"const": name},
                 "seats": {"type": "array", "minItems": players, "maxItems": players,
                           "items": {"oneOf": seat_schemas(list(AI_LEVELS.get(name, {})))}},
-                "options": options(players) if options else {"type": "object", "maxProperties": 0},
+                "options": game_options(cls, players),
                 "seed": SEED,
                 "hot_seat": {"const": False} if cls.hidden_information else {"type": "boolean"},
             }, required=["game", "seats"]))
@@ -136,4 +155,9 @@ def create_game() -> dict[str, Any]:
 
 
 def table_game() -> dict[str, Any]:
-    return _object(table_options())
+    """What staff choose for a tournament table's digital game (the table says the rest)."""
+    from games.frame import game_class
+
+    cls = game_class("hautetension")
+    chosen = [option for option in cls.known_options if option.name in TABLE_OPTIONS]
+    return _object(_properties(chosen, Table(cls.min_players, {})))

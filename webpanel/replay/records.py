@@ -10,20 +10,16 @@ digital game itself) are read only for the reveal, once every player consented
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 from games.hautetension.digital import DigitalHauteTension
 from games.hautetension.game import Game
 from games.hautetension.layout import DEFAULT_LAYOUT, Layout, load_layout
-from games.hautetension.outcome import Termination
 from games.hautetension.record import (
     Anomaly,
     CheckFailed,
     CheckResult,
     GameRecord,
-    LampCheck,
     Line,
     Move,
     Player,
@@ -36,8 +32,10 @@ from games.hautetension.record import (
     record_of_game,
 )
 from games.hautetension.setup import SKIPPED_BY
+from store import journal_game
 from store.games import GameRecord as StoredGame
-from store.journal import Entry, Journal, JournalKind
+from store.journal import Journal, JournalKind
+from store.journal_game import read_game
 
 EVENT = "?"
 """What the Event and Site headers say when nothing names them (PGN's convention)."""
@@ -84,88 +82,78 @@ def _with_reveal(record: GameRecord, reveal: Reveal) -> GameRecord:
 
 def board_game(journal: Journal, game_id: int) -> KeptGame:
     """The record of board game *game_id* from the journal (running, over or abandoned)."""
-    entries = journal.game_entries(game_id)
-    start = next((e for e in entries if e.kind is JournalKind.GAME_START), None)
+    game = read_game(journal.game_entries(game_id))
+    start = game.start
     if start is None:
-        raise NoRecordError(f"there is no board game {game_id}")
-    layout = load_layout(str(start.public.get("layout") or _board_layout(journal, start) or DEFAULT_LAYOUT))
-    players = tuple(
-        Player(str(p.get("name")), str(p.get("lamp")), str(p.get("colour"))) for p in start.public["players"]
-    )
-    lines: list[Line] = []
-    kinds: list[str] = []
-    check: PregameCheck | None = None
-    end: Entry | None = None
-    for entry in entries:
-        at = _tenths(start.at, entry.at)
-        public = entry.public
-        if entry.kind is JournalKind.PLACEMENT and isinstance(public.get("move"), int):
-            lines.append(Move(int(public["move"]), at, int(public["player"]), str(public["slot"]),
-                              tuple(sorted(public.get("lit") or ())), tuple(public.get("eliminated") or ())))
-            kinds.append(str((entry.private or {}).get("kind", "")))
-        elif entry.kind in (JournalKind.ANOMALY, JournalKind.ANOMALY_RESOLVED) and public.get("slot"):
-            kind = Anomaly if entry.kind is JournalKind.ANOMALY else Resolved
-            lines.append(kind(at, str(public.get("kind") or "anomaly"), str(public["slot"])))
-        elif entry.kind is JournalKind.GAME_RESUMED and isinstance(public.get("to_move"), int):
-            lines.append(Resumed(at, int(public["to_move"])))
-        elif entry.kind is JournalKind.PREGAME_CHECK:
-            check = _check(public, at)
-            if check.result is CheckResult.FAILED:
-                lines.append(CheckFailed(at, tuple(str(lamp) for lamp in public.get("failed") or ())))
-        elif entry.kind is JournalKind.GAME_END:
-            end = entry
-    if check is not None and check.result is CheckResult.FAILED and end is not None:
-        check = PregameCheck(CheckResult.NOT_DONE, check.tenths, check.lamps)
-    if check is None and "pregame_check" in ((start.private or {}).get("setup") or {}):
-        check = PregameCheck(CheckResult.NOT_DONE, None, ())
+        unreadable = game.skipped_of(JournalKind.GAME_START)
+        reason = f": its start cannot be read ({unreadable[0].reason})" if unreadable else ""
+        raise NoRecordError(f"there is no board game {game_id}{reason}")
+    layout = load_layout(start.layout or _board_layout(journal) or DEFAULT_LAYOUT)
     record = GameRecord(
-        event=EVENT, site=EVENT, started_at=int(start.at), board=_backend(journal, start) or "?",
-        game=f"board/{game_id}", layout=layout.name, players=players,
-        first=int(start.public.get("first") or 0),
-        drawn=bool(start.public.get("drawn")), handicap=tuple(sorted(dict(start.public.get("handicap") or {})
-                                                                     .items())),
-        check=check, lines=tuple(lines), result=_result(end),
+        event=EVENT, site=EVENT, started_at=int(start.at), board=_backend(journal, start.entry) or "?",
+        game=f"board/{game_id}", layout=layout.name,
+        players=tuple(Player(seat.name, seat.lamp, seat.colour) for seat in start.players),
+        first=start.first, drawn=start.drawn, handicap=start.handicap, check=_check(game, start),
+        lines=tuple(line for event in game.events if (line := _line(event, start.at)) is not None),
+        result=_result(game.end),
     )
-    known = all(kind in ("attack", "defense") for kind in kinds)
-    return KeptGame(record, tuple(kinds) if known else None, layout, end is not None)
+    return KeptGame(record, _kinds(game), layout, game.end is not None)
+
+
+def _kinds(game: journal_game.JournalGame) -> tuple[str, ...] | None:
+    """Each move's pawn kind, for the reveal (None: the journal does not keep every one)."""
+    kinds = tuple(move.kind for move in game.moves if move.kind is not None)
+    return kinds if len(kinds) == len(game.moves) else None
 
 
 def _tenths(start: float, at: float) -> int:
     return max(0, int(round((at - start) * 10)))
 
 
-def _check(public: Mapping[str, Any], at: int) -> PregameCheck:
-    lamps = public.get("lamps") or {}
-    found = tuple((str(lamp), LampCheck(str(what))) for lamp, what in lamps.items() if what in set(LampCheck))
-    result = CheckResult(str(public["result"]))
-    by = public.get("by") if result is CheckResult.SKIPPED else None
-    return PregameCheck(result, at, found, by if by in SKIPPED_BY else None)
+def _line(event: journal_game.Event, start: float) -> Line | None:
+    """What the record's timeline says of a game's event (a check's verdict: only when it failed)."""
+    at = _tenths(start, event.at)
+    if isinstance(event, journal_game.Placed):
+        return Move(event.move, at, event.player, event.slot, event.lit, event.eliminated)
+    if isinstance(event, journal_game.Opened):
+        return Anomaly(at, event.what, event.slot)
+    if isinstance(event, journal_game.Resolved):
+        return Resolved(at, event.what, event.slot)
+    if isinstance(event, journal_game.Resumed):
+        return Resumed(at, event.player)
+    return CheckFailed(at, event.failed) if event.result is CheckResult.FAILED else None
 
 
-def _result(end: Entry | None) -> Result:
+def _check(game: journal_game.JournalGame, start: journal_game.Start) -> PregameCheck | None:
+    """The pre-game check as the record's header says it: its last verdict (a game that ended while it
+    failed never had its check done), or not done for a game set up with one and no verdict yet."""
+    if not game.verdicts:
+        asked = start.setup is not None and "pregame_check" in start.setup
+        return PregameCheck(CheckResult.NOT_DONE, None, ()) if asked else None
+    last = game.verdicts[-1]
+    at = _tenths(start.at, last.at)
+    if last.result is CheckResult.FAILED and game.end is not None:
+        return PregameCheck(CheckResult.NOT_DONE, at, last.lamps)
+    by = last.by if last.result is CheckResult.SKIPPED and last.by in SKIPPED_BY else None
+    return PregameCheck(last.result, at, last.lamps, by)
+
+
+def _result(end: journal_game.Ended | None) -> Result:
     if end is None:
         return Result(Status.RUNNING)
-    if end.public.get("status") != "over":
+    if end.status is not Status.OVER:
         return Result(Status.ABANDONED)
-    outcome = end.public.get("outcome") or {}
-    points = end.public.get("points")
-    return Result(Status.OVER, tuple(int(w) for w in outcome.get("winners") or ()),
-                  Termination[str(outcome["termination"])] if outcome.get("termination") else None,
-                  tuple(int(p) for p in points) if isinstance(points, list) else None)
+    return Result(Status.OVER, end.winners, end.termination, end.points)
 
 
-def _service_start(journal: Journal, start: Entry) -> Entry | None:
-    found = journal.newest(before_id=start.id, kinds=[JournalKind.SERVICE_START], limit=1)
-    return found[0] if found else None
-
-
-def _backend(journal: Journal, start: Entry) -> str | None:
-    service = _service_start(journal, start)
-    backend = service.public.get("backend") if service is not None else None
+def _backend(journal: Journal, start: int) -> str | None:
+    """The board's backend when the game started: its last ``service-start`` before entry *start*."""
+    found = journal.newest(before_id=start, kinds=[JournalKind.SERVICE_START], limit=1)
+    backend = found[0].public.get("backend") if found else None
     return str(backend) if backend else None
 
 
-def _board_layout(journal: Journal, start: Entry) -> str | None:
+def _board_layout(journal: Journal) -> str | None:
     """The layout of a game started before game-start entries named it: the board's, when it started."""
     state = journal.state()
     layout = state.public.get("layout") if state is not None else None

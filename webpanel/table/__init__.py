@@ -20,6 +20,7 @@ from flask import Blueprint, Flask, Response, jsonify, render_template, url_for
 
 from store.commands import CommandKind
 from store.outbox import Outbox
+from store.slot_health import SlotHealthStore
 from webpanel import openapi, translation_marks
 from webpanel.auth import STAFF_ONLY, is_staff
 from webpanel.db import BOARD_GAME_RUNNING, board_state, game_running, get_db, submit
@@ -45,7 +46,13 @@ def current() -> dict[str, Any]:
 
 @bp.get("/table")
 def page() -> str:
-    return render_template("table/table.html", state=current())
+    return render_template("table/table.html", state=current(), health_check=health_check())
+
+
+def health_check() -> bool:
+    """Whether to offer staff the self-test here: the board's slot health asks for a check (which part is
+    for staff pages only), and no game runs."""
+    return not game_running(board_state()) and bool(SlotHealthStore(get_db()).findings(limit=1))
 
 
 @bp.get("/api/table")

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
+from games.arena import HOP
 from games.budget import Budget
 from games.exc import GameOverError
 from games.hop.ai import AI_LEVELS, GreedyPlayer, MctsPlayer, distances, evaluate, winning_action
-from games.hop.arena import main, match
 from games.hop.game import Hop
 from games.hop.rules import Phase, State
 
@@ -71,7 +71,7 @@ def test_evaluation():
 
 
 def test_greedy_beats_random():
-    tally = match(["greedy", "random"], 6)
+    tally = HOP.match(["greedy", "random"], 6)
     assert tally.wins.get("greedy", 0) >= 5
 
 
@@ -134,5 +134,5 @@ def test_mcts_short_of_time_still_plays_a_whole_game_legally(ticks) -> None:
 
 def test_the_arena_refuses_a_slowdown_that_is_not_positive(capsys) -> None:
     with pytest.raises(SystemExit):
-        main(["mcts", "mcts-fixed", "--slowdown", "0"])
+        HOP.main(["mcts", "mcts-fixed", "--slowdown", "0"])
     assert "slowdown" in capsys.readouterr().err

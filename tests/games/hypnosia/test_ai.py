@@ -8,10 +8,10 @@ from collections.abc import Callable
 import pytest
 
 import games.hypnosia  # noqa: F401  (registers the game)
+from games.arena import HYPNOSIA
 from games.budget import Budget
 from games.frame import CHANCE, ai_player, game_class
 from games.hypnosia.ai import ExpectimaxPlayer, GreedyPlayer, distances, evaluate, hit_chance, threat, turns
-from games.hypnosia.arena import main, play_game
 from games.hypnosia.exc import NotationError
 from games.hypnosia.game import Hypnosia
 from games.hypnosia.rules import Phase
@@ -31,7 +31,7 @@ def test_the_game_and_its_levels_are_registered() -> None:
 
 
 def test_levels_play_whole_games_to_their_end() -> None:
-    game = play_game(["greedy", "random", "greedy"], seed=4)
+    game = HYPNOSIA.play_game(["greedy", "random", "greedy"], seed=4)
     outcome = game.outcome()
     assert outcome is not None and outcome.scores is not None and len(outcome.scores) == 3
 
@@ -90,7 +90,7 @@ def test_players_roll_the_program_dice() -> None:
 
 
 def test_the_arena_reports_win_rates(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["greedy", "random", "--games", "4", "--seed", "10"]) == 0
+    assert HYPNOSIA.main(["greedy", "random", "--games", "4", "--seed", "10"]) == 0
     out = capsys.readouterr().out
     assert "4 games, 2 players: greedy vs random" in out
     assert "greedy" in out and "random" in out and "endings:" in out
@@ -144,5 +144,5 @@ def test_expectimax_without_time_plays_greedys_best_turn(ticks) -> None:
 
 def test_the_arena_refuses_a_slowdown_that_is_not_positive(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
-        main(["expectimax", "expectimax-fixed", "--slowdown", "-1"])
+        HYPNOSIA.main(["expectimax", "expectimax-fixed", "--slowdown", "-1"])
     assert "slowdown" in capsys.readouterr().err
