@@ -127,6 +127,7 @@ class Tournaments:
         handicap_step: int | None = None,
         event: str | None = None,
         counts: bool = True,
+        late_entries: bool = False,
     ) -> TournamentInfo:
         """A new tournament; *event* (an event of :class:`store.season.Calendar`, which must exist) and
         *counts* (for the general ranking) are how the season sees it."""
@@ -141,6 +142,8 @@ class Tournaments:
         options["handicap"] = bool(handicap)
         if handicap_step is not None:
             options["handicap_step"] = int(handicap_step)
+        if late_entries:
+            options["late_entries"] = True
         settings = Tournament.replay(options, []).settings()  # validates the options
         now = time.time()
         with transaction(self.conn):

@@ -34,7 +34,7 @@ from __future__ import annotations
 import copy
 import json
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from games.exc import GameError
@@ -82,6 +82,7 @@ class Tournament:
         seed: int | str = 0,
         handicap: bool = False,
         handicap_step: int = DEFAULT_HANDICAP_STEP,
+        late_entries: bool = False,
     ) -> None:
         if handicap_step < 1:
             raise TournamentError(
@@ -92,6 +93,8 @@ class Tournament:
         self.seed = str(seed)
         self.handicap = handicap
         self.handicap_step = handicap_step
+        self.late_entries = late_entries
+        """Whether a player may still register once round 1 is made (before round 2 only)."""
         self.events: list[TournamentEvent] = []
         self.names: dict[int, str] = {}
         self.withdrawn: dict[int, int] = {}
@@ -103,7 +106,14 @@ class Tournament:
     # -- building from events -------------------------------------------------
 
     def settings(self) -> dict[str, Any]:
-        return {"seed": self.seed, "handicap": self.handicap, "handicap_step": self.handicap_step}
+        kept: dict[str, Any] = {
+            "seed": self.seed,
+            "handicap": self.handicap,
+            "handicap_step": self.handicap_step,
+        }
+        if self.late_entries:  # kept only when set: the settings of every earlier tournament read the same
+            kept["late_entries"] = True
+        return kept
 
     @classmethod
     def replay(cls, settings: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> Tournament:
@@ -111,6 +121,7 @@ class Tournament:
             seed=settings.get("seed", 0),
             handicap=bool(settings.get("handicap", False)),
             handicap_step=int(settings.get("handicap_step", DEFAULT_HANDICAP_STEP)),
+            late_entries=bool(settings.get("late_entries", False)),
         )
         for event in events:
             tournament.apply(event)
@@ -154,7 +165,7 @@ class Tournament:
             "player": int(data["player"]),
             "name": name_text(data["name"]),
         }
-        if self.rounds:
+        if self.rounds and not self.takes_late_entries():
             raise RegistrationError(
                 "registration is closed: the first round has been made", code="registration_closed"
             )
@@ -248,9 +259,10 @@ class Tournament:
         assert event["kind"] == "withdraw"
         return event
 
-    def next_round(self) -> RoundEvent:
-        """Make the next round's tables (all results of the current round must be in)."""
-        event = self.apply({"kind": "round", "data": self.plan_next_round().to_dict()})
+    def next_round(self, *, absent: Collection[int] = ()) -> RoundEvent:
+        """Make the next round's tables (all results of the current round must be in), leaving the
+        *absent* players out (see :meth:`plan_next_round`)."""
+        event = self.apply({"kind": "round", "data": self.plan_next_round(absent=absent).to_dict()})
         assert event["kind"] == "round"
         return event
 
@@ -369,7 +381,9 @@ class Tournament:
         """Players who play the next round (or the rest of the final), best first.
 
         While the current round's results are not all in, this is the players of
-        that round (no one is out before their table's game is over).
+        that round (no one is out before their table's game is over); after round 1,
+        every registered player not withdrawn (round 2 seats everyone, one who sat
+        round 1 out too).
         """
         active = self._contenders().active
         return self.ranking(active)
@@ -396,8 +410,11 @@ class Tournament:
         last = self.rounds[-1]
         if last.phase == Phase.FINAL:
             return Contenders([p for p in last.finalists if p not in self.withdrawn])
+        if last.number == 1:
+            # Rounds 1 and 2 are played by everyone: one who sat round 1 out or came late plays round 2.
+            return Contenders([p for p in self.names if p not in self.withdrawn])
         seated = [p for p in last.players() if p not in self.withdrawn]
-        if last.number < 2 or not self.is_round_complete(last.number):
+        if not self.is_round_complete(last.number):
             return Contenders(seated)
         firsts = {p for table in last.tables for p in self.first_lit(last.number, table)}
         kept = [p for p in seated if p not in firsts]
@@ -540,8 +557,19 @@ class Tournament:
 
     # -- making rounds ---------------------------------------------------------
 
-    def plan_next_round(self) -> Round:
-        """The next round's tables, without applying them."""
+    def takes_late_entries(self) -> bool:
+        """Whether a player may register now although round 1 is made: the setting allows it and round 2
+        is not made yet. Rounds 1 and 2 are played by everyone; from round 3 on only those who did not
+        make zero in round 2 play, which a player who joins later cannot be."""
+        return self.late_entries and len(self.rounds) == 1
+
+    def plan_next_round(self, *, absent: Collection[int] = ()) -> Round:
+        """The next round's tables, without applying them.
+
+        *absent*: players not in the hall, left out of the round. Only rounds 1 and 2 can do without
+        someone (the rules seat everyone at them; one absent from round 1 plays round 2, one absent from
+        round 2 has not played it, and only its players go on); from round 3 on, a player who is not
+        there is withdrawn or waited for, and naming one is refused."""
         if self.rounds and not self.is_round_complete(self.rounds[-1].number):
             missing = ", ".join(str(t.number) for t in self.pending_tables())
             raise RoundError(
@@ -554,6 +582,16 @@ class Tournament:
             raise RoundError("the tournament is over", code="tournament_over")
         number = len(self.rounds) + 1
         active, out, spared = self._contenders()
+        away = sorted(p for p in absent if p in active)
+        if away and number > 2:
+            raise RoundError(
+                f"round {number} seats every player in contention: withdraw or wait for "
+                + ", ".join(self.names[p] for p in away),
+                code="absent_in_later_round",
+                round=number,
+                players=[self.names[p] for p in away],
+            )
+        active = [p for p in active if p not in away]
         if number == 1 and len(active) < MIN_PLAYERS:
             raise RoundError(
                 f"a tournament needs at least {MIN_PLAYERS} players, {len(active)} registered",

@@ -139,6 +139,17 @@ TEXTS: dict[str, LazyString] = {
     ),
     "result_not_found": lazy_gettext("No board sent a result for this game."),
     "result_state": lazy_gettext("This result has changed meanwhile: reload the page."),
+    # -- a player's own link (webpanel/event/players.py) and the door (webpanel/event/door.py) -----
+    "no_such_link": lazy_gettext("This link is not a player's link: check it, or ask staff at the desk."),
+    "link_replaced": lazy_gettext(
+        "Staff gave this player a new link: this one no longer works. Ask staff at the desk for the new one."
+    ),
+    "nothing_to_agree": lazy_gettext("Your table has no result from its board to agree to."),
+    "nothing_to_flag": lazy_gettext("You have no table in this round."),
+    "player_action_refused": lazy_gettext("You have withdrawn, or the tournament is over."),
+    "no_such_code": lazy_gettext(
+        "No player of this tournament has this code: check it, or find the player in the list."
+    ),
     "no_table_to_start": lazy_gettext("There is no table to start on this board now."),
     "bad_confirmation": lazy_gettext("Choose your seat, or confirm for every player as staff."),
 }

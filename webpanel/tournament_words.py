@@ -226,6 +226,12 @@ def _coded(code: str, details: Mapping[str, object], seat_names: Sequence[str]) 
             int(str(details["registered"])),
             minimum=details["minimum"],
         )
+    if code == "absent_in_later_round":
+        return _(
+            "Round %(round)d seats every player still in contention: withdraw %(names)s or wait for them.",
+            round=details["round"],
+            names=names(str(n) for n in details.get("players", [])),  # type: ignore[attr-defined]
+        )
     if code == "placer_missing":
         together = names(seat(s) for s in details.get("seats", []))  # type: ignore[attr-defined]
         return _("The lamps of %(names)s lit together: say who placed the pawn.", names=together)

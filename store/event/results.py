@@ -232,6 +232,30 @@ class Results:
             self.conn.execute(sql.RESULT_CONFIRM, (everyone, f"staff ({actor})", "confirmed", game))
         return self.get(game)
 
+    def agree(self, game: int, seat: int, *, by: str) -> BoardResult:
+        """A player agrees from their own page (their link), as at the board's display: their seat is
+        counted with the board's "I agree" rows; once every seat agreed (and the game's start is in) it is
+        confirmed, and the ingest enters it exactly once, as any confirmed result. Agreeing twice counts
+        once."""
+        with transaction(self.conn):
+            result = self.get(game)
+            if result.status not in ("waiting", "confirmed"):
+                raise ResultStateError(f"this result is {result.status}, not waiting for confirmation")
+            if not 0 <= seat < len(result.players):
+                raise ResultStateError(f"the game has no seat {seat + 1}")
+            if result.status == "confirmed" or seat in result.confirmed:
+                return result
+            confirmed = sorted({*result.confirmed, seat})
+            complete = set(range(len(result.players))) <= set(confirmed) and result.started
+            status = "confirmed" if complete else "waiting"
+            self.conn.execute(sql.RESULT_CONFIRM, (json.dumps(confirmed), by, status, game))
+        return self.get(game)
+
+    def of_assignment(self, assignment: str) -> BoardResult | None:
+        """The latest result a board sent for this table (None: none yet)."""
+        row = self.conn.execute(sql.RESULTS_OF_ASSIGNMENT, (assignment,)).fetchone()
+        return None if row is None else _result(row)
+
     def use_board_result(self, game: int, *, actor: str) -> BoardResult:
         """A clash with a hand entry: staff correct the table with the board's result (the hand entry
         stays in the audit). A board's result the server does not believe cannot be used."""

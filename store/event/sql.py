@@ -162,6 +162,42 @@ MIGRATIONS: list[str] = [
         last_at REAL NOT NULL
     );
     """,
+    # 5: each player's own link (its token, the short code printed on their badge), who is in the hall
+    # (checked in at the door or from the link), and the results players flag as wrong for staff.
+    """
+    CREATE TABLE event_player_links (
+        token TEXT PRIMARY KEY,
+        tournament_id INTEGER NOT NULL,
+        player INTEGER NOT NULL,
+        code TEXT NOT NULL,
+        issued_at REAL NOT NULL,
+        issued_by TEXT NOT NULL,
+        ended_at REAL
+    );
+    CREATE UNIQUE INDEX event_player_links_live ON event_player_links (tournament_id, player)
+        WHERE ended_at IS NULL;
+    CREATE UNIQUE INDEX event_player_links_code ON event_player_links (tournament_id, code)
+        WHERE ended_at IS NULL;
+    CREATE TABLE event_attendance (
+        tournament_id INTEGER NOT NULL,
+        player INTEGER NOT NULL,
+        here INTEGER NOT NULL,
+        at REAL NOT NULL,
+        marked_by TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, player)
+    );
+    CREATE TABLE event_result_flags (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        tournament_id INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        table_number INTEGER NOT NULL,
+        player INTEGER NOT NULL,
+        word TEXT NOT NULL,
+        at REAL NOT NULL,
+        seen_at REAL,
+        seen_by TEXT
+    );
+    """,
 ]
 
 # -- boards -------------------------------------------------------------------------------------
@@ -317,6 +353,10 @@ RESULTS_WITH_STATUS = (
     f"SELECT {RESULT_COLUMNS} FROM event_results r JOIN event_games g ON g.id = r.game"
     " WHERE r.status = ? ORDER BY r.game"
 )
+RESULTS_OF_ASSIGNMENT = (
+    f"SELECT {RESULT_COLUMNS} FROM event_results r JOIN event_games g ON g.id = r.game"
+    " WHERE r.assignment = ? ORDER BY r.game DESC LIMIT 1"
+)
 RESULTS_TO_ENTER = (
     f"SELECT {RESULT_COLUMNS}, b.label AS board_label, "
     + ", ".join(f"a.{c} AS a_{c}" for c in ASSIGNMENT_COLUMNS.split(", "))
@@ -401,3 +441,43 @@ TOURNAMENT_CHANGE = (
     "SELECT MAX(id), COUNT(undone_at) FROM tournament_events WHERE tournament_id = ?"
 )
 """What changes whenever a tournament does: its last entry, and how many entries are undone."""
+
+# -- players' own links, the hall's attendance, flagged results (store/event/attendance.py) ---------
+
+LINK_COLUMNS = "token, tournament_id, player, code, issued_at, issued_by, ended_at"
+LINK_ADD = (
+    "INSERT INTO event_player_links (token, tournament_id, player, code, issued_at, issued_by)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
+LINK_END = (
+    "UPDATE event_player_links SET ended_at = ? WHERE tournament_id = ? AND player = ? AND ended_at IS NULL"
+)
+LINK_BY_TOKEN = f"SELECT {LINK_COLUMNS} FROM event_player_links WHERE token = ?"
+LINK_BY_CODE = (
+    f"SELECT {LINK_COLUMNS} FROM event_player_links WHERE tournament_id = ? AND code = ? AND ended_at IS NULL"
+)
+LINKS_OF = (
+    f"SELECT {LINK_COLUMNS} FROM event_player_links WHERE tournament_id = ? AND ended_at IS NULL"
+    " ORDER BY player"
+)
+ATTENDANCE_SET = (
+    "INSERT INTO event_attendance (tournament_id, player, here, at, marked_by) VALUES (?, ?, ?, ?, ?)"
+    " ON CONFLICT (tournament_id, player) DO UPDATE SET here = excluded.here, at = excluded.at,"
+    " marked_by = excluded.marked_by"
+)
+ATTENDANCE_OF = (
+    "SELECT player, here, at, marked_by FROM event_attendance WHERE tournament_id = ? ORDER BY player"
+)
+FLAG_ADD = (
+    "INSERT INTO event_result_flags (tournament_id, round, table_number, player, word, at)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
+FLAG_COLUMNS = "id, tournament_id, round, table_number, player, word, at, seen_at, seen_by"
+FLAGS_UNSEEN = f"SELECT {FLAG_COLUMNS} FROM event_result_flags WHERE seen_at IS NULL ORDER BY id"
+FLAGS_OF_PLAYER = (
+    f"SELECT {FLAG_COLUMNS} FROM event_result_flags WHERE tournament_id = ? AND player = ? ORDER BY id"
+)
+FLAG_SEEN = "UPDATE event_result_flags SET seen_at = ?, seen_by = ? WHERE id = ? AND seen_at IS NULL"
+UNSEEN_FLAGS_OF_PLAYER = (
+    "SELECT COUNT(*) FROM event_result_flags WHERE tournament_id = ? AND player = ? AND seen_at IS NULL"
+)

@@ -29,6 +29,7 @@ from flask import Flask
 from hypothesis import HealthCheck, settings
 
 from games.hautetension.seats import DEFAULT_COLOURS
+from store.event.attendance import PlayerLinks
 from store.event.db import connect_event
 from store.event.intake import Intake
 from store.event.settings import EventSettings
@@ -69,10 +70,12 @@ def fuzzed_event_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fl
     conn = connect_event(event.database)
     try:
         send(Intake(conn, confirm_timeout=60), "board-1", [Reports("board-1").status()])
-        a_tournament(conn, 4)
+        tid = a_tournament(conn, 4)
+        links = PlayerLinks(conn).ensure(tid, range(1, 5), actor="test")
     finally:
         conn.close()
     app = create_app({"PANEL": make_settings(tmp), "EVENT": event, "TESTING": True})
+    app.config["FUZZED_TOKENS"] = [link.token for link in links.values()]
     try:
         yield app
     finally:
@@ -87,6 +90,18 @@ def api_schema(fuzzed_panel: Flask) -> Any:
 @pytest.fixture(scope="module")
 def event_api_schema(fuzzed_event_server: Flask) -> Any:
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", fuzzed_event_server)
+    tokens: list[str] = fuzzed_event_server.config["FUZZED_TOKENS"]
+
+    @schema.hook
+    def map_path_parameters(context: Any, parameters: Any) -> Any:
+        """Half the players' tokens drawn are real ones (the others find no link): each player's
+        operations are reached past the lookup too."""
+        if isinstance(parameters, dict) and isinstance(parameters.get("token"), str):
+            drawn = parameters["token"]
+            if len(drawn) % 2 == 0:
+                parameters = {**parameters, "token": tokens[len(drawn) % len(tokens)]}
+        return parameters
+
     return _staff_fuzzed(schema, fuzzed_event_server)
 
 

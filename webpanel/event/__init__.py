@@ -18,7 +18,7 @@ from flask import Flask, url_for
 from webpanel import translation_marks
 
 # The route modules, each adding its routes to the blueprint (and its paths to the API description).
-from webpanel.event import api, online, views  # noqa: F401
+from webpanel.event import api, door, online, players, views  # noqa: F401
 from webpanel.event.blueprint import bp
 from webpanel.event.follow import EventFollower
 

@@ -76,6 +76,15 @@ def table_states(
     return rows
 
 
+def table_state(
+    conn: Connection, t: Tournament, round_number: int, table: int, assignment: Assignment | None
+) -> str:
+    """Where one table of a round stands (:func:`table_states` for one table, reading only its result)."""
+    result = None if assignment is None else Results(conn).of_assignment(assignment.id)
+    results = {} if result is None or assignment is None else {assignment.id: result}
+    return _table_state(t, round_number, table, assignment, Assignments(conn), results)
+
+
 def _table_state(
     t: Tournament,
     round_number: int,

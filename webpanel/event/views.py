@@ -14,11 +14,15 @@ from flask.typing import ResponseReturnValue
 from flask_babel import gettext as _
 
 from games.exc import GameError
+from store.dialect import Connection
 from store.event.assignments import AssignmentError, Assignments
+from store.event.attendance import Attendance, ResultFlags
 from store.event.boards import BoardNotFoundError, Boards
 from store.event.quarantine import Quarantine
 from store.event.results import ResultNotFoundError, Results, ResultStateError
 from store.tournaments import TournamentNotFoundError, Tournaments
+from tournaments.tournament import Tournament
+from webpanel import tournament_words as words
 from webpanel.auth import actor, staff_required
 from webpanel.db import get_db
 from webpanel.event import present
@@ -65,6 +69,8 @@ def overview() -> str:
         and not t.is_over()
         and (current is None or t.is_round_complete(current.number)),
         results=[r.to_json() for r in Results(conn).needing_staff()],
+        flags=_flags(conn),
+        missing=_missing(conn, info.id, t) if info is not None and t is not None else [],
         quarantined=Quarantine(conn).recent(QUARANTINE_SHOWN),
         quarantine_counts=Quarantine(conn).counts(),
         to_check=[
@@ -74,6 +80,27 @@ def overview() -> str:
         now=time.time(),
         request_id=secrets.token_urlsafe(12),
     )
+
+
+def _flags(conn: Connection) -> list[dict[str, object]]:
+    """The results players flagged as wrong from their links, with the tournament's names."""
+    tournaments = Tournaments(conn)
+    rows = []
+    for flag in ResultFlags(conn).unseen():
+        try:
+            t = tournaments.load(flag.tournament_id)
+        except TournamentNotFoundError:
+            continue
+        rows.append({**flag.to_json(), "name": t.names.get(flag.player, "?")})
+    return rows
+
+
+def _missing(conn: Connection, tid: int, t: Tournament) -> list[str]:
+    """Who of the next round's players has not checked in (none while check-in is not in use)."""
+    if t.is_over() or (t.current_round is not None and not t.is_round_complete(t.current_round.number)):
+        return []
+    missing, _away = Attendance(conn).absent(tid, t.in_contention())
+    return [t.names[p] for p in missing]
 
 
 QUARANTINE_SHOWN = 20
@@ -104,10 +131,27 @@ def accept_board(board: str) -> ResponseReturnValue:
 @bp.post("/event/tournaments/<id:tid>/rounds")
 @staff_required
 def make_round(tid: int) -> ResponseReturnValue:
-    """One click: make the next round and send each of its tables to a board."""
+    """One click: make the next round and send each of its tables to a board. Once check-in is in use,
+    the players not in the hall sit it out (see webpanel/event/door.py); while some never checked in,
+    staff choose first: wait, check them in, mark them absent, or leave them out."""
     try:
+        t = Tournaments(get_db()).load(tid)
+        missing, away = Attendance(get_db()).absent(tid, t.in_contention())
+        if missing and not request.form.get("leave_out"):
+            flash(
+                _(
+                    "Not checked in: %(names)s. Check them in or mark them absent at the door, or make the"
+                    " round without them.",
+                    names=words.names(t.names[p] for p in missing),
+                ),
+                "error",
+            )
+            return _back(tid)
         Tournaments(get_db()).record(
-            tid, lambda t: t.next_round(), actor=actor(), request_id=request.form.get("request_id") or None
+            tid,
+            lambda t: t.next_round(absent={*missing, *away}),
+            actor=actor(),
+            request_id=request.form.get("request_id") or None,
         )
         assignments = Assignments(get_db()).assign_round(tid)
         on_boards = sum(1 for a in assignments if a.board)

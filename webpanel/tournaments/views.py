@@ -218,6 +218,7 @@ def create() -> ResponseReturnValue:
             handicap=form.get("handicap") == "on",
             handicap_step=int(step) if step else None,
             event=_server_event(),
+            late_entries=form.get("late_entries") == "on",
         )
     except ENTRY_ERRORS as exc:
         flash(words.error_text(exc), "error")

@@ -1,6 +1,6 @@
 /* The staff overview (webpanel/event) follows the event: on each `change` of /api/event/stream the page
  * is loaded again, unless staff are typing in one of its forms. */
-var root = document.getElementById("event-overview");
+var root = document.getElementById("event-overview") || document.getElementById("door");  // the door page follows too
 var editing = false;
 root.addEventListener("input", function () { editing = true; });
 root.addEventListener("focusout", function () { setTimeout(function () { editing = root.contains(document.activeElement); }, 0); });
