@@ -185,7 +185,8 @@ class Client:
         self.cookies: dict[str, str] = {}
         self.csrf = ""
         self.headers: dict[str, str] = {}
-        self._conn: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self._idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+        """Keep-alive connections not in use (a browser opens another when one is busy)."""
 
     def _head(self, method: str, path: str, body: bytes | None) -> bytes:
         lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1"]
@@ -201,23 +202,24 @@ class Client:
     async def request(self, method: str, path: str, payload: Any = None, *, kind: str = "") -> Answer:
         body = None if payload is None else json.dumps(payload).encode()
         for attempt in range(2):
-            if self._conn is None:
-                self._conn = await asyncio.open_connection("127.0.0.1", self.port)
-            reader, writer = self._conn
+            if self._idle:
+                reader, writer = self._idle.pop()
+            else:
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
             try:
                 writer.write(self._head(method, path, body))
                 status, headers = await read_head(reader)
                 answer = Answer(status, headers, await read_body(reader, headers))
             except (ConnectionError, asyncio.IncompleteReadError, HttpError):
                 writer.close()
-                self._conn = None
                 if attempt == 1:
                     self.tally.statuses["disconnected"] += 1
                     raise
                 continue
             if headers.get("connection", "").lower() == "close":
                 writer.close()
-                self._conn = None
+            else:
+                self._idle.append((reader, writer))
             self._keep_cookies(headers)
             self.tally.requests += 1
             self.tally.statuses[str(status) + ("+Retry-After" if "retry-after" in headers else "")] += 1
@@ -238,9 +240,9 @@ class Client:
         self.csrf = answer.json()["csrf_token"]
 
     def close(self) -> None:
-        if self._conn is not None:
-            self._conn[1].close()
-            self._conn = None
+        for _, writer in self._idle:
+            writer.close()
+        self._idle.clear()
 
 
 async def read_head(reader: asyncio.StreamReader) -> tuple[int, dict[str, str]]:
@@ -349,6 +351,7 @@ class Seat:
         self.version = -1
         self.state: dict[str, Any] | None = None
         self.moving = False
+        self.posting = False
 
     async def refresh(self) -> None:
         answer = await self.client.request("GET", f"/api/games/{self.game.id}", kind="GET game")
@@ -370,26 +373,30 @@ class Seat:
             asyncio.get_running_loop().create_task(self.move())
 
     async def move(self) -> None:
+        if self.game.think:
+            await asyncio.sleep(random.uniform(0.5, 1.5) * self.game.think)
+        state = self.state
+        if state is None or not state["legal_moves"] or self.game.over.is_set():
+            self.moving = False
+            return
+        move = random.choice(state["legal_moves"])
+        self.game.tally.posted_at[(self.game.id, state["version"] + 1)] = time.monotonic()
+        self.posting = True
         try:
-            if self.game.think:
-                await asyncio.sleep(random.uniform(0.5, 1.5) * self.game.think)
-            state = self.state
-            if state is None or not state["legal_moves"] or self.game.over.is_set():
-                return
-            move = random.choice(state["legal_moves"])
-            sent = time.monotonic()
-            self.game.tally.posted_at[(self.game.id, state["version"] + 1)] = sent
             answer = await self.client.request("POST", f"/api/games/{self.game.id}/moves",
                                                {"move": move, "version": state["version"]}, kind="POST move")
-            if answer.status == 200:
-                self.game.tally.moves += 1
-                self.moving = False
-                self.take(answer.json())
-                return
-            if answer.status == 503:
-                await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
-        finally:
+        except (OSError, HttpError, asyncio.IncompleteReadError):
             self.moving = False
+            return
+        finally:
+            self.posting = False
+        self.moving = False  # the answer may let this seat move again (take starts it)
+        if answer.status == 200:
+            self.game.tally.moves += 1
+            self.take(answer.json())
+            return
+        if answer.status == 503:
+            await asyncio.sleep(float(answer.headers.get("retry-after", "1")))
         await self.refresh()
 
     async def follow(self) -> None:
@@ -402,7 +409,9 @@ class Seat:
                 name, data = item
                 if name == "game":
                     version = json.loads(data).get("version")
-                    if version != self.version:
+                    while self.posting:  # as the page does: the move's answer brings the new view
+                        await asyncio.sleep(0.001)
+                    if version > self.version:
                         await self.refresh()
                 if self.game.over.is_set() or self.game.stop.is_set():
                     break

@@ -53,6 +53,11 @@ LOOK_BACK_S = 2.0
 """How far before its last look the watcher reads changed games again (clocks of several processes,
 a transaction committed after the time it stamped)."""
 RETRY_S = 1.0
+SETTLE_S = 1.0
+"""How long after a write of the database's files the watcher reads ``data_version`` again (every
+``poll_interval``) for the commit to become visible (see :meth:`ChangeHub._wait_for_write`)."""
+SAFETY_S = 10.0
+"""The longest the watcher sleeps without a write: one read then, in case a commit's write went unseen."""
 
 
 @dataclass(frozen=True)
@@ -306,25 +311,35 @@ class ChangeHub:
         try:
             seen = None
             since = time.time() - LOOK_BACK_S
+            settle_until = time.monotonic() + SETTLE_S  # a commit may have been written before the watch
             while self._wanted():
                 version = int(conn.execute("PRAGMA data_version").fetchone()[0])
                 if version != seen:
                     seen = version
                     since = self._look(conn, since)
-                self._wait_for_write()
+                if self._wait_for_write(settle_until > time.monotonic()):
+                    settle_until = time.monotonic() + SETTLE_S
         finally:
             watch, self._watch = self._watch, None
             if watch is not None:
                 watch.close()
             conn.close()
 
-    def _wait_for_write(self) -> None:
+    def _wait_for_write(self, settling: bool) -> bool:
+        """Until the database's files are written (True) or a while passed (False).
+
+        A commit writes the ``-wal`` file first, syncs it to the disk, and only then makes itself
+        visible (in the shared index, written through ``mmap``, which the kernel does not report): a
+        read made at the write may not see it yet. So for :data:`SETTLE_S` after each write the
+        watcher reads again every ``poll_interval`` (*settling*); then it sleeps until the next write,
+        or :data:`SAFETY_S` at most.
+        """
         watch = self._watch
         if watch is None:
             self._nudge.wait(self.poll_interval)
             self._nudge.clear()
-        else:
-            watch.wait(60.0)
+            return False
+        return watch.wait(self.poll_interval if settling else SAFETY_S) and not self._stop.is_set()
 
     def _look(self, conn: Connection, since: float) -> float:
         """Publish what changed since *since* (Unix time); the time to look from next."""

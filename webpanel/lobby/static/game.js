@@ -15,6 +15,7 @@ var page, gameId, gameName, board, ctx;
 var live = null;      // the latest state of the game
 var replayAt = null;  // null: following the live game; n: showing the position after n moves
 var stream = null;
+var moving = null;    // the move being posted: its answer brings this seat's new view
 
 // A message under the board: a text of the page's own, or an API error (err) said by its code.
 function message(text, err) {
@@ -178,7 +179,8 @@ async function replay(at) {
 async function play(move) {
   message("");
   try {
-    var state = await api("POST", "/api/games/" + gameId + "/moves", { move: move, version: live.version });
+    moving = api("POST", "/api/games/" + gameId + "/moves", { move: move, version: live.version });
+    var state = await moving;
     replayAt = null;
     if (newer(state)) { live = state; }
     show(live);
@@ -187,6 +189,8 @@ async function play(move) {
     fail(err);
     await refresh();
     return false;
+  } finally {
+    moving = null;
   }
 }
 
@@ -251,7 +255,9 @@ function follow() {
   stream.addEventListener("error", function () { if (stream) { setConn("connecting"); } });
   stream.addEventListener("game", function (event) {
     var data = JSON.parse(event.data);
-    if (!live || data.version !== live.version) { refresh(); }
+    // The event of this seat's own move comes with (or before) the move's answer: one fetch, never two.
+    var settled = moving ? moving.catch(function () { return null; }) : Promise.resolve(null);
+    settled.then(function () { if (!live || data.version > live.version) { refresh(); } });
   });
 }
 
