@@ -1,7 +1,7 @@
 """Benchmark: remote digital games on the event server, seats behaving as the game page does.
 
     .venv/bin/python bench/online.py [--games 16] [--kinds hautetension,qttt] [--think 0]
-        [--seconds 20] [--processes 1] [--engines sqlite] [--root TREE]
+        [--seconds 20] [--processes 1] [--engines sqlite] [--root TREE ...] [--rounds 1]
 
 Starts ``hautetension central`` (the event server: the panel in its "event"
 role) on a temporary database and, in the same run, a bare Flask app on
@@ -23,7 +23,10 @@ with or without ``Retry-After``), streams refused, and the server
 processes' threads and RSS at the end.
 
 ``--root TREE`` runs the server from another checkout (``git archive`` of an
-earlier revision, for before/after figures, with this venv's Python).
+earlier revision, with this venv's Python); given several times, the trees
+are measured one after the other in each of ``--rounds`` rounds, each round
+after its own measure of the bare stack: before/after figures side by side
+on a machine whose load moves.
 ``--engines postgresql`` starts the test suite's throwaway PostgreSQL cluster
 (tests/servers/postgres.py); ``--processes 2`` runs two server processes on
 it and spreads the seats over both.
@@ -185,6 +188,8 @@ class Client:
         self.cookies: dict[str, str] = {}
         self.csrf = ""
         self.headers: dict[str, str] = {}
+        self.address = f"127.{random.randint(1, 254)}.{random.randint(1, 254)}.{random.randint(1, 254)}"
+        """Where this client connects from: each player is a device of its own (a loopback address)."""
         self._idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
         """Keep-alive connections not in use (a browser opens another when one is busy)."""
 
@@ -205,7 +210,8 @@ class Client:
             if self._idle:
                 reader, writer = self._idle.pop()
             else:
-                reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port,
+                                                               local_addr=(self.address, 0))
             try:
                 writer.write(self._head(method, path, body))
                 status, headers = await read_head(reader)
@@ -284,7 +290,7 @@ async def chunks(reader: asyncio.StreamReader) -> Any:
 
 async def events(port: int, path: str, client: Client) -> Any:
     """The SSE events of *path* as (event, data), on a connection of its own; None when refused."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(client.address, 0))
     try:
         head = client._head("GET", path, None)
         writer.write(head.replace(b"\r\n\r\n", b"\r\nAccept: text/event-stream\r\n\r\n", 1))
@@ -370,7 +376,9 @@ class Seat:
             self.game.over.set()
         elif state["can_move"] and not self.moving:
             self.moving = True
-            asyncio.get_running_loop().create_task(self.move())
+            task = asyncio.get_running_loop().create_task(self.move())
+            self.game.tasks.add(task)  # the loop holds a task weakly: kept until it is done
+            task.add_done_callback(self.game.tasks.discard)
 
     async def move(self) -> None:
         if self.game.think:
@@ -426,6 +434,7 @@ class Game:
         self.stop = stop
         self.id = 0
         self.over = asyncio.Event()
+        self.tasks: set[asyncio.Task[None]] = set()
 
     async def play(self) -> None:
         host = Client(random.choice(self.ports), self.tally)
@@ -550,50 +559,56 @@ def postgres_dsn(stack: ExitStack, folder: Path) -> str:
     return str(server.create_database("bench_online"))
 
 
+def measure(args: argparse.Namespace, folder: Path, root: Path, engine: str, kind: str, bare: float,
+            tag: str) -> Figures:
+    """One measure: ``--games`` games of *kind* on the server from *root*."""
+    with ExitStack() as stack:
+        where = Path(tempfile.mkdtemp(prefix=f"{engine}-{kind}-", dir=folder))
+        database = postgres_dsn(stack, where) if engine == "postgresql" else str(where / "event.db")
+        servers = [stack.enter_context(central(where / f"p{n}", root, database, f"p{n}", args.games))
+                   for n in range(args.processes)]
+        ports = [port for port, _ in servers]
+        pids = [pid for _, pid in servers]
+        cpu0 = [cpu_seconds(pid) for pid in pids]
+        wall0 = time.monotonic()
+        played = play_games(kind, ports, args.games, args.think, args.seconds, args.warmup)
+        tally, elapsed = asyncio.run(played)
+        wall = time.monotonic() - wall0
+        status = [proc_status(pid) for pid in pids]
+        cpu = [(cpu_seconds(pid) - c) / wall for pid, c in zip(pids, cpu0, strict=True)]
+    moves = tally.moves / elapsed
+    fives = sum(n for s, n in tally.statuses.items() if s.startswith("5") or s == "disconnected")
+    return Figures(
+        label=(f"{tag}: {args.games} {kind} games, {engine}, {args.processes} process(es),"
+               f" think {args.think}s"),
+        moves_per_s=moves, ratio=moves / bare if bare else float("nan"),
+        requests_per_move=tally.requests / tally.moves if tally.moves else float("nan"),
+        seen_p50=percentile(tally.seen_ms, 0.5), seen_p99=percentile(tally.seen_ms, 0.99),
+        statuses=dict(tally.statuses), refused_streams=sum(tally.refused_streams.values()),
+        errors_5xx=fives, threads=[t for t, _ in status], rss_mib=[r for _, r in status],
+        cpu_share=cpu, first_errors=tally.errors[:5],
+    )
+
+
 def run(args: argparse.Namespace) -> list[Figures]:
+    """Each round: the bare stack, then every tree (``--root``, in order) on every engine and kind."""
     results: list[Figures] = []
     with tempfile.TemporaryDirectory(prefix="ht-online-") as tmp, ExitStack() as outer:
         folder = Path(tmp)
         bare_port, _ = outer.enter_context(bare_stack(folder, threads=16))
-        bare = asyncio.run(bare_rate(bare_port, clients=16, seconds=args.bare_seconds))
-        print(f"bare stack (Flask on waitress, trivial JSON POST, 16 keep-alive clients): {bare:.0f}"
-              " requests/s", flush=True)
-        for engine in args.engines.split(","):
-            for kind in args.kinds.split(","):
-                with ExitStack() as stack:
-                    where = folder / f"{engine}-{kind}"
-                    where.mkdir()
-                    database = (postgres_dsn(stack, where) if engine == "postgresql"
-                                else str(where / "event.db"))
-                    servers = [stack.enter_context(central(where / f"p{n}", args.root, database, f"p{n}",
-                                                           args.games))
-                               for n in range(args.processes)]
-                    ports = [port for port, _ in servers]
-                    pids = [pid for _, pid in servers]
-                    cpu0 = [cpu_seconds(pid) for pid in pids]
-                    wall0 = time.monotonic()
-                    tally, elapsed = asyncio.run(play_games(kind, ports, args.games, args.think, args.seconds,
-                                                            args.warmup))
-                    wall = time.monotonic() - wall0
-                    status = [proc_status(pid) for pid in pids]
-                    cpu = [(cpu_seconds(pid) - c) / wall for pid, c in zip(pids, cpu0, strict=True)]
-                    moves = tally.moves / elapsed
-                    fives = sum(n for s, n in tally.statuses.items()
-                                if s.startswith("5") or s == "disconnected")
-                    figures = Figures(
-                        label=(f"{args.games} {kind} games, {engine}, {args.processes} process(es),"
-                               f" think {args.think}s"),
-                        moves_per_s=moves, ratio=moves / bare if bare else float("nan"),
-                        requests_per_move=tally.requests / tally.moves if tally.moves else float("nan"),
-                        seen_p50=percentile(tally.seen_ms, 0.5), seen_p99=percentile(tally.seen_ms, 0.99),
-                        statuses=dict(tally.statuses), refused_streams=sum(tally.refused_streams.values()),
-                        errors_5xx=fives, threads=[t for t, _ in status], rss_mib=[r for _, r in status],
-                        cpu_share=cpu, first_errors=tally.errors[:5],
-                    )
-                    print(figures.line(), flush=True)
-                    for error in figures.first_errors:
-                        print("   ", error, flush=True)
-                    results.append(figures)
+        for round_number in range(args.rounds):
+            bare = asyncio.run(bare_rate(bare_port, clients=16, seconds=args.bare_seconds))
+            print(f"round {round_number + 1}: bare stack (Flask on waitress, trivial JSON POST, 16 keep-alive"
+                  f" clients): {bare:.0f} requests/s", flush=True)
+            for root in args.root:
+                tag = root.name if root != ROOT else "this tree"
+                for engine in args.engines.split(","):
+                    for kind in args.kinds.split(","):
+                        figures = measure(args, folder, root, engine, kind, bare, tag)
+                        print(figures.line(), flush=True)
+                        for error in figures.first_errors:
+                            print("   ", error, flush=True)
+                        results.append(figures)
     return results
 
 
@@ -607,10 +622,13 @@ def main() -> None:
     parser.add_argument("--bare-seconds", type=float, default=5.0)
     parser.add_argument("--processes", type=int, default=1)
     parser.add_argument("--engines", default="sqlite")
-    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose server runs (this one)")
+    parser.add_argument("--root", type=Path, action="append",
+                        help="a checkout whose server runs (this one if none; give several to compare them"
+                             " side by side, round after round)")
+    parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
-    args.root = args.root.resolve()
+    args.root = [root.resolve() for root in (args.root or [ROOT])]
     results = run(args)
     if args.json:
         args.json.write_text(json.dumps([r.__dict__ for r in results], indent=1))
