@@ -93,7 +93,7 @@ def create_app(
     csrf.init_app(app)
     db.init_app(app)
     app.extensions["change_hub"] = make_hub(settings.database, app.extensions["change_listener"],
-                                            settings.poll_interval)
+                                            settings.poll_interval, app.extensions["db_pool"].get)
     i18n.init_app(app)
     seats.init_app(app)  # the join codes and tokens guessed, for every area that asks who is asking
     app.jinja_env.globals["is_staff"] = is_staff

@@ -150,8 +150,11 @@ class ConnectionPool:
         """Give back the app context's connection, rolling back a transaction a view left open so
         that the next request starts clean."""
         conn: Connection | None = g.pop(_LENT, None)
-        if conn is None:
-            return
+        if conn is not None:
+            self.give_back(conn)
+
+    def give_back(self, conn: Connection) -> None:
+        """Take back a lent connection (kept for the next request, or closed beyond the idle ones)."""
         if conn.in_transaction:
             log.warning("a request left a database transaction open: rolled back")
             conn.rollback()

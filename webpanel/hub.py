@@ -53,6 +53,8 @@ LOOK_BACK_S = 2.0
 """How far before its last look the watcher reads changed games again (clocks of several processes,
 a transaction committed after the time it stamped)."""
 RETRY_S = 1.0
+READY_WAIT_S = 5.0
+"""How long a new subscription waits for the watcher to hear every commit (its listener connecting)."""
 SETTLE_S = 1.0
 """How long after a write of the database's files the watcher reads ``data_version`` again (every
 ``poll_interval``) for the commit to become visible (see :meth:`ChangeHub._wait_for_write`)."""
@@ -151,9 +153,12 @@ class ChangeHub:
     """The process's notices by topic, and the one watcher of the database at *database*."""
 
     def __init__(self, database: str | os.PathLike[str], *, listener: ChangeListener | None = None,
-                 poll_interval: float = 0.025) -> None:
+                 poll_interval: float = 0.025, shared: Callable[[], Connection] | None = None) -> None:
         self.database = os.fspath(database)
         self.listener = listener
+        self.shared = shared
+        """The process's own database (PostgreSQL: the panel's pool, shared by its threads): the watcher
+        reads on it instead of opening connections of its own."""
         self.poll_interval = poll_interval
         self._lock = threading.Lock()
         self._last: OrderedDict[Topic, Notice] = OrderedDict()
@@ -165,6 +170,8 @@ class ChangeHub:
         self._thread: threading.Thread | None = None
         self._watch: FileWatch | None = None
         self._nudge = threading.Event()
+        self._watching = threading.Event()
+        """Set while the watcher hears every commit (its listener connected, its file watch armed)."""
         self._versions: dict[int, int] = {}
         """Each game's version as last published (the watcher publishes only what is newer)."""
         self.looks = 0
@@ -224,6 +231,8 @@ class ChangeHub:
                 self._by_topic.setdefault(topic, set()).add(subscription)
             self._subscriptions += 1
         self._start()
+        # A stream starts once the process hears every commit: none made after it started goes unseen.
+        self._watching.wait(READY_WAIT_S)
         return subscription
 
     def _unsubscribe(self, subscription: Subscription) -> None:
@@ -259,10 +268,12 @@ class ChangeHub:
             if not self._stop.is_set() and (self._subscriptions > 0 or self._sinks):
                 return True
             self._thread = None
+            self._watching.clear()
             return False
 
     def close(self) -> None:
         self._stop.set()
+        self._watching.set()  # nobody waits for a watcher that will not come
         self._wake_watcher()
         with self._lock:
             thread = self._thread
@@ -290,20 +301,24 @@ class ChangeHub:
                 else:
                     self._watch_file()
             except Exception:  # a locked, restarting or vanished database must not end the watching
+                self._watching.clear()
                 log.warning("cannot read the database's changes; trying again", exc_info=True)
                 self._stop.wait(RETRY_S)
 
     def _listen(self, listener: ChangeListener) -> None:
-        conn = open_database(self.database)
+        conn = self.shared() if self.shared is not None else open_database(self.database)
         try:
             since = time.time() - LOOK_BACK_S
             with listener.subscribe() as changes:
+                changes.wait(READY_WAIT_S)  # the listener's first connection wakes its subscriptions
                 since = self._look(conn, since)  # what was committed before it listened
+                self._watching.set()
                 while self._wanted():
                     if changes.wait(1.0):
                         since = self._look(conn, since)
         finally:
-            conn.close()
+            if self.shared is None:
+                conn.close()
 
     def _watch_file(self) -> None:
         conn = open_database(self.database)
@@ -317,6 +332,7 @@ class ChangeHub:
                 if version != seen:
                     seen = version
                     since = self._look(conn, since)
+                self._watching.set()
                 if self._wait_for_write(settle_until > time.monotonic()):
                     settle_until = time.monotonic() + SETTLE_S
         finally:
@@ -367,11 +383,14 @@ def changed_games(conn: Connection, since: float) -> list[tuple[int, int, str]]:
     return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
 
 
-def make_hub(database: str | os.PathLike[str], listener: ChangeListener | None,
-             poll_interval: float) -> ChangeHub:
+def make_hub(database: str | os.PathLike[str], listener: ChangeListener | None, poll_interval: float,
+             shared: Callable[[], Connection]) -> ChangeHub:
+    """The hub of a panel on *database*: on PostgreSQL it hears the process's *listener* and reads on
+    the process's *shared* pool; on SQLite it watches the file."""
     location = os.fspath(database)
-    return ChangeHub(location, listener=listener if is_postgresql(location) else None,
-                     poll_interval=poll_interval)
+    if is_postgresql(location):
+        return ChangeHub(location, listener=listener, poll_interval=poll_interval, shared=shared)
+    return ChangeHub(location, poll_interval=poll_interval)
 
 
 def hub_of(extensions: dict[str, Any]) -> ChangeHub:

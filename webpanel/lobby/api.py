@@ -35,6 +35,7 @@ from store.games import (
     StaleGameError,
     TooManyGamesError,
 )
+from store.move_requests import MAX_REQUEST_ID, MoveRequests
 from webpanel.auth import is_staff
 from webpanel.errors import ApiError, bad_field, json_object, require_int, whole_number
 from webpanel.hub import ChangeHub, Notice, game_topic, hub_of
@@ -383,10 +384,15 @@ def api_game(game_id: int) -> Response:
 
 @bp.post("/api/games/<id:game_id>/moves")
 def api_move(game_id: int) -> Response:
+    """Play a move. With a ``request_id`` (the page's own id for this move) the same move sent again (its
+    answer lost, or refused 503 and retried) is played once: the second answer is the game as it is."""
     loaded = load_game(game_id)
     record = loaded.record
-    body = json_object(allowed={"move", "version"}, required={"move"})
+    body = json_object(allowed={"move", "version", "request_id"}, required={"move"})
+    request_id = _request_id(body.get("request_id"))
     caller = identify(record)
+    if request_id is not None and MoveRequests(store().conn).played(record.id, request_id) is not None:
+        return state_response(loaded, caller)  # played already: the game as it is now
     if not record.is_open():
         raise game_ended(record.status)
     expected = body.get("version")
@@ -403,14 +409,24 @@ def api_move(game_id: int) -> Response:
     except IllegalMoveError as exc:
         raise ApiError(422, f"illegal move: {exc}", code=ILLEGAL_MOVE) from None
     try:
-        record = store().save(record.id, game, expected_version=record.version)
+        record = store().save(record.id, game, expected_version=record.version, request_id=request_id)
     except StaleGameError as exc:
+        if request_id is not None and MoveRequests(store().conn).played(record.id, request_id) is not None:
+            return state_response(load_game(record.id), caller)  # the same move, sent twice at once
         raise ApiError(409, str(exc), code=GAME_MOVED_ON) from None
     except GameEndedError:
         raise ended_since(record.id) from None
     tell_pages(record)
     poke_if_computer(record, game.to_act)
     return jsonify(game_json(record, game, caller))
+
+
+def _request_id(raw: Any) -> str | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or not 0 < len(raw) <= MAX_REQUEST_ID or not raw.isprintable():
+        raise bad_field("request_id", f"request_id must be text of 1 to {MAX_REQUEST_ID} characters")
+    return raw
 
 
 def _check_turn(record: GameRecord, game: DigitalGame, caller: Caller) -> None:
