@@ -114,7 +114,8 @@ def wait_answers(port: int, path: str, proc: subprocess.Popen[Any], log: Path) -
 
 
 @contextmanager
-def central(folder: Path, root: Path, database: str, name: str, games: int) -> Iterator[tuple[int, int]]:
+def central(folder: Path, root: Path, database: str, name: str, games: int,
+            profile: Path | None = None) -> Iterator[tuple[int, int]]:
     """``hautetension central`` from *root* on *database*: yields (port, pid)."""
     folder.mkdir(parents=True, exist_ok=True)
     port = free_port()
@@ -132,8 +133,9 @@ def central(folder: Path, root: Path, database: str, name: str, games: int) -> I
     env["PYTHONPATH"] = str(root)
     log = folder / "central.log"
     with log.open("w") as out:
-        proc = subprocess.Popen([PYTHON, "-m", "hautetension", "central", "--config", str(config)],
-                                cwd=root, env=env, stdout=out, stderr=out)
+        profiling = ["-m", "cProfile", "-o", str(profile)] if profile is not None else []
+        command = [PYTHON, *profiling, "-m", "hautetension", "central", "--config", str(config)]
+        proc = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=out)
     try:
         wait_answers(port, "/api/session", proc, log)
         yield port, proc.pid
@@ -565,7 +567,8 @@ def measure(args: argparse.Namespace, folder: Path, root: Path, engine: str, kin
     with ExitStack() as stack:
         where = Path(tempfile.mkdtemp(prefix=f"{engine}-{kind}-", dir=folder))
         database = postgres_dsn(stack, where) if engine == "postgresql" else str(where / "event.db")
-        servers = [stack.enter_context(central(where / f"p{n}", root, database, f"p{n}", args.games))
+        servers = [stack.enter_context(central(where / f"p{n}", root, database, f"p{n}", args.games,
+                                               args.profile if n == 0 else None))
                    for n in range(args.processes)]
         ports = [port for port, _ in servers]
         pids = [pid for _, pid in servers]
@@ -627,6 +630,7 @@ def main() -> None:
                              " side by side, round after round)")
     parser.add_argument("--rounds", type=int, default=1)
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--profile", type=Path, help="run the (first) server under cProfile, its output here")
     args = parser.parse_args()
     args.root = [root.resolve() for root in (args.root or [ROOT])]
     results = run(args)

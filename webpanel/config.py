@@ -63,6 +63,9 @@ class PanelSettings:
     """The front server's address: only from it is ``X-Forwarded-For`` taken as the client's address."""
     language: str = LANGUAGES[0]
     """The pages' language when neither the visitor's switch nor their browser chooses one."""
+    live_publisher: str = ""
+    """nginx's nchan publisher location (``http://127.0.0.1:8082/live/publish``): every change is published
+    there once and nginx holds the live pages (webpanel/fanout.py); empty: the process serves its own."""
 
     @classmethod
     def from_config(cls, config: ConfigFile) -> PanelSettings:
@@ -105,6 +108,7 @@ class PanelSettings:
             connection_limit=s.integer("connection_limit", cls.connection_limit, minimum=0),
             trusted_proxy=s.text("trusted_proxy", cls.trusted_proxy),
             language=s.choice("language", LANGUAGES, cls.language),
+            live_publisher=s.text("live_publisher", cls.live_publisher),
         )
         s.check(settings.problems())
         return settings
@@ -119,6 +123,9 @@ class PanelSettings:
                 f"connection_limit ({self.connection_limit}) must exceed the worker threads "
                 f"({self.worker_threads}): every live page holds a connection"
             )
+        if self.live_publisher and not self.live_publisher.startswith("http://"):
+            problems.append(f"live_publisher must be an http:// address (nginx on this machine), not "
+                            f"{self.live_publisher!r}")
         if self.trusted_proxy and not _is_ip_address(self.trusted_proxy):
             problems.append(f"trusted_proxy must be an IP address, not {self.trusted_proxy!r}")
         return problems

@@ -271,7 +271,8 @@ function follow() {
     window.setInterval(refresh, 2000);
     return;
   }
-  stream = new EventSource("/api/games/" + gameId + "/events");
+  // Behind nginx the page subscribes to the game's channel there (data-live); else to the panel's stream.
+  stream = new EventSource(page.dataset.live || "/api/games/" + gameId + "/events");
   stream.addEventListener("open", function () { setConn("live"); });
   stream.addEventListener("error", function () { if (stream) { setConn("connecting"); } });
   stream.addEventListener("game", function (event) {
