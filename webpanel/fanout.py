@@ -41,9 +41,10 @@ RETRY_S = 1.0
 
 def message(notice: Notice) -> bytes:
     """What subscribers of *notice*'s channel receive (never a seat's own view: notices carry none)."""
-    body: dict[str, object] = {"version": notice.version, "status": notice.status}
+    version = notice.number if notice.version is None else notice.version  # the event's: its count
+    body: dict[str, object] = {"version": version, "status": notice.status}
     if notice.public is not None:
-        return (f'{{"version":{json.dumps(notice.version)},"status":{json.dumps(notice.status)},'
+        return (f'{{"version":{json.dumps(version)},"status":{json.dumps(notice.status)},'
                 f'"public":{notice.public}}}').encode()
     return json.dumps(body, separators=(",", ":")).encode()
 
