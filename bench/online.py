@@ -27,7 +27,10 @@ earlier revision, with this venv's Python); given several times, the trees
 are measured one after the other in each of ``--rounds`` rounds, each round
 after its own measure of the bare stack: before/after figures side by side
 on a machine whose load moves.
-``--engines postgresql`` starts the test suite's throwaway PostgreSQL cluster
+``--nginx`` puts Debian's nginx from the shipped template in front
+(``[panel] live_publisher`` set): the seats' requests go through it and they
+follow their game's nchan channel (``/live/game-N``) instead of the
+process's own stream. ``--engines postgresql`` starts the test suite's throwaway PostgreSQL cluster
 (tests/servers/postgres.py); ``--processes 2`` runs two server processes on
 it and spreads the seats over both.
 """
@@ -67,6 +70,10 @@ def echo():
 
 waitress.serve(app, host="127.0.0.1", port=int(__import__("sys").argv[1]), threads=%(threads)d, _quiet=True)
 """
+
+
+THROUGH_NGINX = [False]
+"""Whether the seats reach the server through nginx and follow their game's nchan channel (--nginx)."""
 
 
 def free_port() -> int:
@@ -115,17 +122,19 @@ def wait_answers(port: int, path: str, proc: subprocess.Popen[Any], log: Path) -
 
 @contextmanager
 def central(folder: Path, root: Path, database: str, name: str, games: int,
-            profile: Path | None = None) -> Iterator[tuple[int, int]]:
+            profile: Path | None = None, *, port: int | None = None,
+            live_publisher: str = "") -> Iterator[tuple[int, int]]:
     """``hautetension central`` from *root* on *database*: yields (port, pid)."""
     folder.mkdir(parents=True, exist_ok=True)
-    port = free_port()
+    port = port or free_port()
     config = folder / "central.toml"
+    publisher = f'live_publisher = "{live_publisher}"\n' if live_publisher else ""
     streams = max(64, games * 4 * 2 + 16)
     config.write_text(
         f'[central]\nevent = "bench"\ndatabase = "{database}"\nbroker = "mqtt://127.0.0.1:{free_port()}"\n'
         f'instance = "{name}"\nport = {port}\n'
         f'[panel]\nsecret_key_file = "{folder.parent / "secret.key"}"\nmax_streams = {streams}\n'
-        f'max_streams_per_address = {streams}\n'
+        f'max_streams_per_address = {streams}\n{publisher}'
         f'[lobby]\nmax_open_games = {games * 4 + 100}\nmax_open_games_per_device = {games * 4 + 100}\n'
         f'cached_games = {max(64, games * 3)}\n'
     )
@@ -412,7 +421,9 @@ class Seat:
     async def follow(self) -> None:
         await self.refresh()
         while not self.game.over.is_set() and not self.game.stop.is_set():
-            async for item in events(self.client.port, f"/api/games/{self.game.id}/events", self.client):
+            path = (f"/live/game-{self.game.id}" if self.game.through_nginx
+                    else f"/api/games/{self.game.id}/events")
+            async for item in events(self.client.port, path, self.client):
                 if item is None:
                     await asyncio.sleep(2)  # refused: the page retries
                     break
@@ -431,6 +442,7 @@ class Game:
     def __init__(self, kind: str, ports: list[int], tally: Tally, think: float, stop: asyncio.Event) -> None:
         self.kind = kind
         self.ports = ports
+        self.through_nginx = THROUGH_NGINX[0]
         self.tally = tally
         self.think = think
         self.stop = stop
@@ -563,15 +575,25 @@ def postgres_dsn(stack: ExitStack, folder: Path) -> str:
 
 def measure(args: argparse.Namespace, folder: Path, root: Path, engine: str, kind: str, bare: float,
             tag: str) -> Figures:
-    """One measure: ``--games`` games of *kind* on the server from *root*."""
+    """One measure: ``--games`` games of *kind* on the server from *root* (behind nginx with ``--nginx``)."""
     with ExitStack() as stack:
         where = Path(tempfile.mkdtemp(prefix=f"{engine}-{kind}-", dir=folder))
         database = postgres_dsn(stack, where) if engine == "postgresql" else str(where / "event.db")
-        servers = [stack.enter_context(central(where / f"p{n}", root, database, f"p{n}", args.games,
-                                               args.profile if n == 0 else None))
-                   for n in range(args.processes)]
+        front = None
+        if args.nginx:
+            front = nginx_front(where / "nginx", free_port())
+        servers = [stack.enter_context(central(
+            where / f"p{n}", root, database, f"p{n}", args.games, args.profile if n == 0 else None,
+            port=int(front.panel.rsplit(":", 1)[1]) if front is not None and n == 0 else None,
+            live_publisher=front.publisher_url if front is not None else ""))
+            for n in range(args.processes)]
         ports = [port for port, _ in servers]
         pids = [pid for _, pid in servers]
+        if front is not None:
+            front.start()
+            stack.callback(front.stop)
+            ports = [front.port]
+        THROUGH_NGINX[0] = front is not None
         cpu0 = [cpu_seconds(pid) for pid in pids]
         wall0 = time.monotonic()
         played = play_games(kind, ports, args.games, args.think, args.seconds, args.warmup)
@@ -583,7 +605,7 @@ def measure(args: argparse.Namespace, folder: Path, root: Path, engine: str, kin
     fives = sum(n for s, n in tally.statuses.items() if s.startswith("5") or s == "disconnected")
     return Figures(
         label=(f"{tag}: {args.games} {kind} games, {engine}, {args.processes} process(es),"
-               f" think {args.think}s"),
+               f" think {args.think}s{', behind nginx (nchan)' if front is not None else ''}"),
         moves_per_s=moves, ratio=moves / bare if bare else float("nan"),
         requests_per_move=tally.requests / tally.moves if tally.moves else float("nan"),
         seen_p50=percentile(tally.seen_ms, 0.5), seen_p99=percentile(tally.seen_ms, 0.99),
@@ -591,6 +613,19 @@ def measure(args: argparse.Namespace, folder: Path, root: Path, engine: str, kin
         errors_5xx=fives, threads=[t for t, _ in status], rss_mib=[r for _, r in status],
         cpu_share=cpu, first_errors=tally.errors[:5],
     )
+
+
+def nginx_front(folder: Path, panel_port: int) -> Any:
+    """Debian's nginx from the shipped template, with nchan (tests/servers/nginx.py); not started yet."""
+    sys.path.insert(0, str(ROOT))
+    from tests.servers.nginx import NginxFront
+    from tests.servers.process import find_binary
+
+    binary = find_binary("nginx")
+    if binary is None:
+        raise SystemExit("nginx is not installed (tools/ensure_packages.py)")
+    folder.mkdir(parents=True, exist_ok=True)
+    return NginxFront(folder, binary=binary, panel=f"127.0.0.1:{panel_port}", worker_connections=20000)
 
 
 def run(args: argparse.Namespace) -> list[Figures]:
@@ -629,6 +664,9 @@ def main() -> None:
                         help="a checkout whose server runs (this one if none; give several to compare them"
                              " side by side, round after round)")
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--nginx", action="store_true",
+                        help="the seats through Debian's nginx with nchan, following their game's channel"
+                             " there")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--profile", type=Path, help="run the (first) server under cProfile, its output here")
     args = parser.parse_args()
