@@ -126,6 +126,8 @@ class NchanPublisher:
 
 def init_app(app: Flask) -> None:
     """Publish the hub's notices to nginx when ``[panel] live_publisher`` is set."""
+    # Pages ask where to follow a channel: nginx's /live/<channel>, or (None) the panel's own stream.
+    app.jinja_env.globals["live_url"] = lambda channel: live_channel_url(app, channel)
     url = app.config["PANEL"].live_publisher
     if url:
         publisher = NchanPublisher(url)
