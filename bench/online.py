@@ -128,7 +128,11 @@ def central(folder: Path, root: Path, database: str, name: str, games: int,
     folder.mkdir(parents=True, exist_ok=True)
     port = port or free_port()
     config = folder / "central.toml"
-    publisher = f'live_publisher = "{live_publisher}"\n' if live_publisher else ""
+    # Behind nginx: the clients' own addresses come from it (X-Forwarded-For), as install.sh sets it up.
+    publisher = ""
+    if live_publisher:
+        publisher = f'live_publisher = "{live_publisher}"\ntrusted_proxy = "127.0.0.1"\n'
+
     streams = max(64, games * 4 * 2 + 16)
     config.write_text(
         f'[central]\nevent = "bench"\ndatabase = "{database}"\nbroker = "mqtt://127.0.0.1:{free_port()}"\n'
