@@ -42,6 +42,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -569,11 +570,14 @@ class Figures:
 def postgres_dsn(stack: ExitStack, folder: Path) -> str:
     sys.path.insert(0, str(ROOT))
     from tests.servers.postgres import PostgresCluster, find_postgres_bindir  # the suite's cluster
+    from tests.servers.process import server_folder
 
     bindir = find_postgres_bindir()
     if bindir is None:
         raise SystemExit("PostgreSQL's server is not installed (tools/ensure_packages.py)")
-    server = stack.enter_context(PostgresCluster(folder / "pg", bindir=bindir, durable=True))
+    place = server_folder("bench-postgres")  # a folder PostgreSQL's own user can reach
+    stack.callback(shutil.rmtree, place, True)
+    server = stack.enter_context(PostgresCluster(place, bindir=bindir, durable=True))
     return str(server.create_database("bench_online"))
 
 
