@@ -21,6 +21,7 @@ from pathlib import Path
 
 from store.dialect import Connection, PgDatabase, describe, engine, is_postgresql, statements
 from store.files import create_private, make_private, private_folder, same_mode
+from store.writer import turn
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -450,10 +451,11 @@ def transaction(conn: Connection) -> Iterator[Connection]:
         with conn.transaction():
             yield conn
         return
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+    with turn(conn):  # the process's writers one after another (store/writer.py)
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")

@@ -33,6 +33,7 @@ from typing import Any, Literal
 from games.frame import DigitalGame, game_class
 from store.db import transaction
 from store.dialect import Connection, Record
+from store.move_requests import MoveRequests
 
 SeatKind = Literal["human", "ai"]
 GameStatus = Literal["running", "over", "abandoned", "expired"]
@@ -308,8 +309,11 @@ class GameStore:
 
     # -- changing ----------------------------------------------------------------
 
-    def save(self, game_id: int, game: DigitalGame, *, expected_version: int) -> GameRecord:
-        """Store the game after a move, if nobody changed it since ``expected_version``."""
+    def save(self, game_id: int, game: DigitalGame, *, expected_version: int,
+             request_id: str | None = None) -> GameRecord:
+        """Store the game after a move, if nobody changed it since ``expected_version``; with the move's
+        *request_id*, remembered with it (:mod:`store.move_requests`: the same id again is not played)."""
+        requests = MoveRequests(self.conn) if request_id is not None else None
         with transaction(self.conn):
             cursor = self.conn.execute(
                 "UPDATE digital_games SET state = ?, status = ?, version = version + 1, updated_at = ?"
@@ -319,6 +323,8 @@ class GameStore:
             if cursor.rowcount != 1:
                 self._refuse_change(game_id)
                 raise StaleGameError("the game moved on meanwhile: reload it and try again")
+            if requests is not None and request_id is not None:
+                requests.record(game_id, request_id, expected_version + 1)
         return self.get(game_id)
 
     def _refuse_change(self, game_id: int) -> None:

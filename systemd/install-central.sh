@@ -120,7 +120,7 @@ fi
 if [ "$APT" = 1 ]; then
     packages="python3-venv mosquitto"
     [ "$POSTGRESQL" = 1 ] && packages="$packages postgresql"
-    [ -n "$DOMAIN" ] && packages="$packages nginx"
+    [ -n "$DOMAIN" ] && packages="$packages nginx libnginx-mod-nchan"
     say "apt-get install $packages"
     # shellcheck disable=SC2086  # one word per package
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q $packages
@@ -170,6 +170,8 @@ else
     [ "$POSTGRESQL" = 1 ] && database_line="database = \"$DSN\""
     proxy_line=""
     [ -n "$DOMAIN" ] && proxy_line='trusted_proxy = "127.0.0.1"'
+    publisher_line=""  # behind nginx, nginx holds the live pages: every change is published to it once
+    [ -n "$DOMAIN" ] && publisher_line='live_publisher = "http://127.0.0.1:8082/live/publish"'
     cat > "$ROOT/etc/hautetension/central.toml" <<EOF
 # The event server (docs/event-network.md, docs/deployment.md; every key:
 # /etc/hautetension/config.example.toml).
@@ -187,6 +189,7 @@ confirm_timeout_s = 300
 # One secret key for every server process (a staff session works on any of them).
 secret_key_file = "/var/lib/hautetension/panel-secret.key"
 $proxy_line
+$publisher_line
 # Set the staff PIN with: hautetension staff set-pin --config /etc/hautetension/central.toml
 EOF
     chmod 0640 "$ROOT/etc/hautetension/central.toml"

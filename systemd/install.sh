@@ -52,6 +52,7 @@ CA_FILE=""
 # address behind it (what hautetension-panel.service's ExecStart passes: keep them equal).
 FRONT_PORT=8080
 PANEL_ADDRESS="127.0.0.1:8081"
+PUBLISHER_ADDRESS="127.0.0.1:8082"  # nginx's nchan publisher, loopback only
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -98,7 +99,7 @@ say() { echo "install.sh: $*"; }
 
 # 1. packages
 if [ "$APT" = 1 ]; then
-    packages="python3-venv python3-dev nginx"
+    packages="python3-venv python3-dev nginx libnginx-mod-nchan"
     [ "$KIOSK" = 1 ] && packages="$packages cage chromium"
     say "apt-get install $packages"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q $packages
@@ -155,7 +156,10 @@ install -m 0644 "$SOURCE/config.example.toml" "$ROOT/etc/hautetension/config.exa
 if [ -e "$ROOT/etc/hautetension/config.toml" ]; then
     say "kept the existing /etc/hautetension/config.toml"
 else
-    sed "s/^backend = \"sim\"/backend = \"$BACKEND\"/" "$SOURCE/config.example.toml" \
+    # Behind nginx, nginx holds the live pages: the panel publishes each change to it once.
+    sed -e "s/^backend = \"sim\"/backend = \"$BACKEND\"/" \
+        -e "s|^live_publisher = \"\"|live_publisher = \"http://$PUBLISHER_ADDRESS/live/publish\"|" \
+        "$SOURCE/config.example.toml" \
         > "$ROOT/etc/hautetension/config.toml"
     chmod 0640 "$ROOT/etc/hautetension/config.toml"
     chown root:hautetension "$ROOT/etc/hautetension/config.toml"
@@ -188,7 +192,7 @@ fi
 
 # 7. the front server
 install -d -m 0755 "$ROOT/etc/nginx/conf.d"
-sed -e "s|@LISTEN@|$FRONT_PORT|g" -e "s|@PANEL@|$PANEL_ADDRESS|g" \
+sed -e "s|@LISTEN@|$FRONT_PORT|g" -e "s|@PANEL@|$PANEL_ADDRESS|g" -e "s|@PUBLISHER@|$PUBLISHER_ADDRESS|g" \
     "$SOURCE/systemd/nginx-hautetension.conf.in" > "$ROOT/etc/nginx/conf.d/hautetension.conf.new"
 chmod 0644 "$ROOT/etc/nginx/conf.d/hautetension.conf.new"
 mv "$ROOT/etc/nginx/conf.d/hautetension.conf.new" "$ROOT/etc/nginx/conf.d/hautetension.conf"

@@ -22,6 +22,8 @@ NEEDED: dict[str, str] = {
     "/usr/sbin/mosquitto": "mosquitto",
     "/usr/lib/postgresql/*/bin/postgres": "postgresql",
     "/usr/sbin/nginx": "nginx",
+    # nginx's publish/subscribe module: the live pages' subscribers held by nginx (webpanel/fanout.py)
+    "/usr/lib/nginx/modules/ngx_nchan_module.so": "libnginx-mod-nchan",
 }
 
 

@@ -19,9 +19,10 @@ from typing import Any
 from flask import Blueprint, Flask
 
 from store.event.settings import EventSettings
-from webpanel import csrf, db, errors, i18n, ids, outage, seats, security, stream
+from webpanel import csrf, db, errors, fanout, i18n, ids, outage, seats, security, stream
 from webpanel.auth import PinChecker, is_staff, make_limiter
 from webpanel.config import PanelSettings
+from webpanel.hub import make_hub
 from webpanel.stream import BoardFollower
 
 BLUEPRINTS: list[str | Blueprint] = [
@@ -93,6 +94,9 @@ def create_app(
     security.init_app(app)
     csrf.init_app(app)
     db.init_app(app)
+    app.extensions["change_hub"] = make_hub(settings.database, app.extensions["change_listener"],
+                                            settings.poll_interval, app.extensions["db_pool"].get)
+    fanout.init_app(app)
     i18n.init_app(app)
     seats.init_app(app)  # the join codes and tokens guessed, for every area that asks who is asking
     app.jinja_env.globals["is_staff"] = is_staff
@@ -111,6 +115,8 @@ def create_app(
 def close_app(app: Flask) -> None:
     """Stop the app's background reader (tests and a clean shutdown)."""
     app.extensions["board_follower"].close()
+    app.extensions["change_hub"].close()
+    fanout.close_app(app)
     if "event_follower" in app.extensions:
         app.extensions["event_follower"].close()
     if app.extensions.get("change_listener") is not None:

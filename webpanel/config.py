@@ -76,6 +76,9 @@ class PanelSettings(SectionSettings):
     metrics_from: str = "127.0.0.1/8, ::1/128"
     """The networks ``GET /metrics`` answers (comma-separated, CIDR): staff information, the machine itself by
     default; add the Prometheus server's address."""
+    live_publisher: str = ""
+    """nginx's nchan publisher location (``http://127.0.0.1:8082/live/publish``): every change is published
+    there once and nginx holds the live pages (webpanel/fanout.py); empty: the process serves its own."""
 
     @classmethod
     def from_config(cls, config: ConfigFile, *, database: Path | None = None) -> PanelSettings:
@@ -119,6 +122,7 @@ class PanelSettings(SectionSettings):
             trusted_proxy=s.text("trusted_proxy", cls.trusted_proxy),
             language=s.choice("language", LANGUAGES, cls.language),
             metrics_from=s.text("metrics_from", cls.metrics_from),
+            live_publisher=s.text("live_publisher", cls.live_publisher),
         )
         s.check(settings.problems())
         return settings
@@ -133,6 +137,9 @@ class PanelSettings(SectionSettings):
                 f"connection_limit ({self.connection_limit}) must exceed the worker threads "
                 f"({self.worker_threads}): every live page holds a connection"
             )
+        if self.live_publisher and not self.live_publisher.startswith("http://"):
+            problems.append(f"live_publisher must be an http:// address (nginx on this machine), not "
+                            f"{self.live_publisher!r}")
         if self.trusted_proxy and not _is_ip_address(self.trusted_proxy):
             problems.append(f"trusted_proxy must be an IP address, not {self.trusted_proxy!r}")
         for network in self.metrics_networks:

@@ -68,6 +68,19 @@ A few requests run at once on a panel (a live page's event stream holds a
 server thread, not a connection): eight cover the soak benchmark's clients and
 a busy event table, and a burst beyond them costs an open (a few ms) each."""
 
+MAX_CONNECTIONS = 16
+"""Connections open at once at most, lent or idle: beyond, a request waits for one to be given back.
+
+Under load a process answers as many requests at once as it has cores, whatever the number of its
+threads: more connections only add opens, caches and lock waits."""
+LEND_WAIT_S = 5.0
+"""How long a request waits for a connection; then 503 ``server_busy`` with ``Retry-After``."""
+BUSY_RETRY_S = 1
+
+SERVER_BUSY = define_code(
+    "server_busy", "The server is answering as many requests as it can: retry after Retry-After seconds."
+)
+
 
 class ConnectionPool:
     """Connections to the shared database, lent to one request at a time and kept for the next.
@@ -93,14 +106,19 @@ class ConnectionPool:
         *,
         opener: Callable[[str], Connection] = connect,
         idle: int = IDLE_CONNECTIONS,
+        most: int = MAX_CONNECTIONS,
+        wait_s: float = LEND_WAIT_S,
     ) -> None:
         self.database = database
         self.opener = opener
         self.idle = idle
+        self.most = max(most, idle)
+        self.wait_s = wait_s
         self._local = threading.local()
         self._idle: list[Connection] = []  # the one given back last at the end
         self._all: list[Connection] = []
         self._lock = threading.Lock()
+        self._given_back = threading.Condition(self._lock)
         self._closed = False
         # A PostgreSQL database is a pool of its own, safe to share between threads: opened once.
         self._shared = is_postgresql(os.fspath(database))
@@ -132,12 +150,16 @@ class ConnectionPool:
         """Give back the app context's connection, rolling back a transaction a view left open so
         that the next request starts clean."""
         conn: Connection | None = g.pop(_LENT, None)
-        if conn is None:
-            return
+        if conn is not None:
+            self.give_back(conn)
+
+    def give_back(self, conn: Connection) -> None:
+        """Take back a lent connection (kept for the next request, or closed beyond the idle ones)."""
         if conn.in_transaction:
             log.warning("a request left a database transaction open: rolled back")
             conn.rollback()
         with self._lock:
+            self._given_back.notify()
             if not self._closed and len(self._idle) < self.idle:
                 self._idle.append(conn)
                 return
@@ -154,11 +176,21 @@ class ConnectionPool:
 
     def _lend(self) -> Connection:
         with self._lock:
+            if not self._given_back.wait_for(lambda: self._closed or self._idle or len(self._all) < self.most,
+                                             self.wait_s):
+                raise ApiError(503, "the server is busy: retry shortly", code=SERVER_BUSY,
+                               headers={"Retry-After": str(BUSY_RETRY_S)},
+                               params={"retry_after": BUSY_RETRY_S})
             if self._closed:
                 raise RuntimeError("the panel is shutting down")
             if self._idle:
                 return self._idle.pop()
-        conn = self.opener(os.fspath(self.database))
+            self._all.append(_OPENING)  # its place is taken while it opens
+        try:
+            conn = self.opener(os.fspath(self.database))
+        finally:
+            with self._lock:
+                self._all.remove(_OPENING)
         conn.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KIB}")  # negative: in KiB
         return self._keep(conn)
 
@@ -179,6 +211,9 @@ class ConnectionPool:
             self._all.append(conn)
         return conn
 
+
+_OPENING: Any = object()
+"""Holds a place in the pool's count while a connection opens (outside the lock)."""
 
 _LENT = "_hautetension_db"
 """Where an app context keeps the connection lent to it (flask.g)."""

@@ -39,6 +39,7 @@ TEXTS: dict[str, LazyString] = {
     "database_unavailable": lazy_gettext(
         "The database is not answering (it may be restarting): trying again in %(retry_after)s s."
     ),
+    "server_busy": lazy_gettext("The server is busy: trying again in %(retry_after)s s."),
     "csrf_failed": lazy_gettext("This page has expired: reload it."),
     # -- staff ----------------------------------------------------------------------------------
     "staff_only": lazy_gettext("Log in as staff first."),

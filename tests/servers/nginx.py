@@ -23,14 +23,19 @@ from tests.servers.process import ServerProcess, free_port, hand_over, service_u
 
 INSTALL_HINT = "apt-get install nginx"
 TEMPLATE = Path(__file__).resolve().parents[2] / "systemd" / "nginx-hautetension.conf.in"
+PUBLISHER = "127.0.0.1:8082"
+"""Where install.sh has nginx take the panel's live changes (nchan's publisher)."""
+NCHAN_MODULE = "/usr/lib/nginx/modules/ngx_nchan_module.so"
+"""Debian's libnginx-mod-nchan (loaded by Debian's nginx.conf through modules-enabled/)."""
 DEBIAN_WORKER_CONNECTIONS = 768
 """``events { worker_connections }`` in Debian's /etc/nginx/nginx.conf."""
 STATUS_COUNT = re.compile(r"(Active|Reading|Writing|Waiting)(?: connections)?:\s*(\d+)")
 
 
-def render_site(*, listen: str, panel: str, template: Path = TEMPLATE) -> str:
+def render_site(*, listen: str, panel: str, publisher: str = PUBLISHER, template: Path = TEMPLATE) -> str:
     """The template with its placeholders filled, as install.sh's ``sed`` fills them."""
     text = template.read_text().replace("@LISTEN@", listen).replace("@PANEL@", panel)
+    text = text.replace("@PUBLISHER@", publisher)
     left = sorted(set(re.findall(r"@[A-Z_]+@", text)))
     if left:
         raise ValueError(f"{template} has placeholders nobody fills: {', '.join(left)}")
@@ -64,6 +69,8 @@ class NginxFront(ServerProcess):
         self.worker_processes = worker_processes
         self.worker_connections = worker_connections
         self.status_port = free_port() if with_status else None
+        self.publisher_port = free_port()
+        """Where the panel publishes its live changes to this nginx (nchan's publisher, loopback)."""
         self.config_path = folder / "nginx.conf"
         self.site_path = folder / "hautetension.conf"
         self.run_user = service_user("www-data")
@@ -71,6 +78,11 @@ class NginxFront(ServerProcess):
     @property
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
+
+    @property
+    def publisher_url(self) -> str:
+        """The panel's ``[panel] live_publisher`` for this nginx."""
+        return f"http://{self.host}:{self.publisher_port}/live/publish"
 
     def command(self) -> Sequence[str]:
         return [
@@ -90,9 +102,11 @@ class NginxFront(ServerProcess):
         super().start()
 
     def _write_config(self) -> None:
-        self.site_path.write_text(render_site(listen=f"{self.host}:{self.port}", panel=self.panel))
+        self.site_path.write_text(render_site(listen=f"{self.host}:{self.port}", panel=self.panel,
+                                              publisher=f"{self.host}:{self.publisher_port}"))
         folder = self.folder
         lines = [
+            f"load_module {NCHAN_MODULE};",
             f"worker_processes {self.worker_processes};",
             f"pid {folder}/nginx.pid;",
             f"error_log {folder}/error.log warn;",

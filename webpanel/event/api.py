@@ -27,6 +27,7 @@ from webpanel.errors import (
 from webpanel.event import present
 from webpanel.event.blueprint import bp
 from webpanel.event.follow import ChangeStream, EventFollower
+from webpanel.hub import hub_of
 from webpanel.ids import path_id
 from webpanel.stream import sse_response, take_place
 
@@ -98,7 +99,7 @@ def api_ingest() -> Response:
 def api_stream() -> Response:
     follower: EventFollower = current_app.extensions["event_follower"]
     take_place(follower, retry_after="5")
-    return sse_response(ChangeStream(follower))
+    return sse_response(ChangeStream(follower, hub_of(current_app.extensions)))
 
 
 @bp.post("/api/event/tournaments/<id:tid>/assignments")

@@ -1,32 +1,30 @@
-"""Live pages of the event server: one reader notices every change, each page fetches once.
+"""Live pages of the event server: the process's change hub notices every change, each page fetches once.
 
-The event's database changes whenever a board reports or staff act; one
-background thread per server process notices it and wakes the open streams.
-Each stream sends a ``change`` event; the page then fetches the view it shows
-(one request per page per change, whatever the number of boards).
+The event's database changes whenever a board reports or staff act; the
+process's change hub (:mod:`webpanel.hub`: SQLite's ``data_version`` read when
+the file is written, PostgreSQL's notices on one listening connection, so
+every server process hears of a result another one stored) publishes its
+``event`` topic, and each :class:`ChangeStream` sends a ``change`` event; the
+page then fetches the view it shows (one request per page per change,
+whatever the number of boards). Behind nginx the same notice reaches the
+pages through nchan's ``event`` channel (:mod:`webpanel.fanout`).
 
-How the thread notices depends on the engine. SQLite: it asks whether anything
-changed (``PRAGMA data_version``, which moves when another connection commits)
-every ``poll_interval``. PostgreSQL: it subscribes to the process's listener to
-the channel every committed write transaction notifies
-(:class:`store.changes.ChangeListener`, one connection for every live page of
-the process), so every server process on the database hears of a result
-another one stored, at once and without polling.
-
-It reuses the board's follower for the bookkeeping (at most ``max_streams``
-open streams, each ending after ``stream_max_seconds``, heartbeats).
+:class:`EventFollower` counts the open streams (at most ``max_streams``) as
+the board's follower does; it is kept, with its own reader, for callers that
+wait on it directly (``bench/central.py``).
 """
 
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
 from store.changes import ChangeListener
 from webpanel.config import PanelSettings
-from webpanel.stream import RETRY_MS, BoardFollower, CountedStream, Snapshot, sse
+from webpanel.hub import EVENT, ChangeHub, Notice
+from webpanel.live import LiveStream
+from webpanel.stream import BoardFollower, Snapshot, sse
 
 LOOK_UP_S = 1.0
 """How often the follower on PostgreSQL looks up from its subscription (to notice it is closed)."""
@@ -71,28 +69,16 @@ class EventFollower(BoardFollower):
             self._cond.notify_all()
 
 
-class ChangeStream(CountedStream):
-    """``change`` events (``{"version": n}``) as the event's database changes."""
+class ChangeStream(LiveStream):
+    """``change`` events (``{"version": n}``) as the event's database changes, woken by the process's
+    change hub (its ``event`` topic: every commit of any process); the follower counts the places."""
 
-    def _events(self) -> Iterator[str]:
-        settings = self.follower.settings
-        deadline = time.monotonic() + settings.stream_max_seconds
-        yield f"retry: {RETRY_MS}\n\n"
-        snap = self.follower.latest()
-        version = 0
-        if snap is not None:
-            version = snap.version
-            yield sse("change", snap.board_json, snap.version)
-        while not self.follower.stopped:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                break
-            snap = self.wait_newer(version, min(settings.heartbeat_seconds, remaining))
-            if self.client_gone():
-                return  # nobody to tell: the place is free as soon as this ends
-            if snap is None:
-                yield ": keep-alive\n\n"
-                continue
-            version = snap.version
-            yield sse("change", snap.board_json, snap.version)
-        yield sse("reconnect", json.dumps({"after_ms": RETRY_MS}))
+    def __init__(self, follower: BoardFollower, hub: ChangeHub) -> None:
+        super().__init__(follower, hub, [EVENT])
+
+    def opening(self, before: list[Notice]) -> Iterator[str]:
+        number = max((n.number for n in before), default=0)
+        yield sse("change", json.dumps({"version": number}), number)
+
+    def changed(self, notice: Notice) -> Iterator[str]:
+        yield sse("change", json.dumps({"version": notice.number}), notice.number)

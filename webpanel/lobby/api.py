@@ -22,16 +22,12 @@ from flask import Response, current_app, jsonify, request, url_for
 from games import frame
 from games.exc import GameError, GameOverError, IllegalMoveError
 from games.frame import AI_LEVELS, CHANCE, GAMES, BadOptionsError, DigitalGame, UnknownGameError
-from store.changes import ChangeListener
-from store.db import open_database
-from store.dialect import Connection
 from store.games import (
     ENDED_WORDS,
     OPEN,
     GameEndedError,
     GameNotFoundError,
     GameRecord,
-    GameStore,
     JoinError,
     OpenGameLimits,
     SeatRecord,
@@ -39,9 +35,11 @@ from store.games import (
     StaleGameError,
     TooManyGamesError,
 )
+from store.move_requests import MAX_REQUEST_ID, MoveRequests
 from webpanel.auth import is_staff
-from webpanel.db import change_listener
 from webpanel.errors import ApiError, bad_field, json_object, require_int, whole_number
+from webpanel.hub import ChangeHub, Notice, game_topic, hub_of
+from webpanel.live import LiveStream
 from webpanel.lobby.blueprint import bp, games, lobby_settings, runner, store
 from webpanel.lobby.cache import LoadedGame
 from webpanel.lobby.clock import watch_game
@@ -78,15 +76,7 @@ from webpanel.seats import (
     seat_cookie,
     set_token_cookie,
 )
-from webpanel.stream import (
-    RETRY_MS,
-    BoardFollower,
-    CountedStream,
-    last_event_id,
-    sse,
-    sse_response,
-    take_place,
-)
+from webpanel.stream import BoardFollower, last_event_id, sse, sse_response, take_place
 
 MAX_NAME = 40
 MAX_SEED = 2**32 - 1
@@ -140,6 +130,12 @@ def cached_json(loaded: LoadedGame, key: Hashable, build: Callable[[DigitalGame]
     """
     body: bytes = loaded.answer(key, lambda game: jsonify(build(game)).get_data())
     return current_app.response_class(body, mimetype="application/json")
+
+
+def tell_pages(record: GameRecord) -> None:
+    """Wake the pages following the game at once (the hub's watcher would hear of it a moment later)."""
+    hub = hub_of(current_app.extensions)
+    hub.publish(game_topic(record.id), version=record.version, status=record.status)
 
 
 def poke_if_computer(record: GameRecord, to_act: int | None) -> None:
@@ -388,10 +384,15 @@ def api_game(game_id: int) -> Response:
 
 @bp.post("/api/games/<id:game_id>/moves")
 def api_move(game_id: int) -> Response:
+    """Play a move. With a ``request_id`` (the page's own id for this move) the same move sent again (its
+    answer lost, or refused 503 and retried) is played once: the second answer is the game as it is."""
     loaded = load_game(game_id)
     record = loaded.record
-    body = json_object(allowed={"move", "version"}, required={"move"})
+    body = json_object(allowed={"move", "version", "request_id"}, required={"move"})
+    request_id = _request_id(body.get("request_id"))
     caller = identify(record)
+    if request_id is not None and MoveRequests(store().conn).played(record.id, request_id) is not None:
+        return state_response(loaded, caller)  # played already: the game as it is now
     if not record.is_open():
         raise game_ended(record.status)
     expected = body.get("version")
@@ -408,13 +409,24 @@ def api_move(game_id: int) -> Response:
     except IllegalMoveError as exc:
         raise ApiError(422, f"illegal move: {exc}", code=ILLEGAL_MOVE) from None
     try:
-        record = store().save(record.id, game, expected_version=record.version)
+        record = store().save(record.id, game, expected_version=record.version, request_id=request_id)
     except StaleGameError as exc:
+        if request_id is not None and MoveRequests(store().conn).played(record.id, request_id) is not None:
+            return state_response(load_game(record.id), caller)  # the same move, sent twice at once
         raise ApiError(409, str(exc), code=GAME_MOVED_ON) from None
     except GameEndedError:
         raise ended_since(record.id) from None
+    tell_pages(record)
     poke_if_computer(record, game.to_act)
     return jsonify(game_json(record, game, caller))
+
+
+def _request_id(raw: Any) -> str | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, str) or not 0 < len(raw) <= MAX_REQUEST_ID or not raw.isprintable():
+        raise bad_field("request_id", f"request_id must be text of 1 to {MAX_REQUEST_ID} characters")
+    return raw
 
 
 def _check_turn(record: GameRecord, game: DigitalGame, caller: Caller) -> None:
@@ -459,6 +471,7 @@ def api_join(game_id: int) -> Response:
         raise ended_since(record.id) from None
     right_guess(attempt)
     loaded = games().load(store(), record.id)
+    tell_pages(loaded.record)
     caller = Caller(seat=seat, host=caller.host, seat_token=token)
     payload = loaded.read(lambda game: game_json(loaded.record, game, caller))
     payload["seat"] = seat
@@ -482,85 +495,50 @@ def api_abandon(game_id: int) -> Response:
     except GameEndedError:
         raise ended_since(record.id) from None
     loaded = games().load(store(), record.id)
+    tell_pages(loaded.record)
     return jsonify(loaded.read(lambda game: game_json(loaded.record, game, caller)))
 
 
 # -- following -------------------------------------------------------------------------------
 
 
-class GameStream(CountedStream):
+class GameStream(LiveStream):
     """An SSE body: a ``game`` event with the version each time the game changes.
 
-    Pages then fetch the game (each caller sees its own view). Bounded like the
-    board's streams: counted against ``max_streams``, ended after
-    ``stream_max_seconds`` (the browser reconnects), a heartbeat meanwhile.
-
-    On SQLite each stream reads the game's head every ``poll_interval`` on a
-    connection of its own (a file: nothing to hold). On PostgreSQL it waits for
-    the process's change listener (one connection for every stream) and reads
-    the head on the panel's shared pool when a commit was notified, at most once
-    per ``poll_interval`` (and at each heartbeat, in case a notice was lost):
-    the server's connections stay the same however many pages follow a game.
+    Pages then fetch the game (each caller sees its own view: a seat's view of
+    a game with secrets is never in the stream). Woken by the process's change
+    hub (:mod:`webpanel.hub`), never polling; bounded like every stream
+    (:mod:`webpanel.live`). It starts from the game as the request read it
+    (or newer, if the hub heard of a change since) and ends when the game ends.
     """
 
-    def __init__(
-        self,
-        follower: BoardFollower,
-        game_id: int,
-        *,
-        last_version: int | None,
-        listener: ChangeListener | None = None,
-        shared: Connection | None = None,
-    ) -> None:
-        super().__init__(follower)
-        self.game_id = game_id
-        self.last_version = last_version
-        self.listener = listener
-        self.shared = shared
-        """The panel's database (PostgreSQL: a pool shared by every thread), read by a listening stream."""
+    def __init__(self, follower: BoardFollower, hub: ChangeHub, record: GameRecord, *,
+                 last_version: int | None) -> None:
+        super().__init__(follower, hub, [game_topic(record.id)])
+        self.game_id = record.id
+        self.current = (record.version, record.status)
+        self.sent = last_version
 
-    def _events(self) -> Iterator[str]:
-        yield f"retry: {RETRY_MS}\n\n"
-        if self.listener is not None and self.shared is not None:
-            with self.listener.subscribe() as changes:
-                yield from self._follow(GameStore(self.shared), changes.wait)
-        else:
-            conn = open_database(self.follower.settings.database)
-            try:
-                yield from self._follow(GameStore(conn), self._sleep)
-            finally:
-                conn.close()
-        yield sse("reconnect", json.dumps({"after_ms": RETRY_MS}))
+    def opening(self, before: list[Notice]) -> Iterator[str]:
+        for notice in before:
+            self._take(notice)
+        yield from self._send()
 
-    def _sleep(self, _timeout: float) -> bool:
-        time.sleep(max(self.follower.settings.poll_interval, 0.1))
-        return True  # polling: read again each time
+    def changed(self, notice: Notice) -> Iterator[str]:
+        self._take(notice)
+        yield from self._send()
 
-    def _follow(self, games: GameStore, wait: Callable[[float], bool]) -> Iterator[str]:
-        """``game`` events until the game ends or the stream's time is up; *wait* (up to the seconds it
-        is given) says whether the game may have changed."""
-        settings = self.follower.settings
-        poll = max(settings.poll_interval, 0.1)
-        deadline = time.monotonic() + settings.stream_max_seconds
-        beat = time.monotonic() + settings.heartbeat_seconds
-        sent = self.last_version
-        while not self.follower.stopped and time.monotonic() < deadline:
-            read_at = time.monotonic()
-            head = games.head(self.game_id)  # one row, no moves
-            if head.version != sent:
-                sent = head.version
-                yield sse("game", json.dumps({"version": head.version, "status": head.status}), head.version)
-                beat = time.monotonic() + settings.heartbeat_seconds
-            if head.status != OPEN:
-                break  # over, abandoned or expired: nothing more will happen
-            woke = self.sliced(wait, max(0.0, min(beat, deadline) - time.monotonic()))
-            if self.client_gone():
-                return  # nobody to tell: the place is free as soon as this ends
-            if time.monotonic() >= beat:
-                yield ": keep-alive\n\n"
-                beat = time.monotonic() + settings.heartbeat_seconds
-            if woke:
-                time.sleep(max(0.0, read_at + poll - time.monotonic()))  # many commits: one read per poll
+    def _take(self, notice: Notice) -> None:
+        if notice.version is not None and notice.version > self.current[0]:
+            self.current = (notice.version, notice.status or OPEN)
+
+    def _send(self) -> Iterator[str]:
+        version, status = self.current
+        if version != self.sent:
+            self.sent = version
+            yield sse("game", json.dumps({"version": version, "status": status}), version)
+        if status != OPEN:
+            self.finished = True  # over, abandoned or expired: nothing more will happen
 
 
 @bp.get("/api/games/<id:game_id>/events")
@@ -569,6 +547,4 @@ def api_events(game_id: int) -> Response:
     last = last_event_id("since")
     follower: BoardFollower = current_app.extensions["board_follower"]
     take_place(follower, retry_after="2")
-    listener = change_listener()
-    shared = current_app.extensions["db_pool"].get() if listener is not None else None
-    return sse_response(GameStream(follower, record.id, last_version=last, listener=listener, shared=shared))
+    return sse_response(GameStream(follower, hub_of(current_app.extensions), record, last_version=last))

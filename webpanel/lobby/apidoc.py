@@ -108,10 +108,14 @@ openapi.add_paths({
             "requestBody": json_body({
                 "type": "object", "required": ["move"], "additionalProperties": False,
                 "properties": {"move": {"$ref": "#/components/schemas/Move"},
-                               "version": {**VERSION, "description": "Refuse if the game moved on."}},
+                               "version": {**VERSION, "description": "Refuse if the game moved on."},
+                               "request_id": {"type": "string", "minLength": 1, "maxLength": 64,
+                                              "description": "The page's own id for this move: sent again,"
+                                                             " the move is played once"}},
             }),
             "responses": {
-                "200": json_response("The game after the move", GAME),
+                "200": json_response("The game after the move (the same request_id again: the game as it"
+                                     " is, the move played once)", GAME),
                 "403": error("No seat (no_seat, host_only), or a token of another game (wrong_token), or "
                              "the CSRF token (csrf_failed)"),
                 "404": NO_GAME,
@@ -120,6 +124,8 @@ openapi.add_paths({
                              "game_moved_on)"),
                 "422": error("The engine refuses the move in this position, with its reason (illegal_move)"),
                 "429": TOO_MANY_GUESSES,
+                "503": error("The server is busy (server_busy, database_unavailable): send the same move with"
+                             " its request_id again after Retry-After"),
             },
         },
     },

@@ -19,6 +19,8 @@ from markupsafe import Markup
 from games.frame import AI_LEVELS
 from store.games import GameNotFoundError
 from webpanel.errors import ApiError
+from webpanel.fanout import live_channel_url
+from webpanel.hub import game_topic
 from webpanel.lobby.api import known_games
 from webpanel.lobby.blueprint import bp, lobby_settings, store
 from webpanel.lobby.names import RULES, names_json, seat_name, title
@@ -49,7 +51,8 @@ def game_page(game_id: int) -> str:
         abort(404)
     board = record.game if (BOARDS / f"{record.game}.html").exists() else "generic"
     return render_template("lobby/game.html", record=record, board=board, title=title(record.game),
-                           rules=record.game in RULES)
+                           rules=record.game in RULES,
+                           live_url=live_channel_url(current_app, game_topic(record.id).channel))
 
 
 def _find_code(code: str) -> tuple[int, int]:

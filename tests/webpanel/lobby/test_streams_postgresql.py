@@ -81,7 +81,8 @@ def test_many_followers_of_a_game_hold_no_connection_each_and_all_see_a_move(
         for f in followers[2:]:
             f.until_version(1)
         listener: Any = event_app.extensions["change_listener"]
-        assert listener.subscribers == FOLLOWERS  # every stream (the event pages follow from their first)
+        # Every stream follows the process's change hub, and the hub the one listening connection.
+        assert event_app.extensions["change_hub"].subscribers == FOLLOWERS and listener.subscribers == 1
         assert connections(postgres_cluster, db_location) == with_two
         notices = listener.notices
         threads = [threading.Thread(target=f.until_version, args=(2,), daemon=True) for f in followers]

@@ -15,6 +15,8 @@ var page, gameId, gameName, board, ctx;
 var live = null;      // the latest state of the game
 var replayAt = null;  // null: following the live game; n: showing the position after n moves
 var stream = null;
+var moving = null;    // the move being posted: its answer brings this seat's new view
+var MOVE_TRIES = 3;   // a move refused 503 (busy) is sent again, the same, this many times in all
 
 // A message under the board: a text of the page's own, or an API error (err) said by its code.
 function message(text, err) {
@@ -175,10 +177,31 @@ async function replay(at) {
   }
 }
 
+// The page's own id for a move: the same move sent again (an answer lost, a busy server) is played once.
+function requestId() {
+  if (window.crypto && window.crypto.randomUUID) { return window.crypto.randomUUID(); }
+  return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2);
+}
+
+// A busy server (503) or a lost answer: the same move again, with the same id, after Retry-After.
+async function postMove(body) {
+  for (var attempt = 1; ; attempt++) {
+    try {
+      return await api("POST", "/api/games/" + gameId + "/moves", body);
+    } catch (err) {
+      var busy = err.status === 503 || err.status === undefined;
+      if (!busy || attempt >= MOVE_TRIES) { throw err; }
+      var wait = Number((err.params || {}).retry_after) || 1;
+      await new Promise(function (done) { window.setTimeout(done, wait * 1000); });
+    }
+  }
+}
+
 async function play(move) {
   message("");
   try {
-    var state = await api("POST", "/api/games/" + gameId + "/moves", { move: move, version: live.version });
+    moving = postMove({ move: move, version: live.version, request_id: requestId() });
+    var state = await moving;
     replayAt = null;
     if (newer(state)) { live = state; }
     show(live);
@@ -187,6 +210,8 @@ async function play(move) {
     fail(err);
     await refresh();
     return false;
+  } finally {
+    moving = null;
   }
 }
 
@@ -246,12 +271,15 @@ function follow() {
     window.setInterval(refresh, 2000);
     return;
   }
-  stream = new EventSource("/api/games/" + gameId + "/events");
+  // Behind nginx the page subscribes to the game's channel there (data-live); else to the panel's stream.
+  stream = new EventSource(page.dataset.live || "/api/games/" + gameId + "/events");
   stream.addEventListener("open", function () { setConn("live"); });
   stream.addEventListener("error", function () { if (stream) { setConn("connecting"); } });
   stream.addEventListener("game", function (event) {
     var data = JSON.parse(event.data);
-    if (!live || data.version !== live.version) { refresh(); }
+    // The event of this seat's own move comes with (or before) the move's answer: one fetch, never two.
+    var settled = moving ? moving.catch(function () { return null; }) : Promise.resolve(null);
+    settled.then(function () { if (!live || data.version > live.version) { refresh(); } });
   });
 }
 

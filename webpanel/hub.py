@@ -1,0 +1,398 @@
+"""One change hub per process: every live page is woken by it, none polls.
+
+Writers (a move, a join, the computer players, the turn clock, another server
+process) commit to the database; the hub tells the streams that follow the
+changed subject, by topic:
+
+* a request of this process that changed a game publishes it at once
+  (:meth:`ChangeHub.publish`, after its commit);
+* one watcher thread per process notices the commits of everyone else.
+  SQLite: it sleeps until the kernel says the database was written
+  (:mod:`store.file_watch`, inotify), then reads ``PRAGMA data_version``
+  (which moves when another connection commits) and, when it moved, which
+  games changed since it last looked (one indexed read). PostgreSQL: it
+  subscribes to the process's listener of the database's notices
+  (:class:`store.changes.ChangeListener`) and reads the same when notified.
+  Where inotify is missing it reads ``data_version`` every ``poll_interval``.
+
+A topic is typed (:class:`Topic`: a board, the event, a tournament, a lobby
+game); a :class:`Notice` carries the subject's version and, for a public
+page, may carry the public view itself. Every notice also goes to the hub's
+sinks (nginx's publisher, :mod:`webpanel.fanout`), so behind nginx the
+subscribers cost the process nothing.
+
+The watcher runs only while something listens (a subscription, a sink): an
+idle process has no thread. The hub keeps the last notice of each topic
+(at most :data:`KEPT_TOPICS`), so a stream that subscribes after a change
+it has not seen starts from it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Literal
+
+from store.changes import ChangeListener
+from store.db import open_database
+from store.dialect import Connection, is_postgresql
+from store.file_watch import FileWatch, open_watch
+
+log = logging.getLogger(__name__)
+
+TopicKind = Literal["board", "event", "tournament", "game"]
+KEPT_TOPICS = 20_000
+"""Topics whose last notice the hub remembers (a lobby game each, mostly): a bounded memory."""
+LOOK_BACK_S = 2.0
+"""How far before its last look the watcher reads changed games again (clocks of several processes,
+a transaction committed after the time it stamped)."""
+RETRY_S = 1.0
+READY_WAIT_S = 5.0
+"""How long a new subscription waits for the watcher to hear every commit (its listener connecting)."""
+SETTLE_S = 1.0
+"""How long after a write of the database's files the watcher reads ``data_version`` again (every
+``poll_interval``) for the commit to become visible (see :meth:`ChangeHub._wait_for_write`)."""
+SAFETY_S = 10.0
+"""The longest the watcher sleeps without a write: one read then, in case a commit's write went unseen."""
+
+
+@dataclass(frozen=True)
+class Topic:
+    """What a stream follows: ``board``, ``event`` (anything on the event's database), a ``tournament``
+    or a lobby ``game`` (with its id)."""
+
+    kind: TopicKind
+    key: int | None = None
+
+    @property
+    def channel(self) -> str:
+        """The topic's name outside the process (nginx's channel id): ``game-12``, ``event``."""
+        return self.kind if self.key is None else f"{self.kind}-{self.key}"
+
+
+BOARD = Topic("board")
+EVENT = Topic("event")
+
+
+def game_topic(game_id: int) -> Topic:
+    return Topic("game", game_id)
+
+
+def tournament_topic(tournament_id: int) -> Topic:
+    return Topic("tournament", tournament_id)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One change of a topic: its number on this hub (increasing per topic), the subject's own version
+    and status when it has them, and the public view when the topic's pages are public."""
+
+    topic: Topic
+    number: int
+    version: int | None = None
+    status: str | None = None
+    public: str | None = None
+
+
+Sink = Callable[[Notice], None]
+"""Told every notice (outside the hub's lock): nginx's publisher."""
+
+
+class Subscription:
+    """One stream's share of the hub: :meth:`wait` returns the notices of its topics it has not seen."""
+
+    def __init__(self, hub: ChangeHub, topics: Iterable[Topic]) -> None:
+        self.hub = hub
+        self.topics = frozenset(topics)
+        self._ready = threading.Event()
+        self._seen: dict[Topic, int] = {}
+
+    def latest(self) -> list[Notice]:
+        """The last notice of each topic the hub remembers (what happened before this subscription)."""
+        found = [n for n in (self.hub.last(t) for t in self.topics) if n is not None]
+        for notice in found:
+            self._seen[notice.topic] = max(self._seen.get(notice.topic, 0), notice.number)
+        return found
+
+    def wait(self, timeout: float) -> list[Notice]:
+        """The notices newer than those returned before (the last one of each topic), waiting up to
+        *timeout* seconds for one; empty when none came (or the hub closed)."""
+        if not self._ready.wait(timeout):
+            return []
+        self._ready.clear()  # before reading: a notice that comes meanwhile wakes the next wait
+        fresh = []
+        for topic in self.topics:
+            notice = self.hub.last(topic)
+            if notice is not None and notice.number > self._seen.get(topic, 0):
+                self._seen[topic] = notice.number
+                fresh.append(notice)
+        return fresh
+
+    def _wake(self) -> None:
+        self._ready.set()
+
+    def close(self) -> None:
+        self.hub._unsubscribe(self)
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(
+        self, _type: type[BaseException] | None, _exc: BaseException | None, _tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+class ChangeHub:
+    """The process's notices by topic, and the one watcher of the database at *database*."""
+
+    def __init__(self, database: str | os.PathLike[str], *, listener: ChangeListener | None = None,
+                 poll_interval: float = 0.025, shared: Callable[[], Connection] | None = None) -> None:
+        self.database = os.fspath(database)
+        self.listener = listener
+        self.shared = shared
+        """The process's own database (PostgreSQL: the panel's pool, shared by its threads): the watcher
+        reads on it instead of opening connections of its own."""
+        self.poll_interval = poll_interval
+        self._lock = threading.Lock()
+        self._last: OrderedDict[Topic, Notice] = OrderedDict()
+        self._numbers: dict[Topic, int] = {}
+        self._by_topic: dict[Topic, set[Subscription]] = {}
+        self._subscriptions = 0
+        self._sinks: list[Sink] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._watch: FileWatch | None = None
+        self._nudge = threading.Event()
+        self._watching = threading.Event()
+        """Set while the watcher hears every commit (its listener connected, its file watch armed)."""
+        self._versions: dict[int, int] = {}
+        """Each game's version as last published (the watcher publishes only what is newer)."""
+        self.looks = 0
+        """How many times the watcher read what changed (tests and benchmarks)."""
+        self.runs = 0
+        """How many times the watcher thread started."""
+
+    # -- publishing ---------------------------------------------------------------------------
+
+    def publish(self, topic: Topic, *, version: int | None = None, status: str | None = None,
+                public: str | None = None) -> Notice | None:
+        """Tell *topic*'s streams (and the sinks) of a change; None when *version* is not newer than
+        the one already published (the watcher's and the writer's notices of one commit are one)."""
+        with self._lock:
+            if topic.kind == "game" and topic.key is not None and version is not None:
+                if self._versions.get(topic.key, -1) >= version:
+                    return None
+                self._versions[topic.key] = version
+                if status is not None and status != "running":
+                    self._versions.pop(topic.key, None)  # it will not change again: forget it
+            number = self._numbers.get(topic, 0) + 1
+            self._numbers[topic] = number
+            notice = Notice(topic, number, version, status, public)
+            self._last[topic] = notice
+            self._last.move_to_end(topic)
+            while len(self._last) > KEPT_TOPICS:
+                old, _ = self._last.popitem(last=False)
+                self._numbers.pop(old, None)
+            waiting = list(self._by_topic.get(topic, ()))
+            sinks = list(self._sinks)
+        for subscription in waiting:
+            subscription._wake()
+        for sink in sinks:
+            try:
+                sink(notice)
+            except Exception:  # a front server gone must not stop a move
+                log.warning("cannot pass a change on to %s", getattr(sink, "__name__", sink), exc_info=True)
+        return notice
+
+    def last(self, topic: Topic) -> Notice | None:
+        with self._lock:
+            return self._last.get(topic)
+
+    def add_sink(self, sink: Sink) -> None:
+        with self._lock:
+            self._sinks.append(sink)
+        self._start()
+
+    # -- subscribing ----------------------------------------------------------------------------
+
+    def subscribe(self, topics: Iterable[Topic]) -> Subscription:
+        subscription = Subscription(self, topics)
+        with self._lock:
+            if self._stop.is_set():
+                raise RuntimeError("the change hub is closed")
+            for topic in subscription.topics:
+                self._by_topic.setdefault(topic, set()).add(subscription)
+            self._subscriptions += 1
+        self._start()
+        # A stream starts once the process hears every commit: none made after it started goes unseen.
+        self._watching.wait(READY_WAIT_S)
+        return subscription
+
+    def _unsubscribe(self, subscription: Subscription) -> None:
+        with self._lock:
+            for topic in subscription.topics:
+                held = self._by_topic.get(topic)
+                if held is not None and subscription in held:
+                    held.discard(subscription)
+                    if not held:
+                        del self._by_topic[topic]
+            self._subscriptions -= 1
+            idle = self._subscriptions <= 0 and not self._sinks
+        if idle:
+            self._wake_watcher()  # nobody listens: the watcher ends
+
+    @property
+    def subscribers(self) -> int:
+        with self._lock:
+            return self._subscriptions
+
+    # -- the watcher ---------------------------------------------------------------------------
+
+    def _start(self) -> None:
+        with self._lock:
+            if self._thread is not None or self._stop.is_set():
+                return
+            self.runs += 1
+            self._thread = threading.Thread(target=self._run, name="change-hub", daemon=True)
+            self._thread.start()
+
+    def _wanted(self) -> bool:
+        with self._lock:
+            if not self._stop.is_set() and (self._subscriptions > 0 or self._sinks):
+                return True
+            self._thread = None
+            self._watching.clear()
+            return False
+
+    def close(self) -> None:
+        self._stop.set()
+        self._watching.set()  # nobody waits for a watcher that will not come
+        self._wake_watcher()
+        with self._lock:
+            thread = self._thread
+            waiting = [s for subs in self._by_topic.values() for s in subs]
+        for subscription in waiting:
+            subscription._wake()
+        if thread is not None and thread.ident is not None and thread is not threading.current_thread():
+            thread.join(timeout=5)
+
+    @property
+    def closed(self) -> bool:
+        return self._stop.is_set()
+
+    def _wake_watcher(self) -> None:
+        self._nudge.set()
+        watch = self._watch
+        if watch is not None:
+            watch.wake()
+
+    def _run(self) -> None:
+        while self._wanted():
+            try:
+                if self.listener is not None:
+                    self._listen(self.listener)
+                else:
+                    self._watch_file()
+            except Exception:  # a locked, restarting or vanished database must not end the watching
+                self._watching.clear()
+                log.warning("cannot read the database's changes; trying again", exc_info=True)
+                self._stop.wait(RETRY_S)
+
+    def _listen(self, listener: ChangeListener) -> None:
+        conn = self.shared() if self.shared is not None else open_database(self.database)
+        try:
+            since = time.time() - LOOK_BACK_S
+            with listener.subscribe() as changes:
+                changes.wait(READY_WAIT_S)  # the listener's first connection wakes its subscriptions
+                since = self._look(conn, since)  # what was committed before it listened
+                self._watching.set()
+                while self._wanted():
+                    if changes.wait(1.0):
+                        since = self._look(conn, since)
+        finally:
+            if self.shared is None:
+                conn.close()
+
+    def _watch_file(self) -> None:
+        conn = open_database(self.database)
+        self._watch = open_watch(self.database)
+        try:
+            seen = None
+            since = time.time() - LOOK_BACK_S
+            settle_until = time.monotonic() + SETTLE_S  # a commit may have been written before the watch
+            while self._wanted():
+                version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+                if version != seen:
+                    seen = version
+                    since = self._look(conn, since)
+                self._watching.set()
+                if self._wait_for_write(settle_until > time.monotonic()):
+                    settle_until = time.monotonic() + SETTLE_S
+        finally:
+            watch, self._watch = self._watch, None
+            if watch is not None:
+                watch.close()
+            conn.close()
+
+    def _wait_for_write(self, settling: bool) -> bool:
+        """Until the database's files are written (True) or a while passed (False).
+
+        A commit writes the ``-wal`` file first, syncs it to the disk, and only then makes itself
+        visible (in the shared index, written through ``mmap``, which the kernel does not report): a
+        read made at the write may not see it yet. So for :data:`SETTLE_S` after each write the
+        watcher reads again every ``poll_interval`` (*settling*); then it sleeps until the next write,
+        or :data:`SAFETY_S` at most.
+        """
+        watch = self._watch
+        if watch is None:
+            self._nudge.wait(self.poll_interval)
+            self._nudge.clear()
+            return False
+        return watch.wait(self.poll_interval if settling else SAFETY_S) and not self._stop.is_set()
+
+    def _look(self, conn: Connection, since: float) -> float:
+        """Publish what changed since *since* (Unix time); the time to look from next."""
+        self.looks += 1
+        now = time.time()
+        for game_id, version, status in changed_games(conn, since):
+            self.publish(game_topic(game_id), version=version, status=status)
+        self.publish(EVENT)
+        return now - LOOK_BACK_S
+
+
+def changed_games(conn: Connection, since: float) -> list[tuple[int, int, str]]:
+    """The lobby games changed since *since*: (id, version, status) (none where the database has no
+    lobby: a table the board's or the event's database may lack)."""
+    try:
+        rows = conn.execute(
+            "SELECT id, version, status FROM digital_games"
+            " WHERE status IN ('running', 'over', 'abandoned', 'expired') AND updated_at >= ?",
+            (since,),
+        ).fetchall()
+    except Exception as exc:  # no lobby table in this database
+        if "digital_games" in str(exc):
+            return []
+        raise
+    return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
+
+
+def make_hub(database: str | os.PathLike[str], listener: ChangeListener | None, poll_interval: float,
+             shared: Callable[[], Connection]) -> ChangeHub:
+    """The hub of a panel on *database*: on PostgreSQL it hears the process's *listener* and reads on
+    the process's *shared* pool; on SQLite it watches the file."""
+    location = os.fspath(database)
+    if is_postgresql(location):
+        return ChangeHub(location, listener=listener, poll_interval=poll_interval, shared=shared)
+    return ChangeHub(location, poll_interval=poll_interval)
+
+
+def hub_of(extensions: dict[str, Any]) -> ChangeHub:
+    hub: ChangeHub = extensions["change_hub"]
+    return hub
