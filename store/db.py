@@ -267,6 +267,17 @@ MIGRATIONS: list[str] = [
         updated_at REAL NOT NULL
     );
     """,
+    # 12: moves by request id (see store/move_requests.py): a move sent again is applied once, from any
+    # server process; each id kept an hour.
+    """
+    CREATE TABLE move_requests (
+        game_id INTEGER NOT NULL,
+        request_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, request_id)
+    );
+    """,
 ]
 
 

@@ -7,54 +7,24 @@ the same id again, from any server process, finds the move already played
 because the game moved on. Ids are kept :data:`KEPT_S` (a retry comes within
 seconds); older ones of a game are deleted when it records a new one.
 
-The table has its own versioned migrations (``move_requests_schema``), applied
-once per database and process on first use, on either engine.
+The table is the panel schema's migration 12 (``store/db.py``), on either engine.
 """
 
 from __future__ import annotations
 
-import threading
 import time
 
-from store.db import apply_migrations
-from store.dialect import Connection, PgDatabase
+from store.dialect import Connection
 
 KEPT_S = 3600.0
 MAX_REQUEST_ID = 64
 
-MIGRATIONS = [
-    """
-    CREATE TABLE move_requests (
-        game_id INTEGER NOT NULL,
-        request_id TEXT NOT NULL,
-        version INTEGER NOT NULL,
-        at REAL NOT NULL,
-        PRIMARY KEY (game_id, request_id)
-    );
-    """,
-]
-
-_ready: set[str] = set()
-_ready_lock = threading.Lock()
-
-
-def _database(conn: Connection) -> str:
-    if isinstance(conn, PgDatabase):
-        return conn.dsn
-    rows = conn.execute("PRAGMA database_list").fetchall()
-    return next((str(r[2]) for r in rows if r[1] == "main"), "") or f"memory:{id(conn)}"
-
 
 class MoveRequests:
+    """The moves of a database's games, by the request id that played them."""
+
     def __init__(self, conn: Connection) -> None:
         self.conn = conn
-        key = _database(conn)
-        with _ready_lock:
-            known = key in _ready
-        if not known:
-            apply_migrations(conn, MIGRATIONS, versions="move_requests_schema", what="move requests")
-            with _ready_lock:
-                _ready.add(key)
 
     def played(self, game_id: int, request_id: str) -> int | None:
         """The version the move with *request_id* made, if it was played."""
