@@ -160,10 +160,11 @@ def api_reveal(source: str, game_id: str) -> Response:
     body = json_object(allowed={"seat"}, required={"seat"})
     seat = body["seat"]
     table = _table(source, game_id)
-    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in table.humans:
-        raise bad_field("seat", f"seat must be one of the players' seats {list(table.humans)}")
+    # The game's end first: before it, no seat of any kind may consent, whatever the body names.
     if not table.kept.is_over:
         raise ApiError(409, "nothing is revealed before the game ends", code=REVEAL_TOO_EARLY)
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in table.humans:
+        raise bad_field("seat", f"seat must be one of the players' seats {list(table.humans)}")
     if seat not in _may_consent(table, table.consents()) and seat not in table.consents():
         raise ApiError(403, "a player reveals only their own pawns: from their seat's device, or at the"
                             " board's display", code=NOT_YOUR_SEAT)
