@@ -74,22 +74,28 @@ def api_ranking_player(raw: str) -> Response:
     )
 
 
-@bp.get("/api/ranking/handicap")
-def api_handicap() -> Response:
-    """The handicap the ranking proposes for a table: ``?players=3,8,12`` (registered ids, 2 to 4)."""
+def table_players() -> list[int]:
+    """The table a query names: ``?players=3,8,12`` (registered ids, 2 to 4), each as the registry keeps it
+    (a duplicate merged away reads as the player kept), all different."""
     raw = request.args.get("players", "")
     # What the document's pattern says, exactly: an empty list is no table (2 to 4 players), so 400.
     if not PLAYER_LIST.fullmatch(raw):
         raise ApiError(400, "players is a list of 2 to 4 registered player ids, comma-separated",
                        code=BAD_QUERY)
-    ids = [int(p) for p in raw.split(",")]
     players = Players(get_db())
     try:
-        kept = [players.kept(i).id for i in ids]
+        kept = [players.kept(int(p)).id for p in raw.split(",")]
     except PlayerNotFoundError as exc:
         raise ApiError(404, str(exc), code=PLAYER_NOT_FOUND) from None
     if len(set(kept)) != len(kept):
         raise ApiError(400, "a table has different players", code=SAME_PLAYER_TWICE)
+    return kept
+
+
+@bp.get("/api/ranking/handicap")
+def api_handicap() -> Response:
+    """The handicap the ranking proposes for a table: ``?players=3,8,12`` (registered ids, 2 to 4)."""
+    kept = table_players()
     now = season()
     return jsonify(present.handicap_json(now, now.handicap(kept)))
 

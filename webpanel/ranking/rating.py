@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Response, current_app, jsonify, request
+from flask import Response, current_app, jsonify
 from flask_babel import format_percent
 
-from store.players import PlayerNotFoundError, Players
+from store.players import Players
 from store.ranking import Ranking, Season
 from store.tournaments import TournamentNotFoundError, Tournaments
 from tournaments.exc import TournamentError
@@ -24,8 +24,11 @@ from webpanel import openapi
 from webpanel.auth import is_staff
 from webpanel.codes import TABLE_NOT_FOUND, TOURNAMENT_NOT_FOUND
 from webpanel.db import get_db
-from webpanel.errors import BAD_QUERY, ApiError
-from webpanel.ranking.api import PLAYER_ID_LIST, PLAYER_LIST, PLAYER_NOT_FOUND, SAME_PLAYER_TWICE
+from webpanel.errors import ApiError
+from webpanel.ranking.api import (
+    PLAYER_ID_LIST,
+    table_players,
+)
 from webpanel.ranking.blueprint import bp, rules, season
 from webpanel.ranking.rating_present import chances_json, rating_csv, ratings_json
 
@@ -113,17 +116,7 @@ def rating_csv_file() -> Response:
 @bp.get("/api/ranking/chances")
 def api_chances() -> Response:
     """A table's chances before its game: ``?players=3,8,12`` (registered ids, 2 to 4)."""
-    raw = request.args.get("players", "")
-    if not PLAYER_LIST.fullmatch(raw):
-        raise ApiError(400, "players is a list of 2 to 4 registered player ids, comma-separated",
-                       code=BAD_QUERY)
-    players = Players(get_db())
-    try:
-        kept = [players.kept(int(p)).id for p in raw.split(",")]
-    except PlayerNotFoundError as exc:
-        raise ApiError(404, str(exc), code=PLAYER_NOT_FOUND) from None
-    if len(set(kept)) != len(kept):
-        raise ApiError(400, "a table has different players", code=SAME_PLAYER_TWICE)
+    kept = table_players()
     now = season()
     return jsonify(chances_json(now, now.ratings.chances(kept)))
 
