@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import ast
+import functools
 import shutil
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +21,31 @@ from tests.servers.mosquitto import BrokerTls, MosquittoBroker
 from tests.servers.postgres import INSTALL_HINT as POSTGRES_HINT
 from tests.servers.postgres import PostgresCluster, find_postgres_bindir
 from tests.servers.process import find_binary, server_folder
+
+
+def _one_ast_parse_at_a_time() -> None:
+    """Serialise ``ast.parse`` in the test processes, a work-around for a CPython bug.
+
+    Before Python 3.13 the AST constructor counts its recursion depth in state that every thread
+    shares (python/cpython#106905): two ``ast.parse`` at once in two threads (pytest rewriting the
+    asserts of a module it imports, a traceback placing its carets in a server thread of the test,
+    pytest reading a failure's source) may raise ``SystemError: AST constructor recursion depth
+    mismatch`` in either, which ends a fixture that did nothing wrong. One lock around the call
+    makes them wait for each other.
+    """
+    parse = ast.parse
+    lock = threading.Lock()
+
+    @functools.wraps(parse)
+    def parse_alone(*args: Any, **kwargs: Any) -> Any:
+        with lock:
+            return parse(*args, **kwargs)
+
+    ast.parse = parse_alone
+
+
+if sys.version_info < (3, 13):
+    _one_ast_parse_at_a_time()
 
 
 @pytest.fixture(autouse=True)
