@@ -12,12 +12,22 @@ The table is the panel schema's migration 12 (``store/db.py``), on either engine
 
 from __future__ import annotations
 
+import re
 import time
+from typing import TypeGuard
 
 from store.dialect import Connection
 
 KEPT_S = 3600.0
 MAX_REQUEST_ID = 64
+REQUEST_ID_PATTERN = "^[A-Za-z0-9._:-]{1,64}$"
+"""What a request id may be: a page's UUID or any short id of letters, digits and ``._:-`` (what the
+API document promises, so a client generating ids from it is never refused)."""
+
+
+def is_request_id(raw: object) -> TypeGuard[str]:
+    """Whether *raw* is a request id a page may send (:data:`REQUEST_ID_PATTERN`)."""
+    return isinstance(raw, str) and re.fullmatch(REQUEST_ID_PATTERN, raw, flags=re.ASCII) is not None
 
 
 class MoveRequests:

@@ -35,7 +35,7 @@ from store.games import (
     StaleGameError,
     TooManyGamesError,
 )
-from store.move_requests import MAX_REQUEST_ID, MoveRequests
+from store.move_requests import MAX_REQUEST_ID, MoveRequests, is_request_id
 from webpanel.auth import is_staff
 from webpanel.errors import ApiError, bad_field, json_object, require_int, whole_number
 from webpanel.hub import ChangeHub, Notice, game_topic, hub_of
@@ -424,8 +424,8 @@ def api_move(game_id: int) -> Response:
 def _request_id(raw: Any) -> str | None:
     if raw is None:
         return None
-    if not isinstance(raw, str) or not 0 < len(raw) <= MAX_REQUEST_ID or not raw.isprintable():
-        raise bad_field("request_id", f"request_id must be text of 1 to {MAX_REQUEST_ID} characters")
+    if not is_request_id(raw):
+        raise bad_field("request_id", f"request_id must be 1 to {MAX_REQUEST_ID} letters, digits or ._:-")
     return raw
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from store.move_requests import REQUEST_ID_PATTERN
 from webpanel import openapi
 from webpanel.errors import MAX_WHOLE
 from webpanel.ids import path_id
@@ -109,7 +110,7 @@ openapi.add_paths({
                 "type": "object", "required": ["move"], "additionalProperties": False,
                 "properties": {"move": {"$ref": "#/components/schemas/Move"},
                                "version": {**VERSION, "description": "Refuse if the game moved on."},
-                               "request_id": {"type": "string", "minLength": 1, "maxLength": 64,
+                               "request_id": {"type": "string", "pattern": REQUEST_ID_PATTERN,
                                               "description": "The page's own id for this move: sent again,"
                                                              " the move is played once"}},
             }),

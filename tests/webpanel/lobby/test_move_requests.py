@@ -57,7 +57,7 @@ def test_a_move_sent_again_is_played_once(app: Flask) -> None:
     assert other.status_code == 409 and other.get_json()["code"] == "game_moved_on"
 
 
-@pytest.mark.parametrize("bad", ["", "x" * 65, 7, "line\nbreak"])
+@pytest.mark.parametrize("bad", ["", "x" * 65, 7, "line\nbreak", "\ud8bf\udd9a", "é", "a b"])
 def test_a_bad_request_id_is_refused_and_changes_nothing(app: Flask, bad: object) -> None:
     display = Lobby(app, "qttt")
     game = display.create(hot_seat=True)
