@@ -158,6 +158,7 @@ def test_the_wall_fits_one_screen(
     width, height = size
     page = browser.new_context(locale=locale, viewport={"width": width, "height": height}).new_page()
     errors = watch_errors(page)
+    page.clock.install()  # the page's own timers, moved on below instead of waited for
     page.goto(f"{served_event.url}/event/wall?kiosk=1")
     page.wait_for_selector(f"#wall-board-board-{boards}")
     page.wait_for_selector("#standings tr")
@@ -174,10 +175,11 @@ def test_the_wall_fits_one_screen(
         at, count = (int(n) for n in shown_page.split("/"))
         assert 1 <= at <= count and count == -(-players // shown), shown_page
         first = page.locator("#standings tr:not([hidden]) td:nth-child(2)").first.text_content()
-        # The next page comes by itself.
+        # The next page comes by itself, after the wall's PAGE_SECONDS (10 s).
+        page.clock.run_for(10_000)
         page.wait_for_function(
             "shown => document.getElementById('wall-standings-page').textContent !== shown", arg=shown_page,
-            timeout=25_000,
+            timeout=5_000,
         )
         assert page.locator("#standings tr:not([hidden]) td:nth-child(2)").first.text_content() != first
         assert page.evaluate(FITS)["cut"] == []
