@@ -50,6 +50,10 @@ class Subscription:
     def _wake(self) -> None:
         self._changed.set()
 
+    def wake(self) -> None:
+        """Make the next :meth:`wait` return True now (its follower is asked to read again)."""
+        self._changed.set()
+
     def close(self) -> None:
         self.listener.unsubscribe(self)
 

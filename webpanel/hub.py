@@ -25,6 +25,12 @@ The watcher runs only while something listens (a subscription, a sink): an
 idle process has no thread. The hub keeps the last notice of each topic
 (at most :data:`KEPT_TOPICS`), so a stream that subscribes after a change
 it has not seen starts from it.
+
+A new subscription waits for the watcher to look once more (:meth:`ChangeHub.subscribe`):
+a page read its view before it opened its stream, so every commit that view
+shows is published before the stream's opening, and none of them is told to
+the stream again as a change (the watcher publishes only when the database's
+version moved: SQLite's ``data_version``, PostgreSQL's current snapshot).
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ from types import TracebackType
 from typing import Any, Literal
 
 from store.changes import ChangeListener
+from store.changes import Subscription as ChangeSubscription
 from store.db import open_database
 from store.dialect import Connection, is_postgresql
 from store.file_watch import FileWatch, open_watch
@@ -54,7 +61,7 @@ LOOK_BACK_S = 2.0
 a transaction committed after the time it stamped)."""
 RETRY_S = 1.0
 READY_WAIT_S = 5.0
-"""How long a new subscription waits for the watcher to hear every commit (its listener connecting)."""
+"""How long a new subscription waits for the watcher to have looked (its listener connecting)."""
 SETTLE_S = 1.0
 """How long after a write of the database's files the watcher reads ``data_version`` again (every
 ``poll_interval``) for the commit to become visible (see :meth:`ChangeHub._wait_for_write`)."""
@@ -123,16 +130,19 @@ class Subscription:
     def wait(self, timeout: float) -> list[Notice]:
         """The notices newer than those returned before (the last one of each topic), waiting up to
         *timeout* seconds for one; empty when none came (or the hub closed)."""
-        if not self._ready.wait(timeout):
-            return []
-        self._ready.clear()  # before reading: a notice that comes meanwhile wakes the next wait
-        fresh = []
-        for topic in self.topics:
-            notice = self.hub.last(topic)
-            if notice is not None and notice.number > self._seen.get(topic, 0):
-                self._seen[topic] = notice.number
-                fresh.append(notice)
-        return fresh
+        deadline = time.monotonic() + timeout
+        while self._ready.wait(max(0.0, deadline - time.monotonic())):
+            self._ready.clear()  # before reading: a notice that comes meanwhile wakes the next wait
+            fresh = []
+            for topic in self.topics:
+                notice = self.hub.last(topic)
+                if notice is not None and notice.number > self._seen.get(topic, 0):
+                    self._seen[topic] = notice.number
+                    fresh.append(notice)
+            # Woken by a notice its opening already read (the look made when it subscribed): wait on.
+            if fresh or self.hub.closed or time.monotonic() >= deadline:
+                return fresh
+        return []
 
     def _wake(self) -> None:
         self._ready.set()
@@ -172,6 +182,13 @@ class ChangeHub:
         self._nudge = threading.Event()
         self._watching = threading.Event()
         """Set while the watcher hears every commit (its listener connected, its file watch armed)."""
+        self._looks_cond = threading.Condition()
+        self._asked = 0
+        """Looks asked for by new subscriptions (each waits for the watcher to have made its own)."""
+        self._looked = 0
+        """The last of the looks asked for that the watcher made (it read the database after it was asked)."""
+        self._changes: ChangeSubscription | None = None
+        """The watcher's share of the PostgreSQL listener (woken to look now)."""
         self._versions: dict[int, int] = {}
         """Each game's version as last published (the watcher publishes only what is newer)."""
         self.looks = 0
@@ -223,6 +240,10 @@ class ChangeHub:
     # -- subscribing ----------------------------------------------------------------------------
 
     def subscribe(self, topics: Iterable[Topic]) -> Subscription:
+        """A subscription to *topics*, made once the watcher hears every commit (none made after it
+        goes unseen) and has read the database after it was asked (every commit made before it is
+        published already: the subscription's :meth:`Subscription.latest` holds it, its
+        :meth:`Subscription.wait` will not tell it again)."""
         subscription = Subscription(self, topics)
         with self._lock:
             if self._stop.is_set():
@@ -230,10 +251,31 @@ class ChangeHub:
             for topic in subscription.topics:
                 self._by_topic.setdefault(topic, set()).add(subscription)
             self._subscriptions += 1
-        self._start()
-        # A stream starts once the process hears every commit: none made after it started goes unseen.
-        self._watching.wait(READY_WAIT_S)
+        self._catch_up(READY_WAIT_S)
         return subscription
+
+    def _catch_up(self, timeout: float) -> None:
+        """Wait until the watcher has read the database after this call (or *timeout*: a database that
+        does not answer must not hold a page)."""
+        with self._looks_cond:
+            self._asked += 1
+            asked = self._asked
+        self._start()
+        self._wake_watcher()
+        with self._looks_cond:
+            self._looks_cond.wait_for(lambda: self._looked >= asked or self._stop.is_set(), timeout)
+
+    def _asked_now(self) -> int:
+        with self._looks_cond:
+            return self._asked
+
+    def _looked_up_to(self, asked: int) -> None:
+        """The watcher read the database after the looks up to *asked* were asked for."""
+        self._watching.set()
+        with self._looks_cond:
+            if asked > self._looked:
+                self._looked = asked
+                self._looks_cond.notify_all()
 
     def _unsubscribe(self, subscription: Subscription) -> None:
         with self._lock:
@@ -264,7 +306,12 @@ class ChangeHub:
             self._thread.start()
 
     def _wanted(self) -> bool:
+        """Whether the watcher must go on: something listens. A watcher told no has left: a
+        subscription made meanwhile starts another one, and this one never comes back (two watchers
+        would each publish every change)."""
         with self._lock:
+            if self._thread is not threading.current_thread():
+                return False
             if not self._stop.is_set() and (self._subscriptions > 0 or self._sinks):
                 return True
             self._thread = None
@@ -274,6 +321,8 @@ class ChangeHub:
     def close(self) -> None:
         self._stop.set()
         self._watching.set()  # nobody waits for a watcher that will not come
+        with self._looks_cond:
+            self._looks_cond.notify_all()
         self._wake_watcher()
         with self._lock:
             thread = self._thread
@@ -292,6 +341,9 @@ class ChangeHub:
         watch = self._watch
         if watch is not None:
             watch.wake()
+        changes = self._changes
+        if changes is not None:
+            changes.wake()
 
     def _run(self) -> None:
         while self._wanted():
@@ -308,15 +360,21 @@ class ChangeHub:
     def _listen(self, listener: ChangeListener) -> None:
         conn = self.shared() if self.shared is not None else open_database(self.database)
         try:
+            seen: str | None = None
             since = time.time() - LOOK_BACK_S
             with listener.subscribe() as changes:
-                changes.wait(READY_WAIT_S)  # the listener's first connection wakes its subscriptions
-                since = self._look(conn, since)  # what was committed before it listened
-                self._watching.set()
+                if not listener.connected:
+                    changes.wait(READY_WAIT_S)  # the listener's first connection wakes its subscriptions
+                self._changes = changes
+                woken = True  # first: what was committed before it listened
                 while self._wanted():
-                    if changes.wait(1.0):
-                        since = self._look(conn, since)
+                    asked = self._asked_now()
+                    if woken:
+                        seen, since = self._look_if_moved(conn, seen, since)
+                    self._looked_up_to(asked)
+                    woken = changes.wait(1.0)
         finally:
+            self._changes = None
             if self.shared is None:
                 conn.close()
 
@@ -324,15 +382,13 @@ class ChangeHub:
         conn = open_database(self.database)
         self._watch = open_watch(self.database)
         try:
-            seen = None
+            seen: str | None = None
             since = time.time() - LOOK_BACK_S
             settle_until = time.monotonic() + SETTLE_S  # a commit may have been written before the watch
             while self._wanted():
-                version = int(conn.execute("PRAGMA data_version").fetchone()[0])
-                if version != seen:
-                    seen = version
-                    since = self._look(conn, since)
-                self._watching.set()
+                asked = self._asked_now()
+                seen, since = self._look_if_moved(conn, seen, since)
+                self._looked_up_to(asked)
                 if self._wait_for_write(settle_until > time.monotonic()):
                     settle_until = time.monotonic() + SETTLE_S
         finally:
@@ -357,6 +413,14 @@ class ChangeHub:
             return False
         return watch.wait(self.poll_interval if settling else SAFETY_S) and not self._stop.is_set()
 
+    def _look_if_moved(self, conn: Connection, seen: str | None, since: float) -> tuple[str, float]:
+        """Publish what changed when the database's version moved from *seen*; the version read and
+        the time to look from next."""
+        version = database_version(conn, postgresql=is_postgresql(self.database))
+        if version == seen:
+            return seen, since
+        return version, self._look(conn, since)
+
     def _look(self, conn: Connection, since: float) -> float:
         """Publish what changed since *since* (Unix time); the time to look from next."""
         self.looks += 1
@@ -365,6 +429,15 @@ class ChangeHub:
             self.publish(game_topic(game_id), version=version, status=status)
         self.publish(EVENT)
         return now - LOOK_BACK_S
+
+
+def database_version(conn: Connection, *, postgresql: bool) -> str:
+    """What moves whenever another connection commits. SQLite: ``PRAGMA data_version``. PostgreSQL:
+    the current snapshot (the transactions running and the next to start): a commit ends one of them
+    or one started after, so an unchanged snapshot means nothing was committed in between."""
+    if postgresql:
+        return str(conn.execute("SELECT pg_current_snapshot()::text").fetchone()[0])
+    return str(conn.execute("PRAGMA data_version").fetchone()[0])
 
 
 def changed_games(conn: Connection, since: float) -> list[tuple[int, int, str]]:

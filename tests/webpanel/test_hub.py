@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from store.db import connect, transaction
+from store.changes import ChangeListener
+from store.db import connect, open_database, transaction
+from store.dialect import is_postgresql
 from webpanel.db import ConnectionPool
 from webpanel.errors import ApiError
 from webpanel.hub import EVENT, ChangeHub, game_topic
@@ -71,6 +73,62 @@ def test_another_connections_commit_wakes_the_games_followers(tmp_path: Path) ->
         writer.close()
 
 
+def test_a_page_opened_after_a_commit_opens_on_it_and_is_not_told_it_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page reads its view, then opens its stream: the commit that view shows is in the stream's
+    opening (the subscription waits for the watcher to look), never told to it afterwards as a change
+    (a staff overview reloads at each change after the first)."""
+    # Without inotify the watcher reads again only every poll_interval, here a minute: only the look a
+    # new subscription asks for can publish the commit before the page's opening.
+    monkeypatch.setattr("webpanel.hub.open_watch", lambda _path: None)
+    path = tmp_path / "panel.db"
+    writer = connect(path)
+    hub = ChangeHub(path, poll_interval=60.0)
+    try:
+        with hub.subscribe([EVENT]) as staying:  # another page keeps the watcher running
+            told_before = staying.latest()[0].number
+            with transaction(writer):
+                writer.execute(
+                    "INSERT INTO digital_games (game, created_at, updated_at, host_hash, state)"
+                    " VALUES ('qttt', ?, ?, 'h', '{}')", (time.time(), time.time()))
+            with hub.subscribe([EVENT, game_topic(1)]) as page:
+                opening = {notice.topic: notice for notice in page.latest()}
+                assert opening[game_topic(1)].version == 1
+                assert opening[EVENT].number > told_before
+                assert page.wait(0.5) == []
+    finally:
+        hub.close()
+        writer.close()
+
+
+@pytest.mark.parametrize("commits", [1, 3])
+def test_a_commit_notified_after_a_page_opened_on_it_is_not_told_again(
+    db_location: str, commits: int
+) -> None:
+    """The same when the database's notice of the commit comes after the page's stream opened
+    (PostgreSQL's NOTIFY, SQLite's write seen by inotify): the watcher reads the database's version
+    and publishes nothing when no commit moved it since it last looked."""
+    writer = open_database(db_location)
+    listener = ChangeListener(db_location) if is_postgresql(db_location) else None
+    hub = ChangeHub(db_location, listener=listener)
+    try:
+        with hub.subscribe([EVENT]) as staying:
+            for number in range(commits):
+                with transaction(writer):
+                    writer.execute(f"CREATE TABLE note_{number} (said INTEGER)")
+            with hub.subscribe([EVENT]) as page:
+                opened = page.latest()[0].number
+                told = page.wait(1.0)  # the notices of the commits come meanwhile (NOTIFY, inotify)
+                assert told == [], [(n.number, opened) for n in told]
+                assert staying.wait(0) != []  # the page that was open is told, once
+    finally:
+        hub.close()
+        if listener is not None:
+            listener.close()
+        writer.close()
+
+
 def test_the_watcher_ends_when_nobody_listens(tmp_path: Path) -> None:
     path = tmp_path / "panel.db"
     connect(path).close()
@@ -81,6 +139,31 @@ def test_the_watcher_ends_when_nobody_listens(tmp_path: Path) -> None:
             assert thread is not None
         thread.join(10)
         assert not thread.is_alive() and hub.subscribers == 0
+    finally:
+        hub.close()
+
+
+def test_pages_coming_and_going_leave_one_watcher(tmp_path: Path) -> None:
+    """A page that opens while the watcher leaves (the last page closed) starts the one watcher: the one
+    leaving never comes back (two would each publish every change, and a page opened then would be
+    told the change its opening showed)."""
+    path = tmp_path / "panel.db"
+    connect(path).close()
+    hub = ChangeHub(path)
+    before = set(threading.enumerate())
+    try:
+        page = hub.subscribe([EVENT])
+        for _ in range(300):
+            page.close()
+            page = hub.subscribe([EVENT])
+        watching = hub._thread
+        for thread in threading.enumerate():
+            if thread.name == "change-hub" and thread not in before and thread is not watching:
+                thread.join(10)  # a watcher that left ends
+        left = [t for t in threading.enumerate()
+                if t.name == "change-hub" and t not in before and t.is_alive()]
+        assert left == [watching], left
+        page.close()
     finally:
         hub.close()
 

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Error as PlaywrightError
 
 from store.event.assignments import Assignments
 from store.event.intake import Intake
@@ -115,7 +114,7 @@ def test_the_event_servers_menu_leads_to_what_it_has(
     for size in SIZES:
         page.set_viewport_size({"width": size[0], "height": size[1]})
         page.goto(served_event.url + "/event")
-        hrefs = menu_links(page)
+        hrefs = page.eval_on_selector_all("#site-nav a", "links => links.map(a => a.getAttribute('href'))")
         assert "/event" in hrefs and "/event/wall" in hrefs, hrefs
         board_pages = {"/board", "/staff", "/staff/tests", "/staff/game", "/staff/journal", "/staff/wiring"}
         assert not board_pages & set(hrefs), hrefs
@@ -124,19 +123,3 @@ def test_the_event_servers_menu_leads_to_what_it_has(
         page.screenshot(path=str(folder / f"event-menu-{size[0]}x{size[1]}.png"))
     assert errors == []
     context.close()
-
-
-def menu_links(page: Any) -> list[str]:
-    """The menu's addresses on the page shown. The staff overview loads itself again at each change of
-    the event after the first: a commit made just before it opened (staff's own login) may be told to
-    its stream just after, and the page then reloads once; the menu is read again from the new page."""
-    for _ in range(3):
-        try:
-            links: list[str] = page.eval_on_selector_all(
-                "#site-nav a", "links => links.map(a => a.getAttribute('href'))")
-            return links
-        except PlaywrightError as exc:
-            if "context was destroyed" not in str(exc):
-                raise
-            page.wait_for_load_state()
-    raise AssertionError("the staff overview kept reloading itself")
