@@ -95,7 +95,8 @@ def create_app(
     csrf.init_app(app)
     db.init_app(app)
     app.extensions["change_hub"] = make_hub(settings.database, app.extensions["change_listener"],
-                                            settings.poll_interval, app.extensions["db_pool"].get)
+                                            settings.poll_interval, app.extensions["db_pool"].get,
+                                            settings.service_stale_seconds)
     fanout.init_app(app)
     i18n.init_app(app)
     seats.init_app(app)  # the join codes and tokens guessed, for every area that asks who is asking

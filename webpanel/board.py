@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, url_for
@@ -13,8 +15,10 @@ from webpanel import csrf, openapi
 from webpanel.auth import is_staff
 from webpanel.db import board_state, service_running, submit
 from webpanel.errors import bad_field, json_object
+from webpanel.hub import BOARD, ChangeHub, Notice, hub_of
+from webpanel.live import LiveStream
 from webpanel.openapi import sse_events
-from webpanel.stream import BoardFollower, EventStream, last_event_id, sse_response, take_place
+from webpanel.stream import BoardFollower, last_event_id, sse, sse_response, take_place
 from webpanel.view import public_board
 
 bp = Blueprint("board", __name__)
@@ -81,12 +85,40 @@ def api_session() -> Response:
     return jsonify({"csrf_token": csrf.token(), "staff": is_staff()})
 
 
+class BoardStream(LiveStream):
+    """The board's stream: ``board`` events (the public view, with its journal id as the event's id)
+    and ``service`` events (whether the board service runs), as they change; woken by the process's
+    change hub (its ``board`` topic: the view is built once per state, for every page)."""
+
+    def __init__(self, follower: BoardFollower, hub: ChangeHub, *, last_event_id: int | None) -> None:
+        super().__init__(follower, hub, [BOARD])
+        self.sent_id = last_event_id
+        """The journal id of the board the page shows (``Last-Event-ID``: it is not sent again)."""
+        self.sent_running: bool | None = None
+
+    def opening(self, before: list[Notice]) -> Iterator[str]:
+        return self._tell(before)
+
+    def changed(self, notice: Notice) -> Iterator[str]:
+        return self._tell([notice])
+
+    def _tell(self, notices: Iterable[Notice]) -> Iterator[str]:
+        for notice in notices:
+            if notice.public is not None and notice.version != self.sent_id:
+                yield sse("board", notice.public, notice.version)
+                self.sent_id = notice.version
+            running = notice.status == "running"
+            if running != self.sent_running:
+                yield sse("service", json.dumps({"running": running}))
+                self.sent_running = running
+
+
 @bp.get("/api/events")
 def api_events() -> Response:
     last_event_id = _last_event_id()
     follower: BoardFollower = current_app.extensions["board_follower"]
     take_place(follower, retry_after=STREAM_RETRY_AFTER)
-    return sse_response(EventStream(follower, last_event_id=last_event_id))
+    return sse_response(BoardStream(follower, hub_of(current_app.extensions), last_event_id=last_event_id))
 
 
 def _last_event_id() -> int | None:

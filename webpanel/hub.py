@@ -26,6 +26,13 @@ idle process has no thread. The hub keeps the last notice of each topic
 (at most :data:`KEPT_TOPICS`), so a stream that subscribes after a change
 it has not seen starts from it.
 
+The watcher follows the board too (the ``board_state`` row, when the
+database has one): when the board service wrote a new state, or its
+heartbeat went stale (the watcher wakes when it is due), the ``board`` topic
+is published with the board's public view inside (:func:`store.board_view.public_board`,
+the secrecy rules' allow-list: what every player's board page shows), built
+once for every page and for nginx.
+
 A new subscription waits for the watcher to look once more (:meth:`ChangeHub.subscribe`):
 a page read its view before it opened its stream, so every commit that view
 shows is published before the stream's opening, and none of them is told to
@@ -35,6 +42,7 @@ version moved: SQLite's ``data_version``, PostgreSQL's current snapshot).
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import threading
@@ -45,6 +53,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal
 
+from store.board_view import public_board
 from store.changes import ChangeListener
 from store.changes import Subscription as ChangeSubscription
 from store.db import open_database
@@ -67,6 +76,9 @@ SETTLE_S = 1.0
 ``poll_interval``) for the commit to become visible (see :meth:`ChangeHub._wait_for_write`)."""
 SAFETY_S = 10.0
 """The longest the watcher sleeps without a write: one read then, in case a commit's write went unseen."""
+SERVICE_STALE_S = 5.0
+"""How old the board service's heartbeat may be while the board says it runs (``[panel]
+service_stale_seconds``)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +117,15 @@ class Notice:
     version: int | None = None
     status: str | None = None
     public: str | None = None
+
+
+@dataclass(frozen=True)
+class BoardSeen:
+    """The board's state as the watcher last read it (``updated_at`` None: the service never wrote one)."""
+
+    journal_id: int
+    updated_at: float | None
+    public: dict[str, Any] | None
 
 
 Sink = Callable[[Notice], None]
@@ -163,8 +184,10 @@ class ChangeHub:
     """The process's notices by topic, and the one watcher of the database at *database*."""
 
     def __init__(self, database: str | os.PathLike[str], *, listener: ChangeListener | None = None,
-                 poll_interval: float = 0.025, shared: Callable[[], Connection] | None = None) -> None:
+                 poll_interval: float = 0.025, shared: Callable[[], Connection] | None = None,
+                 service_stale_s: float = SERVICE_STALE_S) -> None:
         self.database = os.fspath(database)
+        self.service_stale_s = service_stale_s
         self.listener = listener
         self.shared = shared
         """The process's own database (PostgreSQL: the panel's pool, shared by its threads): the watcher
@@ -191,6 +214,9 @@ class ChangeHub:
         """The watcher's share of the PostgreSQL listener (woken to look now)."""
         self._versions: dict[int, int] = {}
         """Each game's version as last published (the watcher publishes only what is newer)."""
+        self._board: BoardSeen | None = None
+        self._board_told: tuple[int, bool] | None = None
+        """The board's journal id and whether its service ran, as last published."""
         self.looks = 0
         """How many times the watcher read what changed (tests and benchmarks)."""
         self.runs = 0
@@ -371,8 +397,9 @@ class ChangeHub:
                     asked = self._asked_now()
                     if woken:
                         seen, since = self._look_if_moved(conn, seen, since)
+                    self._tell_board()
                     self._looked_up_to(asked)
-                    woken = changes.wait(1.0)
+                    woken = changes.wait(min(1.0, self._board_stale_in()))
         finally:
             self._changes = None
             if self.shared is None:
@@ -388,6 +415,7 @@ class ChangeHub:
             while self._wanted():
                 asked = self._asked_now()
                 seen, since = self._look_if_moved(conn, seen, since)
+                self._tell_board()
                 self._looked_up_to(asked)
                 if self._wait_for_write(settle_until > time.monotonic()):
                     settle_until = time.monotonic() + SETTLE_S
@@ -408,10 +436,11 @@ class ChangeHub:
         """
         watch = self._watch
         if watch is None:
-            self._nudge.wait(self.poll_interval)
+            self._nudge.wait(min(self.poll_interval, self._board_stale_in()))
             self._nudge.clear()
             return False
-        return watch.wait(self.poll_interval if settling else SAFETY_S) and not self._stop.is_set()
+        timeout = min(self.poll_interval if settling else SAFETY_S, self._board_stale_in())
+        return watch.wait(timeout) and not self._stop.is_set()
 
     def _look_if_moved(self, conn: Connection, seen: str | None, since: float) -> tuple[str, float]:
         """Publish what changed when the database's version moved from *seen*; the version read and
@@ -427,8 +456,50 @@ class ChangeHub:
         now = time.time()
         for game_id, version, status in changed_games(conn, since):
             self.publish(game_topic(game_id), version=version, status=status)
+        self._read_board(conn)
         self.publish(EVENT)
         return now - LOOK_BACK_S
+
+    # -- the board ------------------------------------------------------------------------------
+
+    def _read_board(self, conn: Connection) -> None:
+        """Read the board's state row (its public part only when the service wrote a new state)."""
+        head = board_head(conn)
+        if head is None:
+            return  # a database without a board
+        journal_id, updated_at = head
+        seen = self._board
+        public = seen.public if seen is not None and seen.journal_id == journal_id else None
+        if updated_at is not None and (seen is None or seen.journal_id != journal_id):
+            row = conn.execute("SELECT journal_id, public FROM board_state WHERE id = 1").fetchone()
+            if row is not None:
+                journal_id, public = int(row[0]), json.loads(row[1])
+        self._board = BoardSeen(journal_id, updated_at, public)
+        self._tell_board()
+
+    def _board_running(self, seen: BoardSeen) -> bool:
+        return seen.updated_at is not None and time.time() - seen.updated_at < self.service_stale_s
+
+    def _tell_board(self) -> None:
+        """Publish the board's public view when its state or its service's liveness changed."""
+        seen = self._board
+        if seen is None:
+            return
+        running = self._board_running(seen)
+        if self._board_told == (seen.journal_id, running):
+            return
+        self._board_told = (seen.journal_id, running)
+        view = public_board(seen.public, journal_id=seen.journal_id, service_running=running)
+        self.publish(BOARD, version=seen.journal_id, status="running" if running else "stopped",
+                     public=json.dumps(view, separators=(",", ":")))
+
+    def _board_stale_in(self) -> float:
+        """Seconds until the running board's heartbeat goes stale (the board then says its service
+        stopped); a long while when it is not running."""
+        seen = self._board
+        if seen is None or seen.updated_at is None or not self._board_running(seen):
+            return SAFETY_S
+        return max(0.0, seen.updated_at + self.service_stale_s - time.time()) + 0.01
 
 
 def database_version(conn: Connection, *, postgresql: bool) -> str:
@@ -438,6 +509,17 @@ def database_version(conn: Connection, *, postgresql: bool) -> str:
     if postgresql:
         return str(conn.execute("SELECT pg_current_snapshot()::text").fetchone()[0])
     return str(conn.execute("PRAGMA data_version").fetchone()[0])
+
+
+def board_head(conn: Connection) -> tuple[int, float | None] | None:
+    """The board's journal id and heartbeat time ((0, None): no state yet; None: no board table)."""
+    try:
+        row = conn.execute("SELECT journal_id, updated_at FROM board_state WHERE id = 1").fetchone()
+    except Exception as exc:  # no board table in this database
+        if "board_state" in str(exc):
+            return None
+        raise
+    return (0, None) if row is None else (int(row[0]), float(row[1]))
 
 
 def changed_games(conn: Connection, since: float) -> list[tuple[int, int, str]]:
@@ -457,13 +539,14 @@ def changed_games(conn: Connection, since: float) -> list[tuple[int, int, str]]:
 
 
 def make_hub(database: str | os.PathLike[str], listener: ChangeListener | None, poll_interval: float,
-             shared: Callable[[], Connection]) -> ChangeHub:
+             shared: Callable[[], Connection], service_stale_s: float = SERVICE_STALE_S) -> ChangeHub:
     """The hub of a panel on *database*: on PostgreSQL it hears the process's *listener* and reads on
     the process's *shared* pool; on SQLite it watches the file."""
     location = os.fspath(database)
     if is_postgresql(location):
-        return ChangeHub(location, listener=listener, poll_interval=poll_interval, shared=shared)
-    return ChangeHub(location, poll_interval=poll_interval)
+        return ChangeHub(location, listener=listener, poll_interval=poll_interval, shared=shared,
+                         service_stale_s=service_stale_s)
+    return ChangeHub(location, poll_interval=poll_interval, service_stale_s=service_stale_s)
 
 
 def hub_of(extensions: dict[str, Any]) -> ChangeHub:

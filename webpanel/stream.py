@@ -1,23 +1,25 @@
-"""Following the board for every open page: one reader, many event streams.
+"""Live streams' places, and the board's reader for callers that wait on it directly.
 
-One background thread per panel process reads the ``board_state`` row (a
-single-row read) each time the database is written, and, when the board
-service has written a new state, builds its public view once and wakes every
-waiting stream. It runs only while a stream is open: an idle panel has no
-thread, no timer and no poll. It sleeps until the kernel says the database
-was written (:mod:`store.file_watch`, inotify), or until the board service's
-heartbeat is due to go stale; where inotify is missing it reads every
-``poll_interval`` instead. Streams are Server-Sent Events: each ``board`` event has the journal
-id of the state it carries as its id, so a browser that reconnects with
-``Last-Event-ID`` is sent the current state only if it missed something.
+Every live stream of the panel (:mod:`webpanel.live`: the board's, the event's,
+a lobby game's) is woken by the process's change hub (:mod:`webpanel.hub`);
+this module holds what they share: their places and the SSE framing.
 
-Every open stream holds one server thread, so streams are bounded: at most
+:class:`BoardFollower` counts the open streams. Its reader (one background
+thread while a caller waits on it: ``bench/central.py``) reads the
+``board_state`` row each time the database is written and keeps the board's
+public view as a :class:`Snapshot`; it sleeps until the kernel says the
+database was written (:mod:`store.file_watch`, inotify), or until the board
+service's heartbeat is due to go stale; where inotify is missing it reads
+every ``poll_interval`` instead.
+
+Every stream the process serves holds one server thread, so streams are bounded: at most
 ``max_streams`` at once (beyond that: 503 with ``Retry-After``, the page
 retries), at most ``max_streams_per_address`` from one client address, over
 every kind of stream of the process (beyond that: 429 with ``Retry-After``:
 one address cannot take every place, as nginx's ``limit_conn`` does in front of
 a board), and each ends after ``stream_max_seconds`` (the browser reconnects
-and resumes).
+and resumes). Behind nginx the pages follow nginx's channels instead
+(:mod:`webpanel.fanout`) and hold no place here.
 
 A client that goes away frees its place at once: waitress keeps reading a
 connection while its request runs (``channel_request_lookahead``, see
@@ -330,19 +332,6 @@ class CountedStream(abc.ABC):
         """Whether the client closed its connection (known under waitress only)."""
         return self._gone is not None and bool(self._gone())
 
-    def wait_newer(self, version: int, timeout: float) -> Snapshot | None:
-        """The follower's snapshot once newer than *version*, or None after *timeout* or as soon as
-        the client went away (:meth:`client_gone`)."""
-        if self._gone is None:
-            return self.follower.wait_newer(version, timeout)
-        deadline = time.monotonic() + timeout
-        while not self.client_gone():
-            left = max(0.0, deadline - time.monotonic())
-            snap = self.follower.wait_newer(version, min(CLIENT_CHECK_S, left))
-            if snap is not None or time.monotonic() >= deadline:
-                return snap
-        return None
-
     def sliced(self, wait: Callable[[float], bool], timeout: float) -> bool:
         """*wait* (up to the seconds it is given; True: something happened) for *timeout* at most, in
         slices, ending early when the client went away."""
@@ -377,47 +366,6 @@ def sse_response(body: CountedStream) -> Response:
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a reverse proxy must not hold events back
     return response
-
-
-class EventStream(CountedStream):
-    """The board's stream: ``board`` and ``service`` events as they change."""
-
-    def __init__(self, follower: BoardFollower, *, last_event_id: int | None) -> None:
-        super().__init__(follower)
-        self.last_event_id = last_event_id
-
-    def _events(self) -> Iterator[str]:
-        settings = self.follower.settings
-        deadline = time.monotonic() + settings.stream_max_seconds
-        yield f"retry: {RETRY_MS}\n\n"
-        snap = self.follower.latest()
-        sent_id, sent_running, version = self.last_event_id, None, 0
-        if snap is not None:
-            version = snap.version
-            if sent_id is None or snap.journal_id != sent_id:
-                yield sse("board", snap.board_json, snap.journal_id)
-                sent_id = snap.journal_id
-            yield sse("service", json.dumps({"running": snap.running}))
-            sent_running = snap.running
-        while not self.follower.stopped:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                break
-            snap = self.wait_newer(version, min(settings.heartbeat_seconds, remaining))
-            if self.client_gone():
-                return  # nobody to tell: the place is free as soon as this ends
-            if snap is None:
-                yield ": keep-alive\n\n"
-                continue
-            version = snap.version
-            if snap.journal_id != sent_id:
-                yield sse("board", snap.board_json, snap.journal_id)
-                sent_id = snap.journal_id
-            if snap.running != sent_running:
-                yield sse("service", json.dumps({"running": snap.running}))
-                sent_running = snap.running
-        # Ending is routine: the browser reconnects after ``retry`` and resumes from its last id.
-        yield sse("reconnect", json.dumps({"after_ms": RETRY_MS}))
 
 
 def last_event_id(query: str) -> int | None:

@@ -100,11 +100,12 @@ def test_a_stream_ends_after_its_time_with_a_reconnect_hint(tmp_path: Any, sse: 
 
 
 def test_stream_release_when_never_iterated(app: Any) -> None:
-    from webpanel.stream import EventStream
+    from webpanel.board import BoardStream
+    from webpanel.hub import hub_of
 
     follower = app.extensions["board_follower"]
     assert follower.try_open_stream()
-    EventStream(follower, last_event_id=None).close()
+    BoardStream(follower, hub_of(app.extensions), last_event_id=None).close()
     assert follower.open_streams == 0
 
 

@@ -1,11 +1,14 @@
 """Live pages held by nginx (Debian's libnginx-mod-nchan, from the template install.sh installs): the panel
-publishes each change once and every subscriber receives it; a seat's own view is never published."""
+publishes each change once and every subscriber receives it; a seat's own view is never published, and
+the board's channel holds its public view, which never tells an attack pawn from a defense pawn."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import shutil
 import socket
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +17,7 @@ from flask import Flask
 
 from tests.servers.nginx import INSTALL_HINT, NCHAN_MODULE, NginxFront
 from tests.servers.process import find_binary, free_port, server_folder
-from tests.webpanel.helpers import Lobby, make_settings
+from tests.webpanel.helpers import Api, FakeService, Lobby, make_settings, start_game
 from webpanel.app import close_app, create_app
 from webpanel.fanout import NchanPublisher
 from webpanel.hub import ChangeHub, game_topic
@@ -134,3 +137,58 @@ def test_a_seats_view_is_never_published(front: NginxFront, app_behind: Flask) -
     # The page behind nginx follows the game's channel there.
     page = host.get(f"/games/{game['id']}")
     assert f'data-live="/live/game-{game["id"]}"'.encode() in page.data
+
+
+def _board_channel_after(front: NginxFront, tmp_path: Path, kind: str) -> tuple[dict[str, object], str]:
+    """A game behind nginx whose one pawn is of *kind*: the board channel's message once the board shows
+    it, and what a player's GET /api/board answers then."""
+    _forget_channel(front, "board")  # the previous game's board is not this one's
+    settings = make_settings(tmp_path / kind, live_publisher=front.publisher_url)
+    service = FakeService(settings.database).start()
+    app = create_app({"PANEL": settings, "TESTING": True, "SECRET_KEY": "k" * 32})
+    spectator = Subscriber(front, "board")
+    try:
+        spectator.until("200 OK")
+        staff = Api(app.test_client())
+        staff.login()
+        start_game(staff)
+        player = Api(app.test_client())
+        assert player.post("/api/sim/slots/f5", {"pawn": kind}).status_code == 200
+        board = player.get("/api/board")
+        shown = board.get_json()
+        assert shown["pawns"]["f5"] is not None
+        publisher: NchanPublisher = app.extensions["live_publisher"]
+        assert publisher.flush(CLIENT_TIMEOUT_S)
+        spectator.until(f'"version":{shown["id"]},')
+        last = [m for m in spectator.messages() if m["version"] == shown["id"]][-1]
+        # The page behind nginx follows the board's channel.
+        assert b'data-live="/live/board"' in player.get("/board").data
+        return last, board.get_data(as_text=True)
+    finally:
+        spectator.close()
+        service.stop()
+        close_app(app)
+
+
+def _forget_channel(front: NginxFront, channel: str) -> None:
+    connection = http.client.HTTPConnection(front.host, front.publisher_port, timeout=CLIENT_TIMEOUT_S)
+    try:
+        connection.request("DELETE", f"/live/publish?{urllib.parse.urlencode({'id': channel})}")
+        answer = connection.getresponse()
+        answer.read()
+        assert answer.status in (200, 404), answer.status  # deleted, or there was none
+    finally:
+        connection.close()
+
+
+def test_the_boards_public_view_reaches_its_spectators_and_never_tells_the_pawns_kind(
+    front: NginxFront, tmp_path: Path
+) -> None:
+    with_attack, attack_answer = _board_channel_after(front, tmp_path, "attack")
+    with_defense, defense_answer = _board_channel_after(front, tmp_path, "defense")
+    # The message holds what a player's board page shows: the same view, the service running.
+    assert with_attack["public"] == json.loads(attack_answer)
+    assert with_attack["status"] == "running"
+    # Nothing in it tells an attack pawn from a defense pawn.
+    assert json.dumps(with_attack, sort_keys=True) == json.dumps(with_defense, sort_keys=True)
+    assert attack_answer == defense_answer

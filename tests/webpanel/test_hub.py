@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -11,9 +12,10 @@ import pytest
 from store.changes import ChangeListener
 from store.db import connect, open_database, transaction
 from store.dialect import is_postgresql
+from store.journal import Journal, JournalEntry, JournalKind
 from webpanel.db import ConnectionPool
 from webpanel.errors import ApiError
-from webpanel.hub import EVENT, ChangeHub, game_topic
+from webpanel.hub import BOARD, EVENT, ChangeHub, Notice, game_topic
 
 
 def test_a_notice_wakes_the_subscriptions_of_its_topic_only(tmp_path: Path) -> None:
@@ -127,6 +129,35 @@ def test_a_commit_notified_after_a_page_opened_on_it_is_not_told_again(
         if listener is not None:
             listener.close()
         writer.close()
+
+
+def test_the_board_topic_carries_its_public_view_and_says_when_its_service_stops(tmp_path: Path) -> None:
+    """The board service writes a state: the board's notice holds its public view (the allow-list's: a
+    pawn's owner, never its kind); its heartbeat goes stale: the board is told its service stopped,
+    though nothing was written."""
+    path = tmp_path / "panel.db"
+    journal = Journal(connect(path))
+    journal.append_many([JournalEntry(JournalKind.SERVICE_START, {"pid": 1})],
+                        state_public={"pawns": {"f5": {"owner": 0}}},
+                        state_private={"kinds": {"f5": "defense"}})
+    hub = ChangeHub(path, service_stale_s=0.5)
+    try:
+        with hub.subscribe([BOARD]) as page:
+            [opening] = page.latest()
+            assert opening.status == "running" and opening.public is not None
+            view = json.loads(opening.public)
+            assert view["id"] == opening.version == journal.state().journal_id  # type: ignore[union-attr]
+            assert view["pawns"] == {"f5": {"owner": 0}} and view["service"] == {"running": True}
+            assert "defense" not in opening.public
+            told: list[Notice] = []
+            deadline = time.monotonic() + 30
+            while not told and time.monotonic() < deadline:
+                told = page.wait(1)
+            assert [(n.status, n.version) for n in told] == [("stopped", opening.version)]
+            assert json.loads(told[0].public or "{}")["service"] == {"running": False}
+    finally:
+        hub.close()
+        journal.conn.close()
 
 
 def test_the_watcher_ends_when_nobody_listens(tmp_path: Path) -> None:

@@ -27,7 +27,8 @@ from tests.webpanel.helpers import (
     wait_for,
 )
 from webpanel.app import close_app, create_app
-from webpanel.stream import EventStream
+from webpanel.board import BoardStream
+from webpanel.hub import hub_of
 
 LAYOUT = load_layout("pinwheel-80")
 KINDS = ("attack", "defense")
@@ -44,7 +45,7 @@ def _event_text(app: Any, journal_id: int) -> str:
     follower = app.extensions["board_follower"]
     assert follower.try_open_stream()  # the follower reads the board while a stream is open
     wait_for(lambda: (snap := follower.latest()) is not None and snap.journal_id == journal_id)
-    stream = EventStream(follower, last_event_id=None)
+    stream = BoardStream(follower, hub_of(app.extensions), last_event_id=None)
     events = stream._events()
     try:
         return "".join(next(events) for _ in range(3))  # retry hint, board, service

@@ -148,9 +148,17 @@ function setConn(state, label) {
 
 function connect() {
   if (source) { source.close(); }
-  var url = "/api/events" + (lastId !== null ? "?last_event_id=" + lastId : "");
+  // Behind nginx the page follows the board's channel there: each message holds the board's public view.
+  var live = root.getAttribute("data-live");
+  var url = live || "/api/events" + (lastId !== null ? "?last_event_id=" + lastId : "");
   source = new EventSource(url);
   source.addEventListener("open", function () { setConn("live", pgettext("connection", "live")); });
+  source.addEventListener("change", function (e) {
+    var message = JSON.parse(e.data);
+    if (!message.public) { return; }
+    lastId = message.version;
+    render(message.public);
+  });
   source.addEventListener("board", function (e) {
     lastId = Number(e.lastEventId);
     render(JSON.parse(e.data));
