@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/online.py [--games 16] [--kinds hautetension,qttt] [--think 0]
         [--seconds 20] [--processes 1] [--engines sqlite] [--root TREE ...] [--rounds 1]
+        [--profile FILE]
 
 Starts ``hautetension central`` (the event server: the panel in its "event"
 role) on a temporary database and, in the same run, a bare Flask app on
@@ -12,8 +13,9 @@ and an event stream) doing what ``webpanel/lobby/static/game.js`` does: it
 fetches the game once, follows ``/api/games/<id>/events``, fetches the game
 again when an event names a version it does not show, and when it may move,
 waits ``--think`` seconds then posts a legal move (chosen at random) with the
-version it saw. A game that ends is replaced by a new one. Every client is a
-coroutine on one asyncio loop (raw sockets: thousands cost no thread).
+version it saw and a request id of its own. A game that ends is replaced by a
+new one. Every client is a coroutine on one asyncio loop (raw sockets:
+thousands cost no thread).
 
 Reported per kind and engine: moves per second and its ratio to the bare
 stack's requests per second, requests per move, move → seen by the other
@@ -30,7 +32,12 @@ on a machine whose load moves.
 ``--nginx`` puts Debian's nginx from the shipped template in front
 (``[panel] live_publisher`` set): the seats' requests go through it and they
 follow their game's nchan channel (``/live/game-N``) instead of the
-process's own stream. ``--engines postgresql`` starts the test suite's throwaway PostgreSQL cluster
+process's own stream. ``--profile FILE`` runs the (first) server under cProfile in every thread
+(:data:`PROFILED_SERVER`), counting the measured window only, and adds
+machine-independent counts to the figures: Python calls and SQL statements per
+request the server answered and per move (the profile itself in ``FILE``,
+pstats' format; the profiler slows the server, so its moves/s are not the
+figures to quote). ``--engines postgresql`` starts the test suite's throwaway PostgreSQL cluster
 (tests/servers/postgres.py); ``--processes 2`` runs two server processes on
 it and spreads the seats over both.
 """
@@ -40,6 +47,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import marshal
 import os
 import random
 import shutil
@@ -49,8 +57,9 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,6 +80,52 @@ def echo():
 
 waitress.serve(app, host="127.0.0.1", port=int(__import__("sys").argv[1]), threads=%(threads)d, _quiet=True)
 """
+
+
+PROFILED_SERVER = """
+import cProfile, marshal, runpy, signal, sys, threading
+out = sys.argv.pop(1)
+profiles = [cProfile.Profile()]
+started = threading.Thread.run
+
+def run(self):
+    profile = cProfile.Profile()
+    profiles.append(profile)
+    profile.enable()
+    try:
+        started(self)
+    finally:
+        profile.disable()
+
+def clear(*_):
+    for profile in list(profiles):
+        profile.clear()
+
+def dump(*_):
+    merged = {}
+    for profile in list(profiles):
+        profile.snapshot_stats()
+        for key, (cc, nc, tt, ct, callers) in profile.stats.items():
+            old = merged.get(key)
+            if old is None:
+                merged[key] = (cc, nc, tt, ct, dict(callers))
+                continue
+            for caller, value in callers.items():
+                got = old[4].get(caller)
+                old[4][caller] = value if got is None else tuple(a + b for a, b in zip(got, value))
+            merged[key] = (old[0] + cc, old[1] + nc, old[2] + tt, old[3] + ct, old[4])
+    with open(out, "wb") as handle:
+        marshal.dump(merged, handle)
+
+threading.Thread.run = run
+signal.signal(signal.SIGUSR1, clear)
+signal.signal(signal.SIGUSR2, dump)
+profiles[0].enable()
+sys.argv = ["hautetension", *sys.argv[1:]]
+runpy.run_module("hautetension", run_name="__main__", alter_sys=True)
+"""
+"""``--profile``: the server under cProfile in every thread (``-m cProfile`` sees the main thread only);
+SIGUSR1 starts the count afresh, SIGUSR2 writes every thread's counts merged (pstats' format)."""
 
 
 THROUGH_NGINX = [False]
@@ -147,8 +202,8 @@ def central(folder: Path, root: Path, database: str, name: str, games: int,
     env["PYTHONPATH"] = str(root)
     log = folder / "central.log"
     with log.open("w") as out:
-        profiling = ["-m", "cProfile", "-o", str(profile)] if profile is not None else []
-        command = [PYTHON, *profiling, "-m", "hautetension", "central", "--config", str(config)]
+        program = ["-c", PROFILED_SERVER, str(profile)] if profile is not None else ["-m", "hautetension"]
+        command = [PYTHON, *program, "central", "--config", str(config)]
         proc = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=out)
     try:
         wait_answers(port, "/api/session", proc, log)
@@ -408,7 +463,8 @@ class Seat:
         self.posting = True
         try:
             answer = await self.client.request("POST", f"/api/games/{self.game.id}/moves",
-                                               {"move": move, "version": state["version"]}, kind="POST move")
+                                               {"move": move, "version": state["version"],
+                                                "request_id": uuid.uuid4().hex}, kind="POST move")
         except (OSError, HttpError, asyncio.IncompleteReadError):
             self.moving = False
             return
@@ -498,7 +554,10 @@ async def keep_playing(kind: str, ports: list[int], tally: Tally, think: float, 
 
 
 async def play_games(kind: str, ports: list[int], games: int, think: float, seconds: float,
-                     warmup: float) -> tuple[Tally, float]:
+                     warmup: float, window: Callable[[bool], None] = lambda _start: None,
+                     ) -> tuple[Tally, float]:
+    """Play for *warmup* then *seconds* seconds, measured; *window* is told when the measure starts (True)
+    and ends (False)."""
     tally = Tally()
     stop = asyncio.Event()
     tasks = [asyncio.get_running_loop().create_task(keep_playing(kind, ports, tally, think, stop))
@@ -507,9 +566,11 @@ async def play_games(kind: str, ports: list[int], games: int, think: float, seco
     start_moves, start_requests = tally.moves, tally.requests
     tally.seen_ms.clear()
     tally.statuses.clear()
+    window(True)
     started = time.monotonic()
     await asyncio.sleep(seconds)
     elapsed = time.monotonic() - started
+    window(False)
     measured = Tally(requests=tally.requests - start_requests, moves=tally.moves - start_moves,
                      games_ended=tally.games_ended, streams=tally.streams, statuses=Counter(tally.statuses),
                      refused_streams=tally.refused_streams, errors=list(tally.errors),
@@ -557,6 +618,8 @@ class Figures:
     rss_mib: list[float]
     cpu_share: list[float]
     first_errors: list[str]
+    counts: dict[str, float] = field(default_factory=dict)
+    """Machine-independent counts from a profiled run (``--profile``): per request and per move."""
 
     def line(self) -> str:
         return (f"{self.label}: {self.moves_per_s:.1f} moves/s ({self.ratio:.3f}x bare), "
@@ -564,7 +627,8 @@ class Figures:
                 f"seen p50/p99 {self.seen_p50:.0f}/{self.seen_p99:.0f} ms, "
                 f"5xx {self.errors_5xx}, refused streams {self.refused_streams}, statuses {self.statuses}, "
                 f"threads {self.threads}, RSS {[round(r) for r in self.rss_mib]} MiB, "
-                f"CPU share {[round(c, 2) for c in self.cpu_share]}")
+                f"CPU share {[round(c, 2) for c in self.cpu_share]}"
+                + "".join(f", {name} {value:.1f}" for name, value in self.counts.items()))
 
 
 def postgres_dsn(stack: ExitStack, folder: Path) -> str:
@@ -604,8 +668,17 @@ def measure(args: argparse.Namespace, folder: Path, root: Path, engine: str, kin
         THROUGH_NGINX[0] = front is not None
         cpu0 = [cpu_seconds(pid) for pid in pids]
         wall0 = time.monotonic()
-        played = play_games(kind, ports, args.games, args.think, args.seconds, args.warmup)
+        profiled = args.profile is not None
+
+        def window(start: bool) -> None:
+            if profiled:
+                if not start and args.profile.exists():
+                    args.profile.unlink()
+                os.kill(pids[0], signal.SIGUSR1 if start else signal.SIGUSR2)
+
+        played = play_games(kind, ports, args.games, args.think, args.seconds, args.warmup, window)
         tally, elapsed = asyncio.run(played)
+        counts = profile_counts(args.profile, tally, processes=args.processes) if profiled else {}
         wall = time.monotonic() - wall0
         status = [proc_status(pid) for pid in pids]
         cpu = [(cpu_seconds(pid) - c) / wall for pid, c in zip(pids, cpu0, strict=True)]
@@ -619,8 +692,42 @@ def measure(args: argparse.Namespace, folder: Path, root: Path, engine: str, kin
         seen_p50=percentile(tally.seen_ms, 0.5), seen_p99=percentile(tally.seen_ms, 0.99),
         statuses=dict(tally.statuses), refused_streams=sum(tally.refused_streams.values()),
         errors_5xx=fives, threads=[t for t, _ in status], rss_mib=[r for _, r in status],
-        cpu_share=cpu, first_errors=tally.errors[:5],
+        cpu_share=cpu, first_errors=tally.errors[:5], counts=counts,
     )
+
+
+SQL_CALLS = ("<method 'execute' of 'sqlite3.Connection' objects>",
+             "<method 'execute' of 'sqlite3.Cursor' objects>",
+             "<method 'executemany' of 'sqlite3.Connection' objects>",
+             "<method 'executescript' of 'sqlite3.Connection' objects>")
+
+
+def profile_counts(path: Path, tally: Tally, *, processes: int) -> dict[str, float]:
+    """Python calls and SQL statements per request and per move, from the profiled server's counts.
+
+    Requests are those the server's Flask app answered in the measured window (the event streams'
+    included); moves, those the clients saw played then (with several processes, only the first is
+    profiled: its share of the moves is taken as 1/processes).
+    """
+    deadline = time.monotonic() + 30
+    while not path.exists() or path.stat().st_size == 0:
+        if time.monotonic() > deadline:
+            return {}
+        time.sleep(0.2)
+    time.sleep(0.5)  # written at once by the server's main thread: let it finish
+    stats = marshal.loads(path.read_bytes())
+    python_calls = sum(nc for (filename, _, _), (_, nc, *_rest) in stats.items() if filename != "~")
+    sql = sum(nc for (filename, _, name), (_, nc, *_rest) in stats.items()
+              if filename == "~" and name in SQL_CALLS)
+    requests = sum(nc for (filename, _, name), (_, nc, *_rest) in stats.items()
+                   if name == "wsgi_app" and filename.endswith(os.path.join("flask", "app.py")))
+    moves = tally.moves / processes
+    return {
+        "Python calls/request": python_calls / requests if requests else float("nan"),
+        "SQL statements/request": sql / requests if requests else float("nan"),
+        "Python calls/move": python_calls / moves if moves else float("nan"),
+        "SQL statements/move": sql / moves if moves else float("nan"),
+    }
 
 
 def nginx_front(folder: Path, panel_port: int) -> Any:
@@ -676,7 +783,10 @@ def main() -> None:
                         help="the seats through Debian's nginx with nchan, following their game's channel"
                              " there")
     parser.add_argument("--json", type=Path, help="also write the figures here")
-    parser.add_argument("--profile", type=Path, help="run the (first) server under cProfile, its output here")
+    parser.add_argument("--profile", type=Path,
+                        help="run the (first) server under cProfile in every thread, its counts of the"
+                             " measured window here (pstats' format); adds Python calls and SQL statements"
+                             " per request and per move to the figures")
     args = parser.parse_args()
     args.root = [root.resolve() for root in (args.root or [ROOT])]
     results = run(args)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from store.dialect import Connection, PgDatabase, describe, engine, is_postgresql, statements
 from store.files import create_private, make_private, private_folder, same_mode
-from store.writer import turn
+from store.writer import FileConnection, turn
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -332,7 +332,7 @@ def connect(path: str | Path, *, cached_statements: int = 128) -> sqlite3.Connec
     try:
         conn = sqlite3.connect(
             path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False,
-            cached_statements=cached_statements,
+            cached_statements=cached_statements, factory=FileConnection,
         )
         conn.row_factory = sqlite3.Row
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

@@ -21,6 +21,7 @@ does not let anyone act for a seat.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -310,22 +311,32 @@ class GameStore:
     # -- changing ----------------------------------------------------------------
 
     def save(self, game_id: int, game: DigitalGame, *, expected_version: int,
-             request_id: str | None = None) -> GameRecord:
+             request_id: str | None = None, played_on: GameRecord | None = None) -> GameRecord:
         """Store the game after a move, if nobody changed it since ``expected_version``; with the move's
-        *request_id*, remembered with it (:mod:`store.move_requests`: the same id again is not played)."""
+        *request_id*, remembered with it (:mod:`store.move_requests`: the same id again is not played).
+
+        *played_on* is the record the move was played against, if the caller has it: the saved record is
+        then that one with what was written, not read back (its seats, host and creator cannot have
+        changed: any other change makes a new version, and the write required this one).
+        """
         requests = MoveRequests(self.conn) if request_id is not None else None
+        state, status, now = json.dumps(game.to_json()), _status(game), time.time()
         with transaction(self.conn):
             cursor = self.conn.execute(
                 "UPDATE digital_games SET state = ?, status = ?, version = version + 1, updated_at = ?"
                 " WHERE id = ? AND version = ? AND status = ?",
-                (json.dumps(game.to_json()), _status(game), time.time(), game_id, expected_version, OPEN),
+                (state, status, now, game_id, expected_version, OPEN),
             )
             if cursor.rowcount != 1:
                 self._refuse_change(game_id)
                 raise StaleGameError("the game moved on meanwhile: reload it and try again")
             if requests is not None and request_id is not None:
                 requests.record(game_id, request_id, expected_version + 1)
-        return self.get(game_id)
+        if played_on is None or played_on.id != game_id or played_on.version != expected_version:
+            return self.get(game_id)
+        # The state as a read would give it back (JSON turns tuples into lists).
+        return dataclasses.replace(played_on, state=json.loads(state), status=status,
+                                   version=expected_version + 1, updated_at=now)
 
     def _refuse_change(self, game_id: int) -> None:
         """Raise GameNotFoundError or GameEndedError when that is why a game cannot change."""

@@ -38,12 +38,24 @@ class WritesBusy(sqlite3.OperationalError):
     sqlite_errorname = "SQLITE_BUSY"
 
 
+class FileConnection(sqlite3.Connection):
+    """A connection that remembers the file it writes (:func:`database_file` asks SQLite once)."""
+
+    main_file: str | None = None
+
+
 def database_file(conn: sqlite3.Connection) -> str:
     """The file *conn* writes (its main database; empty for an in-memory one)."""
+    known = conn.main_file if isinstance(conn, FileConnection) else None
+    if known is not None:
+        return known
+    path = ""
     for row in conn.execute("PRAGMA database_list").fetchall():
         if row[1] == "main":
-            return str(row[2])
-    return ""
+            path = str(row[2])
+    if isinstance(conn, FileConnection):
+        conn.main_file = path  # the main database of a connection never changes
+    return path
 
 
 def _lock_of(path: str) -> threading.Lock:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from store.db import connect, transaction
-from store.writer import WritesBusy, turn
+from store.writer import FileConnection, WritesBusy, database_file, turn
 
 WRITERS = 12
 WRITES = 25
@@ -65,3 +65,37 @@ def test_a_writer_that_gets_no_turn_is_told_the_database_is_locked(tmp_path: Pat
         holder.join()
     assert isinstance(caught.value, WritesBusy)
     assert caught.value.sqlite_errorcode == 5  # SQLITE_BUSY: the pages answer 503 with Retry-After
+
+
+def test_a_connection_asks_sqlite_for_its_file_once(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "once.db", factory=FileConnection, isolation_level=None)
+    asked: list[str] = []
+    conn.set_trace_callback(asked.append)
+    try:
+        assert database_file(conn) == database_file(conn) == str((tmp_path / "once.db").resolve())
+    finally:
+        conn.close()
+    assert asked == ["PRAGMA database_list"]
+
+
+def test_the_writes_of_an_opened_database_ask_nothing_more(tmp_path: Path) -> None:
+    conn = connect(tmp_path / "writes.db")
+    asked: list[str] = []
+    conn.set_trace_callback(asked.append)
+    try:
+        for number in range(3):
+            with transaction(conn):
+                conn.execute("CREATE TABLE IF NOT EXISTS t (n INTEGER)")
+                conn.execute("INSERT INTO t VALUES (?)", (number,))
+    finally:
+        conn.close()
+    assert len(asked) == 3 * 4 and not [sql for sql in asked if "database_list" in sql], asked
+
+
+def test_a_plain_connection_still_finds_its_file(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "plain.db")
+    try:
+        assert database_file(conn) == database_file(conn) == str((tmp_path / "plain.db").resolve())
+        assert database_file(sqlite3.connect(":memory:")) == ""
+    finally:
+        conn.close()

@@ -138,10 +138,20 @@ def tell_pages(record: GameRecord) -> None:
     hub.publish(game_topic(record.id), version=record.version, status=record.status)
 
 
-def poke_if_computer(record: GameRecord, to_act: int | None) -> None:
+def poke_if_computer(record: GameRecord, to_act: int | None, *, watch: bool = True) -> None:
+    """Wake the game's computer players if one is to act; with *watch*, let the game watch know of it."""
     if record.is_open() and computer_to_act(record, to_act) is not None:
         runner().poke(record.id, version=record.version)
-    watch_game(record)  # turn timer and tournament result (webpanel/lobby/clock.py)
+    if watch:
+        watch_game(record)  # turn timer and tournament result (webpanel/lobby/clock.py)
+
+
+def look_after(loaded: LoadedGame) -> None:
+    """:func:`poke_if_computer` for a kept version, on every look at it: the computers at each look (a
+    lock in memory), the watch at the first look at each version only (it reads the tournament tables,
+    and what it acts on -- a timer, a tournament table, an end -- changes only with a new version)."""
+    to_act = loaded.answer("to_act", lambda game: game.to_act)
+    poke_if_computer(loaded.record, to_act, watch=loaded.first_look())
 
 
 def has_default_name(seat: SeatRecord) -> bool:
@@ -367,7 +377,7 @@ def api_game(game_id: int) -> Response:
     loaded = load_game(game_id)
     record = loaded.record
     caller = identify(record)
-    poke_if_computer(record, loaded.answer("to_act", lambda game: game.to_act))
+    look_after(loaded)
     raw_at = request.args.get("at")
     if raw_at is None:
         return state_response(loaded, caller)
@@ -391,11 +401,15 @@ def api_move(game_id: int) -> Response:
     body = json_object(allowed={"move", "version", "request_id"}, required={"move"})
     request_id = _request_id(body.get("request_id"))
     caller = identify(record)
-    if request_id is not None and MoveRequests(store().conn).played(record.id, request_id) is not None:
+    expected = body.get("version")
+    # A move played already made a newer version than the one it was sent against: one sent against this
+    # version was not played yet (no need to look it up).
+    fresh = isinstance(expected, int) and not isinstance(expected, bool) and expected == record.version
+    if request_id is not None and not fresh and MoveRequests(store().conn).played(record.id, request_id) \
+            is not None:
         return state_response(loaded, caller)  # played already: the game as it is now
     if not record.is_open():
         raise game_ended(record.status)
-    expected = body.get("version")
     if expected is not None and require_int(expected, "version", low=0, high=2**62) != record.version:
         raise ApiError(409, f"the game moved on (version {record.version}, not {expected}): reload it",
                        code=GAME_MOVED_ON)
@@ -409,16 +423,20 @@ def api_move(game_id: int) -> Response:
     except IllegalMoveError as exc:
         raise ApiError(422, f"illegal move: {exc}", code=ILLEGAL_MOVE) from None
     try:
-        record = store().save(record.id, game, expected_version=record.version, request_id=request_id)
+        record = store().save(record.id, game, expected_version=record.version, request_id=request_id,
+                              played_on=record)
     except StaleGameError as exc:
         if request_id is not None and MoveRequests(store().conn).played(record.id, request_id) is not None:
             return state_response(load_game(record.id), caller)  # the same move, sent twice at once
         raise ApiError(409, str(exc), code=GAME_MOVED_ON) from None
     except GameEndedError:
         raise ended_since(record.id) from None
+    # Kept as the new version: the other seats' looks neither read it back nor replay the move, and the
+    # mover's answer is its view of that version, stored like any other.
+    loaded = games().played(record, game)
     tell_pages(record)
-    poke_if_computer(record, game.to_act)
-    return jsonify(game_json(record, game, caller))
+    look_after(loaded)
+    return state_response(loaded, caller)
 
 
 def _request_id(raw: Any) -> str | None:

@@ -50,13 +50,22 @@ replay positions and board page data. The oldest makes room (a few seats, a few 
 class LoadedGame:
     """One version of one game: its record, the game rebuilt from it, and answers computed from it."""
 
-    __slots__ = ("record", "_game", "_lock", "_answers")
+    __slots__ = ("record", "_game", "_lock", "_answers", "_looked", "computed")
 
     def __init__(self, record: GameRecord, game: DigitalGame, *, lock: threading.Lock | None = None) -> None:
         self.record = record
         self._game = game
         self._lock = lock or threading.Lock()  # shared with an older version holding the same game
         self._answers: OrderedDict[Hashable, Any] = OrderedDict()
+        self._looked = False
+        self.computed = 0
+        """Answers computed from this version (not served as stored): a count for tests and benchmarks."""
+
+    def first_look(self) -> bool:
+        """True the first time it is asked of this version, then False (what needs doing once per version)."""
+        with self._lock:
+            looked, self._looked = self._looked, True
+            return not looked
 
     @property
     def moves(self) -> int:
@@ -79,6 +88,7 @@ class LoadedGame:
                 value: T = self._answers[key]
                 return value
             value = compute(self._game)
+            self.computed += 1
             self._answers[key] = value
             while len(self._answers) > MAX_ANSWERS:
                 self._answers.popitem(last=False)
@@ -128,6 +138,17 @@ class GameCache:
             entry = LoadedGame(record, older._game, lock=older._lock)
         else:
             entry = LoadedGame(record, self._advance(older, record))
+        if self.max_games > 0:
+            self._keep(entry)
+        return entry
+
+    def played(self, record: GameRecord, game: DigitalGame) -> LoadedGame:
+        """Keep *game*, just saved as *record* (a move played on a :meth:`LoadedGame.copy`), as the game's
+        current version: the next look at it neither reads it back nor replays the move.
+
+        The caller hands *game* over: from now on it is read under the entry's lock only.
+        """
+        entry = LoadedGame(record, game)
         if self.max_games > 0:
             self._keep(entry)
         return entry

@@ -144,7 +144,7 @@ class GameWatch:
         game.push(game.default_move())  # type: ignore[attr-defined]
         settle_chance(game)
         try:
-            saved = store.save(record.id, game, expected_version=record.version)
+            saved = store.save(record.id, game, expected_version=record.version, played_on=record)
         except StaleGameError:
             return  # the player moved just in time
         log.info("game %s: seat %s ran out of time, the default move was played", record.id, seat)

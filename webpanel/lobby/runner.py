@@ -214,7 +214,7 @@ class AiRunner:
         if self._closed:
             return False
         try:
-            saved = store.save(game_id, game, expected_version=record.version)
+            saved = store.save(game_id, game, expected_version=record.version, played_on=record)
         except StaleGameError:
             return True  # the game changed under us (a human move, another panel): think again
         except GameEndedError:
