@@ -1,6 +1,7 @@
 """The rating against points per game: which standing predicts the next games better, as a season grows.
 
-    .venv/bin/python bench/rating.py [--seasons 3] [--tournaments 10] [--field 12] [--quick]
+    .venv/bin/python bench/rating.py [--seasons 3] [--seed 1 [--seed 11 ...]] [--handicap]
+                                     [--keep FILE] [--quick]
 
 Simulated seasons from the project's own arena. A pool of players of known
 different strengths -- each plays as one profile: random moves, the heuristic
@@ -13,27 +14,32 @@ the handicap, the tournament's default, or with it: ``--handicap``), each
 tournament drawing its field from the pool. Every table is played
 to its end by the digital Haute-Tension engine.
 
-Before each game, three systems predict who finishes first (never lit):
+Before each game, four systems predict who finishes first (never lit):
 
 * **baseline**: knows nothing, every seat alike (1/n);
 * **points per game** (the general ranking's): each player's points per game
   so far (a newcomer: the season's mean so far), turned into chances by
-  softmax(points per game / T), T fitted once on a separate calibration season;
-* **rating** (``tournaments.rating``, OpenSkill Plackett-Luce, the product's
-  rules): its own chances (``Rater.chances``);
-* **rating, fitted**: the rating's means turned into chances as points per
-  game's are, softmax(mean / T), T fitted on the calibration season: both on
-  equal terms, what each knows apart from how it is calibrated.
+  softmax(points per game / T), T fitted on a separate calibration season;
+* **rating** (``tournaments.rating``, the product's rules): the chances the
+  product shows (``Rater.chances``: the Plackett-Luce chance of finishing
+  first averaged over each player's uncertainty, its scale β);
+* **OpenSkill's predict_win**: the same rating, its chances by the library's
+  own pairwise approximation, for comparison.
 
-The β the product's rating uses is checked against the calibration season:
-the run prints which of several β predicted it best.
+The calibration seasons check the product's constants: the run prints which
+of several β, and which of several scales of the chances, predicted them best.
 
 Each is scored on what happened: log-loss (−Σ o·log p, o = 1/k for each of k
 winners) and Brier score (Σ (p − o)²) of the table's first place, and how
 often its favourite won, by how many games the table's players had played
-(the season growing); after each tournament, the rank correlation (Spearman)
-between each system's standing and the players' true strength -- their
-profile's win share over every game of the run, hundreds a profile.
+(the season growing). Rating against points per game is a paired comparison:
+the mean difference over the same tables, with its standard error counted by
+tournament (a tournament's tables share their players). After each
+tournament, the rank correlation (Spearman) between each standing and the
+players' true strength -- their profile's win share over every game of the
+run, hundreds a profile. ``--seed`` repeated pools several runs (each with its
+own calibration season); ``--keep FILE`` keeps each run's games (``{seed}`` in
+FILE: one file a seed) and scores them again in seconds.
 
 Everything printed is a count of seeded games: the same on any machine.
 Only the seconds it took are the machine's.
@@ -60,7 +66,7 @@ from games.hautetension.ai.arena import make  # noqa: E402
 from games.hautetension.digital import DigitalHauteTension  # noqa: E402
 from games.hautetension.seats import default_lamps  # noqa: E402
 from tournaments.points import lightings_of  # noqa: E402
-from tournaments.rating import BETA, RatedGame, Rater, RatingRules, ranks_of  # noqa: E402
+from tournaments.rating import BETA, RatedGame, Rater, RatingRules, ranks_of, win_chances  # noqa: E402
 from tournaments.tournament import Tournament  # noqa: E402
 
 DAY = 86400.0
@@ -199,7 +205,7 @@ class PointsPerGame:
 
 
 class Rating:
-    """The rating: OpenSkill's own chances."""
+    """The rating: the chances the product shows (``Rater.chances``)."""
 
     def __init__(self, rules: RatingRules | None = None) -> None:
         self.rater = Rater(rules)
@@ -220,16 +226,26 @@ class Rating:
         return self.rater.rating(player, self.at).mu
 
 
-class RatingFitted(Rating):
-    """The rating's means as chances the way points per game gets them: softmax(mean / T), T fitted on the
-    calibration season. Against points per game on equal terms: what each one knows, both calibrated alike."""
-
-    def __init__(self, temperature: float) -> None:
-        super().__init__()
-        self.temperature = temperature
+class Library(Rating):
+    """The same rating, its chances by OpenSkill's own ``predict_win`` (pairwise approximations)."""
 
     def chances(self, players: Sequence[int]) -> list[float]:
-        return _softmax([self.mean(p) / self.temperature for p in players])
+        model = self.rater.model
+        ratings = (self.rater.rating(p, self.at) for p in players)
+        teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+        return [float(w) for w in model.predict_win(teams)]
+
+
+class Scaled(Rating):
+    """The product's chances with another scale than β: to check β against the calibration seasons."""
+
+    def __init__(self, scale: float) -> None:
+        super().__init__()
+        self.scale = scale
+
+    def chances(self, players: Sequence[int]) -> list[float]:
+        return win_chances([(r.mu, r.sigma) for r in (self.rater.rating(p, self.at) for p in players)],
+                           self.scale)
 
 
 def _softmax(scores: Sequence[float]) -> list[float]:
@@ -251,51 +267,76 @@ class Baseline:
         return 0.0
 
 
-SYSTEMS = ("baseline", "points per game", "rating", "rating, fitted")
+SYSTEMS = ("baseline", "points per game", "rating", "OpenSkill's predict_win")
 MEAN = "rating's mean"
 """The rating's mean without its uncertainty taken off: how well it orders, apart from how sure it is."""
 BUCKETS = ((0, 1), (1, 3), (3, 6), (6, 10), (10, 15), (15, 25), (25, 10**6))
 """Games the table's players had played before it (their mean): the season growing."""
+METRICS = ("log_loss", "brier", "favourite_won")
 
 
-@dataclass
-class Score:
-    games: int = 0
-    log_loss: float = 0.0
-    brier: float = 0.0
-    favourite_won: float = 0.0
+def scores_of(chances: Sequence[float], winners: Sequence[int]) -> tuple[float, float, float]:
+    """One table's log-loss, Brier score and whether the favourite won (a share when favourites tie)."""
+    target = [1 / len(winners) if s in winners else 0.0 for s in range(len(chances))]
+    log_loss = -sum(o * math.log(max(p, 1e-12)) for o, p in zip(target, chances, strict=True))
+    brier = sum((p - o) ** 2 for o, p in zip(target, chances, strict=True))
+    best = max(chances)
+    favourites = [s for s, p in enumerate(chances) if p == best]
+    # A favourite shared by k seats is right for the share of them that won.
+    return log_loss, brier, sum(1 for s in favourites if s in winners) / len(favourites)
 
-    def add(self, chances: Sequence[float], winners: Sequence[int]) -> None:
-        target = [1 / len(winners) if s in winners else 0.0 for s in range(len(chances))]
-        self.games += 1
-        self.log_loss -= sum(o * math.log(max(p, 1e-12)) for o, p in zip(target, chances, strict=True))
-        self.brier += sum((p - o) ** 2 for o, p in zip(target, chances, strict=True))
-        best = max(chances)
-        favourites = [s for s, p in enumerate(chances) if p == best]
-        # A favourite shared by k seats is right for the share of them that won.
-        self.favourite_won += sum(1 for s in favourites if s in winners) / len(favourites)
 
-    def mean(self, name: str) -> float:
-        return getattr(self, name) / self.games if self.games else float("nan")
+@dataclass(frozen=True)
+class Predicted:
+    """One table's game as every system predicted it."""
+
+    tournament: tuple[int, int, int]
+    """(seed, season, week): the tables of one tournament share their players, so their scores are not
+    independent; the standard errors count tournaments, not tables."""
+    bucket: int
+    scores: dict[str, tuple[float, float, float]]
+    """System → log-loss, Brier score, favourite won."""
+
+    def metric(self, system: str, name: str) -> float:
+        return self.scores[system][METRICS.index(name)]
+
+
+def mean_of(tables: Sequence[Predicted], system: str, name: str) -> float:
+    return math.fsum(t.metric(system, name) for t in tables) / len(tables)
+
+
+def difference(tables: Sequence[Predicted], name: str, a: str, b: str) -> tuple[float, float]:
+    """The mean of *a* − *b* over the same tables (paired) and its standard error, clustered by tournament:
+    the spread of each tournament's sum of differences around the mean, a tournament a draw."""
+    diffs = [t.metric(a, name) - t.metric(b, name) for t in tables]
+    mean = math.fsum(diffs) / len(diffs)
+    clusters: dict[tuple[int, int, int], float] = {}
+    for table, d in zip(tables, diffs, strict=True):
+        clusters[table.tournament] = clusters.get(table.tournament, 0.0) + d - mean
+    g = len(clusters)
+    if g < 2:
+        return mean, float("nan")
+    return mean, math.sqrt(g / (g - 1) * math.fsum(v * v for v in clusters.values())) / len(diffs)
 
 
 @dataclass
 class Evaluation:
-    scores: dict[str, dict[int, Score]] = field(default_factory=dict)
-    """System → bucket index → score."""
+    tables: list[Predicted] = field(default_factory=list)
     correlations: dict[str, dict[int, list[float]]] = field(default_factory=dict)
     """System → tournaments played so far → Spearman of each season."""
     games_per_player: dict[int, list[float]] = field(default_factory=dict)
     """Tournaments so far → median games of the players who played, each season."""
 
+    def bucket(self, index: int | None) -> list[Predicted]:
+        """The tables of one bucket (None: every table)."""
+        return [t for t in self.tables if index is None or t.bucket == index]
+
 
 @dataclass(frozen=True)
 class Fitted:
-    """What the calibration season fitted: the softmax temperatures of points per game and of the
-    rating's means."""
+    """What a calibration season fitted: points per game's softmax temperature."""
 
     per_game: float
-    mean: float
 
 
 def systems(fitted: Fitted) -> dict[str, PointsPerGame | Rating | Baseline]:
@@ -303,25 +344,24 @@ def systems(fitted: Fitted) -> dict[str, PointsPerGame | Rating | Baseline]:
         "baseline": Baseline(),
         "points per game": PointsPerGame(fitted.per_game),
         "rating": Rating(),
-        "rating, fitted": RatingFitted(fitted.mean),
+        "OpenSkill's predict_win": Library(),
     }
 
 
 def evaluate(seasons: Sequence[list[Played]], fitted: Fitted, strength: dict[int, float],
-             into: Evaluation | None = None) -> Evaluation:
+             into: Evaluation | None = None, seed: int = 0) -> Evaluation:
     """Predict every game of every season before it is played, each system from the games before."""
     out = into or Evaluation()
-    for season in seasons:
+    for number, season in enumerate(seasons):
         running = systems(fitted)
         games: dict[int, int] = {}
         for index, played in enumerate(season):
             players = played.game.players
             mean = sum(games.get(p, 0) for p in players) / len(players)
             bucket = next(i for i, (lo, hi) in enumerate(BUCKETS) if lo <= mean < hi)
-            for name, system in running.items():
-                out.scores.setdefault(name, {}).setdefault(bucket, Score()).add(
-                    system.chances(players), played.winners
-                )
+            scores = {name: scores_of(system.chances(players), played.winners)
+                      for name, system in running.items()}
+            out.tables.append(Predicted((seed, number, played.week), bucket, scores))
             for system in running.values():
                 system.add(played)
             for p in players:
@@ -367,32 +407,24 @@ def _ranks(values: Sequence[float]) -> list[float]:
 
 BETAS = (BETA, 6.0, 8.0, 10.0, 12.0, 16.0)
 """The rating's β tried on the calibration seasons (the library's 25/6 first)."""
+SCALES = (6.0, 8.0, 9.0, 10.0, 11.0, 12.0, 14.0)
+"""The chances' scale tried on the calibration seasons (the product's is β)."""
 
 
 def fit_beta(seasons: Sequence[list[Played]]) -> float:
     """The rating's β with the least log-loss on the calibration seasons (to check the product's)."""
-    return min(BETAS, key=lambda beta: _rating_loss(seasons, RatingRules(beta=beta)))
+    return min(BETAS, key=lambda beta: _loss(seasons, lambda: Rating(RatingRules(beta=beta))))
 
 
-def _rating_loss(seasons: Sequence[list[Played]], rules: RatingRules) -> float:
-    total, games = 0.0, 0
-    for season in seasons:
-        system = Rating(rules)
-        for played in season:
-            score = Score()
-            score.add(system.chances(played.game.players), played.winners)
-            total, games = total + score.log_loss, games + 1
-            system.add(played)
-    return total / games
+def fit_scale(seasons: Sequence[list[Played]]) -> float:
+    """The chances' scale with the least log-loss on the calibration seasons (to check the product's β)."""
+    return min(SCALES, key=lambda scale: _loss(seasons, lambda: Scaled(scale)))
 
 
 def fit(seasons: Sequence[list[Played]]) -> Fitted:
-    """The softmax temperatures with the least log-loss on the calibration seasons."""
+    """Points per game's softmax temperature with the least log-loss on the calibration seasons."""
     candidates = [0.25 * 1.25**k for k in range(30)]
-    return Fitted(
-        min(candidates, key=lambda t: _loss(seasons, lambda: PointsPerGame(t))),
-        min(candidates, key=lambda t: _loss(seasons, lambda: RatingFitted(t))),
-    )
+    return Fitted(min(candidates, key=lambda t: _loss(seasons, lambda: PointsPerGame(t))))
 
 
 def _loss(seasons: Sequence[list[Played]], make: Callable[[], PointsPerGame | Rating]) -> float:
@@ -400,9 +432,8 @@ def _loss(seasons: Sequence[list[Played]], make: Callable[[], PointsPerGame | Ra
     for season in seasons:
         system = make()
         for played in season:
-            score = Score()
-            score.add(system.chances(played.game.players), played.winners)
-            total, games = total + score.log_loss, games + 1
+            total += scores_of(system.chances(played.game.players), played.winners)[0]
+            games += 1
             system.add(played)
     return total / games
 
@@ -428,24 +459,29 @@ def run(args: argparse.Namespace, progress: Callable[[str], None]) -> str:
     profiles = QUICK_PROFILES if args.quick else PROFILES
     pool = args.pool or 3 * len(profiles)
     started = time.process_time()
-    calibration, seasons = _played(args, profiles, pool, progress)
-    temperatures = fit(calibration)
-    beta = fit_beta(calibration)
-    by_profile = true_strength([*calibration, *seasons], profiles)
+    played = {seed: _played(args, seed, profiles, pool, progress) for seed in args.seeds}
+    calibration = [season for cal, _ in played.values() for season in cal]
+    every = [season for cal, scored in played.values() for season in (*cal, *scored)]
+    by_profile = true_strength(every, profiles)
     strength = {p: by_profile[profiles[p % len(profiles)].name] for p in range(pool)}
-    evaluation = evaluate(seasons, temperatures, strength)
+    evaluation = Evaluation()
+    temperatures = {}
+    for seed, (cal, scored) in played.items():
+        temperatures[seed] = fit(cal)
+        evaluate(scored, temperatures[seed], strength, evaluation, seed)
+    checked = {"beta": fit_beta(calibration), "scale": fit_scale(calibration)}
     seconds = time.process_time() - started
-    fitted = {"temperature": temperatures.per_game, "mean": temperatures.mean, "beta": beta}
-    return report(args, profiles, pool, calibration, seasons, fitted, by_profile, evaluation, seconds)
+    return report(args, profiles, pool, played, temperatures, checked, by_profile, evaluation, seconds)
 
 
-def _played(args: argparse.Namespace, profiles: Sequence[Profile], pool: int,
+def _played(args: argparse.Namespace, seed: int, profiles: Sequence[Profile], pool: int,
             progress: Callable[[str], None]) -> tuple[list[list[Played]], list[list[Played]]]:
-    """The calibration seasons and the seasons scored: played, or read back from ``--keep`` when it holds
-    the games of the same command (playing is the slow part; scoring takes seconds)."""
-    key = {name: getattr(args, name) for name in ("seed", "seasons", "calibration", "tournaments", "field",
-                                                    "handicap", "quick")} | {"pool": pool}
-    keep = Path(args.keep) if getattr(args, "keep", None) else None
+    """One seed's calibration seasons and seasons scored: played, or read back from ``--keep`` when it
+    holds the games of the same command (playing is the slow part; scoring takes seconds)."""
+    key = {"seed": seed} | {name: getattr(args, name) for name in ("seasons", "calibration", "tournaments",
+                                                                     "field", "handicap", "quick")}
+    key |= {"pool": pool}
+    keep = Path(args.keep.replace("{seed}", str(seed))) if getattr(args, "keep", None) else None
     if keep is not None and keep.exists():
         kept = json.loads(keep.read_text())
         if kept["key"] == key:
@@ -453,15 +489,15 @@ def _played(args: argparse.Namespace, profiles: Sequence[Profile], pool: int,
             return ([_season_of(s) for s in kept["calibration"]], [_season_of(s) for s in kept["seasons"]])
     calibration = []
     for k in range(args.calibration):
-        calibration.append(play_season(args.seed + 1000 + k, args.tournaments, args.field, profiles, pool,
+        calibration.append(play_season(seed + 1000 + k, args.tournaments, args.field, profiles, pool,
                                        handicap=args.handicap))
-        progress(f"calibration: {len(calibration[-1])} games")
+        progress(f"seed {seed}, calibration: {len(calibration[-1])} games")
     seasons = []
     for k in range(args.seasons):
         seasons.append(
-            play_season(args.seed + k, args.tournaments, args.field, profiles, pool, handicap=args.handicap)
+            play_season(seed + k, args.tournaments, args.field, profiles, pool, handicap=args.handicap)
         )
-        progress(f"season {k + 1}/{args.seasons}: {len(seasons[-1])} games")
+        progress(f"seed {seed}, season {k + 1}/{args.seasons}: {len(seasons[-1])} games")
     if keep is not None:
         keep.write_text(json.dumps({"key": key, "calibration": [[_json(p) for p in s] for s in calibration],
                                     "seasons": [[_json(p) for p in s] for s in seasons]}))
@@ -483,20 +519,26 @@ def _season_of(rows: list[dict[str, Any]]) -> list[Played]:
     ]
 
 
-def report(args: argparse.Namespace, profiles: Sequence[Profile], pool: int, calibration: list[list[Played]],
-           seasons: list[list[Played]], fitted: dict[str, float], by_profile: dict[str, float],
-           evaluation: Evaluation, seconds: float) -> str:
-    games = sum(len(s) for s in seasons)
-    seats = sum(len(p.game.players) for s in seasons for p in s)
-    tried = ", ".join(f"{b:.3g}" for b in BETAS)
+def report(args: argparse.Namespace, profiles: Sequence[Profile], pool: int,
+           played: dict[int, tuple[list[list[Played]], list[list[Played]]]], temperatures: dict[int, Fitted],
+           checked: dict[str, float], by_profile: dict[str, float], evaluation: Evaluation,
+           seconds: float) -> str:
+    scored = [season for _, seasons in played.values() for season in seasons]
+    calibration = [season for cal, _ in played.values() for season in cal]
+    games = sum(len(s) for s in scored)
+    seats = sum(len(p.game.players) for s in scored for p in s)
+    seeds = ", ".join(map(str, played))
+    fitted = ", ".join(f"{t.per_game:.2f}" for t in temperatures.values())
+    beta = RatingRules().beta
     lines = [
-        f"{args.seasons} seasons of {args.tournaments} weekly tournaments of {args.field}"
-        f" {'with' if args.handicap else 'without'} the handicap, seed {args.seed}, from a pool of"
-        f" {pool} ({len(profiles)} profiles): {games} games, {seats} seats; calibration"
-        f" {args.calibration} season(s), {sum(len(s) for s in calibration)} games;"
-        f" softmax T fitted there: points per game {fitted['temperature']:.2f}, the rating's mean"
-        f" {fitted['mean']:.2f}; the rating's β"
-        f" = {RatingRules().beta:g} (the product's; the calibration's best of {tried}: {fitted['beta']:g})",
+        f"{args.seasons} season(s) of {args.tournaments} weekly tournaments of {args.field}"
+        f" {'with' if args.handicap else 'without'} the handicap for each of {len(played)} seed(s) ({seeds}),"
+        f" from a pool of {pool} ({len(profiles)} profiles): {games} games, {seats} seats;"
+        f" calibration {args.calibration} season(s) a seed, {sum(len(s) for s in calibration)} games;"
+        f" points per game's softmax T fitted there: {fitted}."
+        f" The rating's β = {beta:g}, also its chances' scale (the product's; the calibration's best β of"
+        f" {', '.join(f'{b:.3g}' for b in BETAS)}: {checked['beta']:g}; its best scale of"
+        f" {', '.join(f'{b:g}' for b in SCALES)}: {checked['scale']:g})",
         "",
         "True strength (win share over every game of the run, calibration included):",
         "",
@@ -504,28 +546,20 @@ def report(args: argparse.Namespace, profiles: Sequence[Profile], pool: int, cal
         "|---|---:|",
         *(f"| {name} | {share:.3f} |" for name, share in sorted(by_profile.items(), key=lambda kv: kv[1])),
         "",
-        "Predicting each table's first place, by the games its players had played before it (mean):",
+        "Predicting each table's first place, by the games its players had played before it (mean);"
+        " rating − points per game: the mean difference over the same tables ± its standard error"
+        " (by tournament), negative when the rating predicts better:",
         "",
-        "| games before | tables | log-loss: baseline | points per game | rating | rating, fitted"
-        " | Brier: baseline | points per game | rating | rating, fitted"
-        " | favourite won: points per game | rating |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| games before | tables | log-loss: baseline | points per game | rating | OpenSkill's predict_win"
+        " | rating − points per game | Brier: baseline | points per game | rating"
+        " | rating − points per game | favourite won: points per game | rating |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    total = {name: Score() for name in SYSTEMS}
     for index, (lo, hi) in enumerate(BUCKETS):
-        row = {name: evaluation.scores.get(name, {}).get(index) for name in SYSTEMS}
-        if not all(row.values()):
-            continue
-        scores = {name: s for name, s in row.items() if s is not None}
-        for name, s in scores.items():
-            merged = total[name]
-            merged.games += s.games
-            merged.log_loss += s.log_loss
-            merged.brier += s.brier
-            merged.favourite_won += s.favourite_won
-        label = f"{lo} to {hi}" if hi < 10**6 else f"{lo} or more"
-        lines.append(_score_row(label, scores))
-    lines.append(_score_row("**all**", total))
+        tables = evaluation.bucket(index)
+        if tables:
+            lines.append(_score_row(f"{lo} to {hi}" if hi < 10**6 else f"{lo} or more", tables))
+    lines.append(_score_row("**all**", evaluation.bucket(None)))
     lines += [
         "",
         "Rank correlation (Spearman) of each standing with the true strength, after each tournament:",
@@ -544,14 +578,18 @@ def report(args: argparse.Namespace, profiles: Sequence[Profile], pool: int, cal
     return "\n".join(lines)
 
 
-def _score_row(label: str, scores: dict[str, Score]) -> str:
-    b, p, r, f = (scores[name] for name in SYSTEMS)
+def _score_row(label: str, tables: Sequence[Predicted]) -> str:
+    b, p, r, o = SYSTEMS
+    log_loss, log_se = difference(tables, "log_loss", r, p)
+    brier, brier_se = difference(tables, "brier", r, p)
     return (
-        f"| {label} | {b.games}"
-        f" | {b.mean('log_loss'):.3f} | {p.mean('log_loss'):.3f} | {r.mean('log_loss'):.3f}"
-        f" | {f.mean('log_loss'):.3f}"
-        f" | {b.mean('brier'):.3f} | {p.mean('brier'):.3f} | {r.mean('brier'):.3f} | {f.mean('brier'):.3f}"
-        f" | {p.mean('favourite_won'):.2f} | {r.mean('favourite_won'):.2f} |"
+        f"| {label} | {len(tables)}"
+        f" | {mean_of(tables, b, 'log_loss'):.3f} | {mean_of(tables, p, 'log_loss'):.3f}"
+        f" | {mean_of(tables, r, 'log_loss'):.3f} | {mean_of(tables, o, 'log_loss'):.3f}"
+        f" | {log_loss:+.3f} ± {log_se:.3f}"
+        f" | {mean_of(tables, b, 'brier'):.3f} | {mean_of(tables, p, 'brier'):.3f}"
+        f" | {mean_of(tables, r, 'brier'):.3f} | {brier:+.3f} ± {brier_se:.3f}"
+        f" | {mean_of(tables, p, 'favourite_won'):.2f} | {mean_of(tables, r, 'favourite_won'):.2f} |"
     )
 
 
@@ -563,14 +601,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tournaments", type=int, default=10, help="weekly tournaments a season")
     parser.add_argument("--field", type=int, default=12, help="players a tournament")
     parser.add_argument("--pool", type=int, default=0, help="players in the pool (0: three of each profile)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, action="append", dest="seeds", metavar="SEED",
+                        help="a run's seed (repeated: runs pooled, each with its calibration; default 1)")
     parser.add_argument("--handicap", action="store_true",
                         help="tournaments with the handicap (pawns against the table's best; default: none)")
     parser.add_argument("--keep", metavar="FILE",
-                        help="keep the games played in FILE and read them back when it holds this command's")
+                        help="keep the games played in FILE and read them back when it holds this command's"
+                        " ({seed} in FILE: one file a seed)")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: profiles without search, 2 seasons of 3 tournaments of 8")
     args = parser.parse_args(argv)
+    args.seeds = args.seeds or [1]
+    if args.keep and len(args.seeds) > 1 and "{seed}" not in args.keep:
+        parser.error("several seeds keep their games in one file each: put {seed} in --keep's FILE")
     if args.quick:
         args.seasons, args.tournaments, args.field = 2, 3, 8
     print(run(args, lambda line: print(line, file=sys.stderr)))

@@ -26,11 +26,17 @@ Decisions where the rules text is silent (docs/ranking.md, "The rating"):
 - No window: the **uncertainty grows with inactivity** (its square by
   ``drift²`` a year, never above a newcomer's), so a player away for a long
   time sinks gently instead of leaving at a date.
+- A table's **chances** are the Plackett-Luce model's chance of finishing
+  first, softmax(strength / β), averaged over what the rating does not know
+  of each strength (normal, of the player's mean and uncertainty):
+  :func:`win_chances`. OpenSkill's own ``predict_win`` (pairwise
+  approximations) is less well calibrated on ``bench/rating.py``'s seasons.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -59,9 +65,10 @@ class RatingRules:
     drift: float = 4.0
     """Uncertainty a year of inactivity adds (in quadrature: σ² grows by drift² a year)."""
     beta: float = 10.0
-    """How much one game's order varies around the players' strengths (OpenSkill's β). The library's
-    25/6 suits games of skill; hidden pawns make one game of Haute-Tension say less, and 10 predicts
-    best, or level with the best, on ``bench/rating.py``'s seasons (docs/ranking.md)."""
+    """How much one game's order varies around the players' strengths (OpenSkill's β), and the scale of a
+    table's chances (softmax(strength / β), :func:`win_chances`). The library's 25/6 suits games of skill;
+    hidden pawns make one game of Haute-Tension say less, and 10 predicts within 0.001 of log-loss of the
+    best on ``bench/rating.py``'s calibration seasons, as a β and as the chances' scale (docs/ranking.md)."""
 
     def __post_init__(self) -> None:
         if not self.spread >= 0:
@@ -163,6 +170,49 @@ class Chances:
     """Players without a rated game yet: their chances say little."""
 
 
+_HERMITE = (
+    (-2.0201828704560856, 0.019953242059045913),
+    (-0.9585724646138185, 0.3936193231522412),
+    (0.0, 0.9453087204829419),
+    (0.9585724646138185, 0.3936193231522412),
+    (2.0201828704560856, 0.019953242059045913),
+)
+"""Gauss-Hermite's five nodes and weights (for ∫ e^(−x²) f(x) dx): exact for polynomials of degree 9."""
+_NODES = tuple((math.sqrt(2) * x, w / math.sqrt(math.pi)) for x, w in _HERMITE)
+"""The same for an expectation over a standard normal: (z, weight), the weights summing to 1."""
+
+
+def win_chances(ratings: Sequence[tuple[float, float]], scale: float) -> list[float]:
+    """Each player's chance to finish first from their (mean, uncertainty): E[softmax(strength / scale)].
+
+    Plackett-Luce, the model the rating is fitted under, gives a player of known strength s_i the chance
+    exp(s_i / scale) / Σ exp(s_j / scale) of finishing first. The rating knows each strength only as a
+    normal of its mean and uncertainty, so the chance is averaged over them (Gauss-Hermite, five nodes
+    each, all combinations: 625 at a table of four). Equal players get equal chances; the chances sum
+    to 1; between two players, the more uncertain the closer to even.
+    """
+    if not scale > 0:
+        raise ValueError("the chances' scale is positive")
+    scores = [[(mu + sigma * z) / scale for z, _ in _NODES] for mu, sigma in ratings]
+    # One shift for every score, so that each player's exponentials are reckoned once, not per combination.
+    top = max(max(row) for row in scores)
+    exps = [[math.exp(x - top) for x in row] for row in scores]
+    win = [0.0] * len(ratings)
+    for combination in itertools.product(range(len(_NODES)), repeat=len(ratings)):
+        weight = math.prod(_NODES[k][1] for k in combination)
+        row = [exps[seat][k] for seat, k in enumerate(combination)]
+        total = sum(row)
+        if total == 0.0:  # every exponential underflowed (a scale far below the spread): shift this one alone
+            own = max(scores[seat][k] for seat, k in enumerate(combination))
+            row = [math.exp(scores[seat][k] - own) for seat, k in enumerate(combination)]
+            total = sum(row)
+        for seat, e in enumerate(row):
+            win[seat] += weight * e / total
+    # The weights sum to 1 up to rounding: make the chances sum to 1 exactly.
+    whole = sum(win)
+    return [w / whole for w in win]
+
+
 @dataclass
 class _State:
     mu: float
@@ -197,11 +247,10 @@ class Rater:
         if len(players) < 2 or len(set(players)) != len(players):
             raise ValueError("a table has two to four different players")
         ratings = [self.rating(p, at) for p in players]
-        teams = [[self.model.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
-        win = self.model.predict_win(teams)
+        win = win_chances([(r.mu, r.sigma) for r in ratings], self.rules.beta)
         return Chances(
             tuple(players),
-            {p: float(w) for p, w in zip(players, win, strict=True)},
+            dict(zip(players, win, strict=True)),
             tuple(r.player for r in ratings if r.games == 0),
         )
 

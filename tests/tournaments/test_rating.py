@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +19,7 @@ from tournaments.rating import (
     ranks_by_points,
     ranks_of,
     rate_games,
+    win_chances,
 )
 
 DAY = 86400.0
@@ -74,6 +78,73 @@ def test_chances_favour_the_stronger_and_sum_to_one() -> None:
     assert chances.newcomers == (7,)
     with pytest.raises(ValueError, match="different players"):
         ratings.chances([1, 1])
+
+
+def test_a_newcomer_at_a_table_of_rated_players() -> None:
+    games = [game(i, (1, 2, 3), (1, 2, 3), number=i) for i in range(10)]
+    ratings = rate_games(games, now=10)
+    chances = ratings.chances([1, 2, 3, 9])
+    assert chances.newcomers == (9,)
+    # Never met, so of average mean: between the player who always won and the one who always lost.
+    assert chances.win[1] > chances.win[9] > chances.win[3]
+    assert sum(chances.win.values()) == pytest.approx(1.0)
+
+
+def test_chances_are_the_plackett_luce_chances_averaged_over_the_uncertainty() -> None:
+    # Two players: E[sigmoid((μ1 − μ2 + sZ) / β)], s² = σ1² + σ2², against a fine one-dimensional sum.
+    (mu1, s1), (mu2, s2), beta = (31.0, 5.0), (24.0, 7.0), 10.0
+    spread = math.hypot(s1, s2)
+    steps = [-8 + 16 * k / 4000 for k in range(4001)]
+    density = [math.exp(-z * z / 2) for z in steps]
+    sigmoid = [1 / (1 + math.exp(-(mu1 - mu2 + spread * z) / beta)) for z in steps]
+    expected = sum(d * p for d, p in zip(density, sigmoid, strict=True)) / sum(density)
+    assert win_chances([(mu1, s1), (mu2, s2)], beta)[0] == pytest.approx(expected, abs=2e-4)
+    # Known strengths (no uncertainty): the model's softmax itself.
+    known = win_chances([(30.0, 0.0), (20.0, 0.0), (25.0, 0.0)], 10.0)
+    weights = [math.exp(3.0), math.exp(2.0), math.exp(2.5)]
+    assert known == pytest.approx([w / sum(weights) for w in weights])
+    with pytest.raises(ValueError, match="positive"):
+        win_chances([(25.0, 1.0), (25.0, 1.0)], 0.0)
+
+
+def test_an_uncertain_newcomer_among_three_equal_players_may_be_far_above_them() -> None:
+    # At a table of four an uncertain strength may be far above the others (a likely first place) or
+    # far below (a last place, which costs no more than any other): its chance is above 1/4.
+    win = win_chances([(25.0, 25 / 3), (25.0, 2.0), (25.0, 2.0), (25.0, 2.0)], 10.0)
+    assert 0.25 < win[0] < 0.3
+    assert win[1] == pytest.approx(win[2]) == pytest.approx(win[3])
+
+
+RATINGS = st.tuples(st.floats(-20, 70), st.floats(0, 12))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(RATINGS, min_size=2, max_size=4), st.floats(2, 20), st.randoms(use_true_random=False))
+def test_chances_sum_to_one_and_follow_their_players_whatever_the_seats(
+    table: list[tuple[float, float]], scale: float, rng: random.Random
+) -> None:
+    win = win_chances(table, scale)
+    assert sum(win) == pytest.approx(1.0) and all(0 <= w <= 1 for w in win)
+    order = list(range(len(table)))
+    rng.shuffle(order)
+    assert win_chances([table[k] for k in order], scale) == pytest.approx([win[k] for k in order])
+    # Equal players, equal chances.
+    same = win_chances([table[0]] * len(table), scale)
+    assert same == pytest.approx([1 / len(table)] * len(table))
+
+
+@settings(max_examples=60, deadline=None)
+@given(RATINGS, RATINGS, st.floats(0.5, 6), st.floats(2, 20))
+def test_a_stronger_mean_wins_more_and_a_less_certain_one_is_closer_to_even(
+    one: tuple[float, float], other: tuple[float, float], more: float, scale: float
+) -> None:
+    (mu, sigma), rest = one, [other, (30.0, 4.0)]
+    base = win_chances([one, *rest], scale)[0]
+    assert win_chances([(mu + more, sigma), *rest], scale)[0] >= base
+    # Between two players, more uncertainty brings the chance closer to even.
+    duel = win_chances([one, other], scale)[0]
+    unsure = win_chances([(mu, sigma + more), other], scale)[0]
+    assert abs(unsure - 0.5) <= abs(duel - 0.5) + 1e-9
 
 
 def test_every_step_is_kept_in_date_order_with_its_change() -> None:

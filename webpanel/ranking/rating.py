@@ -113,6 +113,15 @@ def rating_csv_file() -> Response:
     return response
 
 
+CHANCES_MEANING = (
+    "The Plackett-Luce chance of finishing first, softmax(strength / β) with the rating's β (10), averaged"
+    " over what the rating does not know of each strength (a normal of the player's mean and uncertainty)."
+    " The chances sum to 1; equal ratings get equal chances; measured against points per game in"
+    " docs/ranking.md (bench/rating.py)."
+)
+"""What a chance means, for the API document."""
+
+
 @bp.get("/api/ranking/chances")
 def api_chances() -> Response:
     """A table's chances before its game: ``?players=3,8,12`` (registered ids, 2 to 4)."""
@@ -201,6 +210,7 @@ openapi.add_paths(
             "get": {
                 "summary": "A table's chances before its game, by the rating: each player's chance of"
                 " finishing first (never lit)",
+                "description": CHANCES_MEANING,
                 "parameters": [
                     {
                         "name": "players",
@@ -222,6 +232,7 @@ openapi.add_paths(
             "get": {
                 "summary": "Each table's chances in a tournament's round, by the rating (the players"
                 " linked to the registry, by their number in the tournament)",
+                "description": CHANCES_MEANING,
                 "parameters": [{"name": "tid", **_ID}, {"name": "number", **_ID}, _EVENT_QUERY],
                 "responses": {
                     "200": openapi.json_response("tournament, round, tables (table, players, unlinked,"
