@@ -115,6 +115,8 @@ def create_app(
 
 def close_app(app: Flask) -> None:
     """Stop the app's background reader (tests and a clean shutdown)."""
+    if "wall_feed" in app.extensions:
+        app.extensions["wall_feed"].close()  # before the hub: it publishes there
     app.extensions["board_follower"].close()
     app.extensions["change_hub"].close()
     fanout.close_app(app)

@@ -62,7 +62,7 @@ from store.file_watch import FileWatch, open_watch
 
 log = logging.getLogger(__name__)
 
-TopicKind = Literal["board", "event", "tournament", "game"]
+TopicKind = Literal["board", "event", "event-wall", "tournament", "game"]
 KEPT_TOPICS = 20_000
 """Topics whose last notice the hub remembers (a lobby game each, mostly): a bounded memory."""
 LOOK_BACK_S = 2.0
@@ -83,11 +83,12 @@ service_stale_seconds``)."""
 
 @dataclass(frozen=True)
 class Topic:
-    """What a stream follows: ``board``, ``event`` (anything on the event's database), a ``tournament``
-    or a lobby ``game`` (with its id)."""
+    """What a stream follows: ``board``, ``event`` (anything on the event's database), the event's
+    wall in one language (``event-wall``, its key the language: the wall's words are translated), a
+    ``tournament`` or a lobby ``game`` (with its id)."""
 
     kind: TopicKind
-    key: int | None = None
+    key: int | str | None = None
 
     @property
     def channel(self) -> str:
@@ -101,6 +102,11 @@ EVENT = Topic("event")
 
 def game_topic(game_id: int) -> Topic:
     return Topic("game", game_id)
+
+
+def wall_topic(language: str) -> Topic:
+    """The event's wall in *language*: its notices hold the wall's public view in that language."""
+    return Topic("event-wall", language)
 
 
 def tournament_topic(tournament_id: int) -> Topic:
@@ -229,7 +235,7 @@ class ChangeHub:
         """Tell *topic*'s streams (and the sinks) of a change; None when *version* is not newer than
         the one already published (the watcher's and the writer's notices of one commit are one)."""
         with self._lock:
-            if topic.kind == "game" and topic.key is not None and version is not None:
+            if topic.kind == "game" and isinstance(topic.key, int) and version is not None:
                 if self._versions.get(topic.key, -1) >= version:
                     return None
                 self._versions[topic.key] = version

@@ -18,7 +18,7 @@ from flask import Flask, url_for
 from webpanel import translation_marks
 
 # The route modules, each adding its routes to the blueprint (and its paths to the API description).
-from webpanel.event import api, door, online, players, views  # noqa: F401
+from webpanel.event import api, door, online, players, views, wall_feed  # noqa: F401
 from webpanel.event.blueprint import bp
 from webpanel.event.follow import EventFollower
 
@@ -29,6 +29,7 @@ def init_app(app: Flask) -> None:
         app.config["PANEL"], listener=app.extensions.get("change_listener")
     )
     app.extensions["home_page"] = lambda: url_for("event.overview")
+    wall_feed.init_app(app)
 
 
 __all__ = ["bp", "init_app"]

@@ -1,5 +1,6 @@
 /* The room's wall display (webpanel/event): GET /api/event/wall, drawn again on each `change` event of
- * /api/event/stream (every board live, the round's tables, the standings). Text comes from the page's
+ * /api/event/stream (every board live, the round's tables, the standings); behind nginx the page follows
+ * its language's wall channel instead, whose messages hold the view itself (no request per change). Text comes from the page's
  * data-* attributes and <template>s, where it is marked for translation. */
 import { draw as drawLayout, showLamps, showPawns } from "/static/layout-draw.js";
 import { api, byId } from "/static/panel.js";
@@ -8,6 +9,7 @@ var root = byId("wall");
 var layouts = {};
 var cards = {};
 var pending = null;
+var arrived = null;  // a view from the wall's channel, waiting for the drawing in progress
 var fetching = false;
 // Wide enough for the wall's own layout (event.css): one screen, nothing to scroll, pages turning.
 var oneScreen = window.matchMedia("(min-width: 60.01rem)");
@@ -235,13 +237,33 @@ async function refresh() {
     await render(await api("GET", url));
   } catch (e) { /* the server restarting: the next change or the timer tries again */ }
   fetching = false;
-  if (pending) { pending = false; refresh(); }
+  next();
+}
+
+/* Draw a view the wall's channel brought (behind nginx), unless the one shown is newer. */
+async function show(view) {
+  if (fetching) { arrived = view; return; }
+  if (view.at < Number(root.dataset.at || 0)) { return; }
+  fetching = true;
+  try { await render(view); } catch (e) { /* a layout that did not load: the next view draws again */ }
+  fetching = false;
+  next();
+}
+
+function next() {
+  if (arrived) { var view = arrived; arrived = null; show(view); }
+  else if (pending) { pending = false; refresh(); }
 }
 
 function follow() {
   var conn = byId("wall-conn");
-  var source = new EventSource(root.dataset.stream);
-  source.addEventListener("change", function () { conn.hidden = true; refresh(); });
+  // Behind nginx the page follows its language's wall channel: each message holds the wall's view.
+  var source = new EventSource(root.dataset.live || root.dataset.stream);
+  source.addEventListener("change", function (e) {
+    conn.hidden = true;
+    var message = root.dataset.live ? JSON.parse(e.data) : null;
+    if (message && message.public) { show(message.public); } else { refresh(); }
+  });
   source.onerror = function () { conn.hidden = false; conn.textContent = conn.dataset.lost; };
 }
 
@@ -249,4 +271,6 @@ refresh();
 follow();
 window.addEventListener("resize", arrange);
 setInterval(turnPages, PAGE_SECONDS * 1000);
-setInterval(refresh, 15000);  // a safety net: a lost change is shown within 15 s anyway
+// A safety net for the process's own stream: a lost change is shown within 15 s anyway. Behind nginx the
+// channel gives a reconnecting page the newest view, and spectators must cost no request per change.
+if (!root.dataset.live) { setInterval(refresh, 15000); }
