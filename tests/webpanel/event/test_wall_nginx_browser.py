@@ -7,8 +7,11 @@ served by waitress, publishing to nginx.
 
 from __future__ import annotations
 
+import json
 import sqlite3
-from collections.abc import Iterator
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +24,7 @@ from store.event.settings import EventSettings
 from tests.servers.nginx import INSTALL_HINT, NCHAN_MODULE, NginxFront
 from tests.servers.process import find_binary, server_folder
 from tests.store.event.helpers import a_tournament, boards_online, send
-from tests.webpanel.helpers import Served, make_settings, watch_errors
+from tests.webpanel.helpers import Served, make_settings, staff_tablet, watch_errors
 from webpanel.app import create_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.parametrize("db_location", ["sqlite"], indirect=True)]
@@ -74,3 +77,64 @@ def test_the_wall_draws_each_message_without_fetching(
     assert card.locator(".slot.occupied").count() == 1
     assert asked.count("/api/event/wall") == fetched  # two changes, no fetch
     assert errors == []
+
+
+def _subscribers(front: NginxFront, channel: str) -> int:
+    """How many pages nchan holds on *channel* (its publisher's channel info; 0 while it has none)."""
+    url = f"{front.publisher_url}?id={channel}"
+    request = urllib.request.Request(url, headers={"Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return int(json.loads(answer.read())["subscribers"])
+    except urllib.error.HTTPError as exc:
+        if exc.code == 404:  # no such channel yet: nobody subscribed, nothing published
+            return 0
+        raise
+
+
+def _delete_channel(front: NginxFront, channel: str) -> int:
+    """Delete *channel* on nginx (what it keeps, its subscribers told): its publisher's answer."""
+    request = urllib.request.Request(f"{front.publisher_url}?id={channel}", method="DELETE")
+    try:
+        with urllib.request.urlopen(request, timeout=5) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+def _until(page: Any, predicate: Callable[[], bool], what: str, seconds: float = 10.0) -> None:
+    """Wait in the browser's own time (its events are dispatched meanwhile) until *predicate* holds."""
+    for _ in range(int(seconds * 20)):
+        if predicate():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_the_staff_overview_behind_nginx_misses_no_change_and_reloads_once_for_each(
+    behind_nginx: tuple[NginxFront, Flask], browser: Any, intake: Intake
+) -> None:
+    """nginx's channel opens with the message it keeps, or with the next change when it keeps none:
+    the overview reloads for every change, never twice for one (the one it reloaded for comes again
+    each time the page subscribes anew)."""
+    front, _ = behind_nginx
+    boards_online(intake, "board-1")
+    with staff_tablet(browser, front.url, "en", timeout_ms=15_000) as page:
+        assert page.locator("#event-overview").get_attribute("data-stream") == "/live/event"
+        page.goto(front.url + "/tournaments")  # away, while the channel forgets what it kept
+        assert _delete_channel(front, "event") in (200, 404)
+        page.goto(front.url + "/event")
+        loads: list[str] = []
+        page.on("load", lambda p: loads.append(p.url))
+        _until(page, lambda: _subscribers(front, "event") == 1, "the overview subscribed to /live/event")
+        page.wait_for_timeout(500)
+        assert loads == []
+        # Nothing kept on the channel: its first message is a change made after the page was made.
+        send(intake, "board-1", [_live(1, "f9")])
+        _until(page, lambda: len(loads) == 1, "the overview reloaded for the first change")
+        # Subscribed anew, the page is sent the kept message it reloaded for: no second reload.
+        _until(page, lambda: _subscribers(front, "event") == 1, "the reloaded overview subscribed again")
+        page.wait_for_timeout(1000)
+        assert len(loads) == 1
+        send(intake, "board-1", [_live(2, "f8")])
+        _until(page, lambda: len(loads) == 2, "the overview reloaded for the next change")
