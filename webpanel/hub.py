@@ -64,7 +64,9 @@ log = logging.getLogger(__name__)
 
 TopicKind = Literal["board", "event", "event-wall", "tournament", "game"]
 KEPT_TOPICS = 20_000
-"""Topics whose last notice the hub remembers (a lobby game each, mostly): a bounded memory."""
+"""Lobby games whose last notice the hub remembers: a bounded memory. The board's, the event's, its
+walls' and its tournaments' last notices are few and always kept (a page opening finds them however
+many games came since)."""
 LOOK_BACK_S = 2.0
 """How far before its last look the watcher reads changed games again (clocks of several processes,
 a transaction committed after the time it stamped)."""
@@ -201,6 +203,8 @@ class ChangeHub:
         self.poll_interval = poll_interval
         self._lock = threading.Lock()
         self._last: OrderedDict[Topic, Notice] = OrderedDict()
+        """The last notice of each topic, the oldest first; only games are ever forgotten."""
+        self._games_kept = 0
         self._numbers: dict[Topic, int] = {}
         self._by_topic: dict[Topic, set[Subscription]] = {}
         self._subscriptions = 0
@@ -244,11 +248,12 @@ class ChangeHub:
             number = self._numbers.get(topic, 0) + 1
             self._numbers[topic] = number
             notice = Notice(topic, number, version, status, public)
+            if topic.kind == "game" and topic not in self._last:
+                self._games_kept += 1
             self._last[topic] = notice
             self._last.move_to_end(topic)
-            while len(self._last) > KEPT_TOPICS:
-                old, _ = self._last.popitem(last=False)
-                self._numbers.pop(old, None)
+            if self._games_kept > KEPT_TOPICS:
+                self._forget_oldest_game()
             waiting = list(self._by_topic.get(topic, ()))
             sinks = list(self._sinks)
         for subscription in waiting:
@@ -259,6 +264,13 @@ class ChangeHub:
             except Exception:  # a front server gone must not stop a move
                 log.warning("cannot pass a change on to %s", getattr(sink, "__name__", sink), exc_info=True)
         return notice
+
+    def _forget_oldest_game(self) -> None:
+        """Forget the game whose last notice is the oldest (under the lock)."""
+        oldest = next(t for t in self._last if t.kind == "game")
+        del self._last[oldest]
+        self._numbers.pop(oldest, None)
+        self._games_kept -= 1
 
     def last(self, topic: Topic) -> Notice | None:
         with self._lock:

@@ -53,6 +53,26 @@ def test_a_late_subscriber_starts_from_the_last_notice(tmp_path: Path) -> None:
         hub.close()
 
 
+def test_only_games_are_forgotten_when_the_hub_remembers_too_many(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("webpanel.hub.KEPT_TOPICS", 3)
+    hub = ChangeHub(tmp_path / "x.db")
+    try:
+        hub.publish(BOARD, version=1, status="running")
+        hub.publish(EVENT)
+        for game in range(1, 6):  # five games through a memory of three
+            hub.publish(game_topic(game), version=1)
+        assert [hub.last(game_topic(n)) is not None for n in range(1, 6)] == [False, False, True, True, True]
+        board, event = hub.last(BOARD), hub.last(EVENT)
+        assert board is not None and board.version == 1 and event is not None
+        hub.publish(game_topic(3), version=2)  # told again: the newest, so game 4 is the oldest now
+        hub.publish(game_topic(6), version=1)
+        assert [hub.last(game_topic(n)) is not None for n in (3, 4, 5, 6)] == [True, False, True, True]
+    finally:
+        hub.close()
+
+
 def test_another_connections_commit_wakes_the_games_followers(tmp_path: Path) -> None:
     path = tmp_path / "panel.db"
     writer = connect(path)
