@@ -14,13 +14,15 @@ already, nothing more is told.
 Served directly by waitress there is no feed: the pages follow the process's
 own ``event`` stream and fetch, as before (nothing is built for nobody). The
 feed's one thread builds for the newest change only: changes that came while
-it built are one more build, not one each.
+it built are one more build, not one each, and builds are at least
+:data:`MIN_GAP_S` apart (a busy ingest's changes in that time are one build).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Sequence
 
 from flask import Flask
@@ -33,15 +35,21 @@ from webpanel.hub import EVENT, ChangeHub, Notice, wall_topic
 
 log = logging.getLogger(__name__)
 
+MIN_GAP_S = 0.25
+"""The least time between two builds: at most four walls a second per language, however busy the event
+(a wall's change reaches its spectators within this time, well inside what a person notices)."""
+
 
 class WallFeed:
     """A sink of the change hub: each ``event`` notice has the wall built in every language and
     published on its ``event-wall`` topic (by this feed's own thread, never the watcher's)."""
 
-    def __init__(self, app: Flask, hub: ChangeHub, languages: Sequence[str] = LANGUAGES) -> None:
+    def __init__(self, app: Flask, hub: ChangeHub, languages: Sequence[str] = LANGUAGES, *,
+                 min_gap_s: float = MIN_GAP_S) -> None:
         self.app = app
         self.hub = hub
         self.languages = tuple(languages)
+        self.min_gap_s = min_gap_s
         self.built = 0
         """Walls built (one per change and language; tests and benchmarks)."""
         self._due: int | None = None
@@ -81,15 +89,19 @@ class WallFeed:
         self._thread.join(timeout=5)
 
     def _run(self) -> None:
+        next_build = 0.0
         while True:
             with self._cond:
                 self._busy = False
                 self._cond.notify_all()
                 self._cond.wait_for(lambda: self._stop or self._due is not None)
+                # The gap since the last build: changes told meanwhile move _due on, one build for all.
+                self._cond.wait_for(lambda: self._stop, max(0.0, next_build - time.monotonic()))
                 if self._stop:
                     return
                 number, self._due = self._due, None
                 self._busy = True
+            next_build = time.monotonic() + self.min_gap_s
             try:
                 self._publish(number or 0)
             except Exception:  # a database restarting: the next change builds it again

@@ -5,6 +5,7 @@ message is exactly what ``GET /api/event/wall`` answers in that language."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,7 +23,7 @@ from tests.webpanel.test_fanout_nginx import CLIENT_TIMEOUT_S, Subscriber, front
 from webpanel.app import close_app, create_app
 from webpanel.event.wall_feed import WallFeed
 from webpanel.fanout import NchanPublisher
-from webpanel.hub import EVENT, hub_of
+from webpanel.hub import EVENT, hub_of, wall_topic
 
 pytestmark = pytest.mark.parametrize("db_location", ["sqlite"], indirect=True)  # nginx's part: one engine
 SPECTATORS = 40
@@ -108,3 +109,23 @@ def test_without_nginx_no_wall_is_built(tmp_path: Path, event_settings: EventSet
         assert "data-live=" not in page and 'data-stream="/api/event/stream"' in page
     finally:
         close_app(app)
+
+
+def test_changes_within_the_gap_between_builds_are_one_build(wall_app: Flask) -> None:
+    """However many changes an event makes at once, the wall is built at most once per gap and language:
+    the first change at once, then everything told meanwhile in one more build."""
+    hub = hub_of(wall_app.extensions)
+    feed = WallFeed(wall_app, hub, ("en", "fr"), min_gap_s=2.0)
+    try:
+        assert feed.flush(CLIENT_TIMEOUT_S)  # the change the hub published before this feed listened
+        built = feed.built
+        for _ in range(5):  # five changes a tenth of a second apart, the feed idle between: one gap
+            hub.publish(EVENT)
+            time.sleep(0.1)
+        assert feed.flush(CLIENT_TIMEOUT_S)
+        assert feed.built - built <= 2 * 2  # at most two builds (one at once, one after the gap) of two
+        last = hub.last(EVENT)
+        wall = hub.last(wall_topic("en"))
+        assert last is not None and wall is not None and wall.version == last.number  # the newest built
+    finally:
+        feed.close()
