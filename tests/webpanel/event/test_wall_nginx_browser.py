@@ -21,10 +21,11 @@ from flask import Flask
 from protocol import LiveReport
 from store.event.intake import Intake
 from store.event.settings import EventSettings
+from store.tournaments import Tournaments
 from tests.servers.nginx import INSTALL_HINT, NCHAN_MODULE, NginxFront
 from tests.servers.process import find_binary, server_folder
 from tests.store.event.helpers import a_tournament, boards_online, send
-from tests.webpanel.helpers import Served, make_settings, staff_tablet, watch_errors
+from tests.webpanel.helpers import Api, Served, make_settings, staff_tablet, watch_errors
 from webpanel.app import create_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.parametrize("db_location", ["sqlite"], indirect=True)]
@@ -138,3 +139,32 @@ def test_the_staff_overview_behind_nginx_misses_no_change_and_reloads_once_for_e
         assert len(loads) == 1
         send(intake, "board-1", [_live(2, "f8")])
         _until(page, lambda: len(loads) == 2, "the overview reloaded for the next change")
+
+
+def test_a_players_page_behind_nginx_follows_the_event_channel(
+    behind_nginx: tuple[NginxFront, Flask], browser: Any, conn: sqlite3.Connection
+) -> None:
+    """A phone's page is held by nginx, not by a server thread, and shows a change made elsewhere (its
+    player checked in at the door) without being reloaded."""
+    front, app = behind_nginx
+    store = Tournaments(conn)
+    tid = store.create("Paris open", seed=3).id  # registered, no round made yet: the check-in comes first
+    for n in range(1, 5):
+        store.record(tid, lambda t, n=n: t.register(f"P{n}"), actor="test")
+    staff = Api(app.test_client())
+    assert staff.login().status_code == 200
+    links = {row["name"]: row["url"] for row in staff.get(f"/api/event/tournaments/{tid}/players").get_json()}
+    token = links["P1"].rsplit("/", 1)[1]
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    errors = watch_errors(page)
+    page.goto(f"{front.url}/p/{token}?lang=en")
+    page.wait_for_selector("#check-in-button")
+    assert page.locator("#player").get_attribute("data-stream") == "/live/event"
+    _until(page, lambda: _subscribers(front, "event") == 1, "the player's page subscribed to /live/event")
+    loads: list[str] = []
+    page.on("load", lambda p: loads.append(p.url))
+    door = Api(app.test_client())
+    assert door.post(f"/api/event/players/{token}/check-in", {}).status_code == 200
+    page.wait_for_selector("#no-table")  # checked in, waiting for a table: drawn from a fetch, no reload
+    assert loads == []
+    assert errors == []

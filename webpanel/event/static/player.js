@@ -109,7 +109,10 @@ button.addEventListener("click", function () {
 });
 
 drawBoard();
-var first = true;
+/* The panel's own stream opens with the state this page shows; nginx's channel (/live/event) with the
+ * message it keeps, older or newer than the page: there the first message is read as a change too
+ * (one fetch of this player's page at most, never a change missed). */
+var first = root.dataset.stream.indexOf("/live/") !== 0;
 var lost = byId("player-conn");
 
 /* One stream of the event's changes; a stream the server refused (busy: 503) or lost is opened again
@@ -118,7 +121,7 @@ function connect() {
   var source = new EventSource(root.dataset.stream);
   source.addEventListener("change", function () {
     lost.hidden = true;
-    if (first) { first = false; return; }  // the stream's first event is the state this page shows
+    if (first) { first = false; return; }  // the panel's own stream: the state this page shows
     refreshSoon();
   });
   source.addEventListener("open", function () { lost.hidden = true; });
