@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import signal
 import socket
@@ -23,14 +24,31 @@ BIN = Path(sys.executable).with_name("hautetension")
 
 
 def _free_ports(count: int) -> int:
-    """A port with the *count* - 1 next ones free too."""
-    for _ in range(50):
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            base = int(sock.getsockname()[1])
-        if base + count < 65536 and all(_is_free(base + n) for n in range(1, count)):
+    """A port with the *count* - 1 next ones free too, below the kernel's ephemeral range: the other
+    tests' servers bind port 0 and get ports in that range, so none takes one of these meanwhile."""
+    ephemeral_low = _ephemeral_range()[0]
+    for _ in range(200):
+        base = random.randrange(10_000, ephemeral_low - count)
+        if all(_is_free(base + n) and _can_bind(base + n) for n in range(count)):
             return base
     raise AssertionError("no run of free ports")
+
+
+def _ephemeral_range() -> tuple[int, int]:
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999  # Linux's default
+
+
+def _can_bind(port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
 
 
 def _is_free(port: int) -> bool:
