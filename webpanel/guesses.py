@@ -24,6 +24,7 @@ then forgiven (:meth:`GuessLimiter.forgive`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import ipaddress
 import math
 import threading
@@ -95,6 +96,7 @@ class Attempt:
     """The keys a right guess clears (the address, the device: not the whole block)."""
 
 
+@functools.lru_cache(maxsize=4096)  # asked at every request that carries a token: parsed once per address
 def address_keys(address: str) -> tuple[str, str]:
     """The address and its block as keys ("a:192.0.2.7", "b:192.0.2.0/24")."""
     try:
