@@ -73,7 +73,10 @@ GAMES: dict[str, tuple[dict[str, Any], int, tuple[str, ...]]] = {
     "hop-over": ({"game": "hop", "seats": HUMANS, "hot_seat": True, "seed": 3,
                   "options": {"level": "master", "field": "negative", "interaction": "repulsive",
                               "max_rounds": 2}}, 200, ("#hop-course:not([hidden]) polyline",)),
-    "hautetension": ({"game": "hautetension", "seats": [*HUMANS, {"kind": "ai", "level": "random"}]}, 0,
+    # Ada plays first (the first player is drawn otherwise): the computer, seat 2, waits its turn, so the
+    # page shows the version made here (drawn to the computer, its move could come after it).
+    "hautetension": ({"game": "hautetension", "seats": [*HUMANS, {"kind": "ai", "level": "random"}],
+                      "options": {"first": 0}}, 0,
                      ("#ht-board .slot", ".lobby-seat .join-link")),
 }
 RULES = ("hautetension", "qttt", "hypnosia", "hop")
