@@ -19,7 +19,9 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from tests.servers.process import ServerProcess, free_port, hand_over, service_user
+import pytest
+
+from tests.servers.process import ServerProcess, find_binary, free_port, hand_over, service_user
 
 INSTALL_HINT = "apt-get install nginx"
 TEMPLATE = Path(__file__).resolve().parents[2] / "systemd" / "nginx-hautetension.conf.in"
@@ -30,6 +32,17 @@ NCHAN_MODULE = "/usr/lib/nginx/modules/ngx_nchan_module.so"
 DEBIAN_WORKER_CONNECTIONS = 768
 """``events { worker_connections }`` in Debian's /etc/nginx/nginx.conf."""
 STATUS_COUNT = re.compile(r"(Active|Reading|Writing|Waiting)(?: connections)?:\s*(\d+)")
+
+
+def nginx_with_nchan() -> str:
+    """The path of Debian's nginx when it has the nchan module too; the test is skipped, with the
+    install command, where either is missing (``make test`` installs both)."""
+    binary = find_binary("nginx")
+    if binary is None:
+        pytest.skip(f"nginx is missing ({INSTALL_HINT})")
+    if not Path(NCHAN_MODULE).exists():
+        pytest.skip("nginx's nchan module is missing (tools/ensure_packages.py installs libnginx-mod-nchan)")
+    return binary
 
 
 def render_site(*, listen: str, panel: str, publisher: str = PUBLISHER, template: Path = TEMPLATE) -> str:

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from tests.servers.nginx import INSTALL_HINT, NCHAN_MODULE, NginxFront
-from tests.servers.process import find_binary, free_port, server_folder
+from tests.servers.nginx import NginxFront, nginx_with_nchan
+from tests.servers.process import free_port, server_folder
 from tests.webpanel.helpers import Api, FakeService, Lobby, make_settings, start_game
 from webpanel.app import close_app, create_app
 from webpanel.fanout import NchanPublisher
@@ -29,11 +29,7 @@ CLIENT_TIMEOUT_S = 20.0
 
 @pytest.fixture(scope="module")
 def front() -> Iterator[NginxFront]:
-    binary = find_binary("nginx")
-    if binary is None:
-        pytest.skip(f"nginx is missing ({INSTALL_HINT})")
-    if not Path(NCHAN_MODULE).exists():
-        pytest.skip("nginx's nchan module is missing (tools/ensure_packages.py installs libnginx-mod-nchan)")
+    binary = nginx_with_nchan()
     # Nothing is proxied here: the panel behind it is a port nobody listens on.
     server = NginxFront(server_folder("nginx"), binary=binary, panel=f"127.0.0.1:{free_port()}")
     try:

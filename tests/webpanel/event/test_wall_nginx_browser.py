@@ -22,8 +22,8 @@ from protocol import LiveReport
 from store.event.intake import Intake
 from store.event.settings import EventSettings
 from store.tournaments import Tournaments
-from tests.servers.nginx import INSTALL_HINT, NCHAN_MODULE, NginxFront
-from tests.servers.process import find_binary, server_folder
+from tests.servers.nginx import NginxFront, nginx_with_nchan
+from tests.servers.process import server_folder
 from tests.store.event.helpers import a_tournament, boards_online, send
 from tests.webpanel.helpers import Api, Served, make_settings, staff_tablet, watch_errors
 from webpanel.app import create_app
@@ -33,11 +33,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.parametrize("db_location", ["sqli
 
 @pytest.fixture
 def behind_nginx(tmp_path: Path, event_settings: EventSettings) -> Iterator[tuple[NginxFront, Flask]]:
-    binary = find_binary("nginx")
-    if binary is None:
-        pytest.skip(f"nginx is missing ({INSTALL_HINT})")
-    if not Path(NCHAN_MODULE).exists():
-        pytest.skip("nginx's nchan module is missing (tools/ensure_packages.py installs libnginx-mod-nchan)")
+    binary = nginx_with_nchan()
     front = NginxFront(server_folder("nginx"), binary=binary, panel="127.0.0.1:1")  # the panel's, below
     settings = make_settings(tmp_path, live_publisher=front.publisher_url)
     app = create_app({"PANEL": settings, "EVENT": event_settings, "TESTING": True})
