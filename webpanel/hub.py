@@ -492,8 +492,7 @@ class ChangeHub:
             row = conn.execute("SELECT journal_id, public FROM board_state WHERE id = 1").fetchone()
             if row is not None:
                 journal_id, public = int(row[0]), json.loads(row[1])
-        self._board = BoardSeen(journal_id, updated_at, public)
-        self._tell_board()
+        self._board = BoardSeen(journal_id, updated_at, public)  # told by the watcher after each look
 
     def _board_running(self, seen: BoardSeen) -> bool:
         return seen.updated_at is not None and time.time() - seen.updated_at < self.service_stale_s
